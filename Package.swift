@@ -1,0 +1,70 @@
+// swift-tools-version: 6.0
+// WebTableView — UIKit's table view, served over HTTP.
+//
+// Layers (dependencies point one way, left to right):
+//
+//   CMicroHTTPD → MicroHTTP ─────────────────────────┐
+//   JSON → TableModel → TableRendering → TableServer → webtableview
+//
+// MicroHTTP knows nothing of tables; TableModel does no I/O.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "WebTableView",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "webtableview", targets: ["webtableview"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(
+            name: "MicroHTTP",
+            dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(name: "JSON", swiftSettings: strict),
+        .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: strict),
+        .target(
+            name: "TableRendering",
+            dependencies: ["TableModel", .product(name: "Mustache", package: "swift-mustache")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "TableServer",
+            dependencies: [
+                "MicroHTTP", "TableModel", "TableRendering", "JSON",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "webtableview",
+            dependencies: [
+                "TableServer", "TableModel", "JSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
+        .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
+        .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel"], swiftSettings: strict),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"], swiftSettings: strict),
+        .testTarget(
+            name: "TableServerTests",
+            dependencies: ["TableServer", "TableModel", "JSON", "MicroHTTP"],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,152 @@
+/// A set of edits applied atomically as one version step: UIKit's `performBatchUpdates`.
+///
+/// Deletes, reloads and the `from` of a move name positions before the batch;
+/// inserts and the `to` of a move name positions after it. The order of the
+/// operations inside each list does not matter. See `BatchAlgorithm.swift`.
+public struct Batch: Sendable, Equatable {
+    /// A section placed at `at`: an insert (index after the batch) or a reload (index before it).
+    public struct SectionItem: Sendable, Equatable {
+        public var at: Int
+        public var section: Section
+        public init(at: Int, section: Section) {
+            self.at = at
+            self.section = section
+        }
+    }
+
+    /// A row placed at `at`: an insert (index path after the batch) or a reload (before it).
+    public struct RowItem: Sendable, Equatable {
+        public var at: TableIndexPath
+        public var row: Row
+        public init(at: TableIndexPath, row: Row) {
+            self.at = at
+            self.row = row
+        }
+    }
+
+    /// `moveSection(_:toSection:)`: `from` before the batch, `to` after it.
+    public struct SectionMove: Sendable, Equatable {
+        public var from: Int
+        public var to: Int
+        public init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// `moveRow(at:to:)`: `from` before the batch, `to` after it.
+    public struct RowMove: Sendable, Equatable {
+        public var from: TableIndexPath
+        public var to: TableIndexPath
+        public init(from: TableIndexPath, to: TableIndexPath) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// Counts the data source promises after the update, checked the way UIKit
+    /// checks `numberOfSections` and `numberOfRowsInSection`.
+    public struct Expectation: Sendable, Equatable {
+        public var sections: Int?
+        /// When given, the row count of every section after the update.
+        public var rows: [Int]?
+        public init(sections: Int? = nil, rows: [Int]? = nil) {
+            self.sections = sections
+            self.rows = rows
+        }
+    }
+
+    public var deleteSections: [Int]
+    public var insertSections: [SectionItem]
+    public var reloadSections: [SectionItem]
+    public var moveSections: [SectionMove]
+    public var deleteRows: [TableIndexPath]
+    public var insertRows: [RowItem]
+    public var reloadRows: [RowItem]
+    public var moveRows: [RowMove]
+    /// Table properties changed with this batch (PATCH of the table); nil when none.
+    public var properties: TableProperties?
+    public var animation: RowAnimation
+    /// Checked after the update, never published.
+    public var expect: Expectation?
+
+    public init(
+        deleteSections: [Int] = [],
+        insertSections: [SectionItem] = [],
+        reloadSections: [SectionItem] = [],
+        moveSections: [SectionMove] = [],
+        deleteRows: [TableIndexPath] = [],
+        insertRows: [RowItem] = [],
+        reloadRows: [RowItem] = [],
+        moveRows: [RowMove] = [],
+        properties: TableProperties? = nil,
+        animation: RowAnimation = .automatic,
+        expect: Expectation? = nil
+    ) {
+        self.deleteSections = deleteSections
+        self.insertSections = insertSections
+        self.reloadSections = reloadSections
+        self.moveSections = moveSections
+        self.deleteRows = deleteRows
+        self.insertRows = insertRows
+        self.reloadRows = reloadRows
+        self.moveRows = moveRows
+        self.properties = properties
+        self.animation = animation
+        self.expect = expect
+    }
+
+    /// True when the batch has no operation: it changes nothing and publishes nothing.
+    public var isEmpty: Bool {
+        deleteSections.isEmpty && insertSections.isEmpty && reloadSections.isEmpty
+            && moveSections.isEmpty && deleteRows.isEmpty && insertRows.isEmpty
+            && reloadRows.isEmpty && moveRows.isEmpty && (properties?.isEmpty ?? true)
+    }
+}
+
+/// The table-level properties a PATCH may change; nil means "leave as it is".
+/// `header` and `footer` use a double optional: `.some(nil)` clears them.
+public struct TableProperties: Sendable, Equatable {
+    public var title: String??
+    public var style: TableStyle?
+    public var header: String??
+    public var footer: String??
+    public var rowHeight: Double?
+    public var allowsSelection: Bool?
+    public var allowsMultipleSelection: Bool?
+
+    public init(
+        title: String?? = nil,
+        style: TableStyle? = nil,
+        header: String?? = nil,
+        footer: String?? = nil,
+        rowHeight: Double? = nil,
+        allowsSelection: Bool? = nil,
+        allowsMultipleSelection: Bool? = nil
+    ) {
+        self.title = title
+        self.style = style
+        self.header = header
+        self.footer = footer
+        self.rowHeight = rowHeight
+        self.allowsSelection = allowsSelection
+        self.allowsMultipleSelection = allowsMultipleSelection
+    }
+
+    public var isEmpty: Bool {
+        title == nil && style == nil && header == nil && footer == nil && rowHeight == nil
+            && allowsSelection == nil && allowsMultipleSelection == nil
+    }
+}
+
+/// Why a batch was refused: the rule it breaks (`type`, a short slug such as
+/// `row-in-replaced-section`) and UIKit's own words for it (`detail`).
+public struct BatchError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var type: String
+    public var detail: String
+    public init(type: String, detail: String) {
+        self.type = type
+        self.detail = detail
+    }
+    public var description: String { detail }
+}

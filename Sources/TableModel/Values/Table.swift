@@ -1,0 +1,61 @@
+/// A table view's whole data source: its properties and its sections of rows.
+///
+/// A value: copying a table is O(1) (its row storage is shared copy-on-write), so a
+/// reader can take a consistent snapshot and render it while writers go on.
+public struct Table: Sendable, Equatable {
+    /// `[A-Za-z0-9_-]{1,64}`, unique on the server.
+    public var id: String
+    public var title: String?
+    public var style: TableStyle
+    /// `tableHeaderView`, as text.
+    public var header: String?
+    /// `tableFooterView`, as text.
+    public var footer: String?
+    /// Default row height in CSS pixels; a row may override it.
+    public var rowHeight: Double
+    public var allowsSelection: Bool
+    public var allowsMultipleSelection: Bool
+    /// +1 for every applied change; output only.
+    public var version: Int
+    /// The sections. Changed only through batches (`Table.apply(_:)`), so that the
+    /// id index below stays true.
+    public internal(set) var sections: [Section]
+    /// Ids of every section and row that has one: keeps id checks O(1) per edited item.
+    public internal(set) var ids: TableIDIndex
+
+    public init(
+        id: String,
+        title: String? = nil,
+        style: TableStyle = .plain,
+        header: String? = nil,
+        footer: String? = nil,
+        rowHeight: Double = 44,
+        allowsSelection: Bool = true,
+        allowsMultipleSelection: Bool = false,
+        version: Int = 0,
+        sections: [Section] = []
+    ) {
+        self.id = id
+        self.title = title
+        self.style = style
+        self.header = header
+        self.footer = footer
+        self.rowHeight = rowHeight
+        self.allowsSelection = allowsSelection
+        self.allowsMultipleSelection = allowsMultipleSelection
+        self.version = version
+        self.sections = sections
+        self.ids = TableIDIndex(sections)
+    }
+
+    /// Number of rows in all sections.
+    public var rowCount: Int { sections.reduce(0) { $0 + $1.rows.count } }
+
+    /// The row at an index path, or nil when there is none.
+    public func row(at indexPath: TableIndexPath) -> Row? {
+        guard sections.indices.contains(indexPath.section) else { return nil }
+        let rows = sections[indexPath.section].rows
+        guard indexPath.row >= 0, indexPath.row < rows.count else { return nil }
+        return rows[indexPath.row]
+    }
+}

@@ -1,0 +1,19 @@
+/// The ids in use in one table, kept beside its sections so that a batch can check
+/// that its inserted ids stay unique without walking the whole table.
+public struct TableIDIndex: Sendable, Equatable {
+    public internal(set) var sectionIDs: Set<String> = []
+    public internal(set) var rowIDs: Set<String> = []
+
+    public init() {}
+
+    /// Collects the ids of `sections`; a duplicate simply counts once (validation
+    /// refuses duplicates before a table is built).
+    public init(_ sections: [Section]) {
+        for section in sections {
+            if let id = section.id { sectionIDs.insert(id) }
+            for row in section.rows {
+                if let id = row.id { rowIDs.insert(id) }
+            }
+        }
+    }
+}

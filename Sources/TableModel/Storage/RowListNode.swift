@@ -1,0 +1,140 @@
+/// A node of a `RowList`'s counted B-tree: a leaf of rows or an internal node of
+/// children. The invariants are listed on `RowList`.
+///
+/// `@unchecked Sendable`: a node is mutated only while exactly one `RowList` holds
+/// it (checked with `isKnownUniquelyReferenced` on every node of a mutation's path);
+/// a shared node is never mutated, only copied. This is the discipline of `Array`'s
+/// own buffer.
+final class RowListNode: @unchecked Sendable {
+    /// Most rows in a leaf.
+    static let leafCapacity = 32
+    /// Fewest rows in a leaf that is not the root.
+    static let leafMinimum = leafCapacity / 2
+    /// Most children of an internal node.
+    static let branchCapacity = 64
+    /// Fewest children of an internal node that is not the root.
+    static let branchMinimum = branchCapacity / 2
+
+    /// The number of rows below this node.
+    var count: Int
+    /// A leaf's rows, in order; empty in an internal node.
+    var rows: [Row]
+    /// An internal node's children, in order; empty in a leaf.
+    var children: [RowListNode]
+    /// `childCounts[i] == children[i].count`, kept here so a search scans one array.
+    var childCounts: [Int]
+
+    /// A leaf of `rows`. Nodes reserve no spare room: small sections stay small, and
+    /// the reallocation when a full node grows is paid once, with the split it leads to.
+    init<C: Collection<Row>>(rows: C) {
+        self.rows = Array(rows)
+        self.count = self.rows.count
+        self.children = []
+        self.childCounts = []
+    }
+
+    /// An internal node of `children`.
+    init<C: Collection<RowListNode>>(children: C) {
+        self.rows = []
+        self.children = Array(children)
+        self.childCounts = self.children.map(\.count)
+        self.count = childCounts.reduce(0, +)
+    }
+
+    private init(copying node: RowListNode) {
+        count = node.count
+        rows = node.rows
+        children = node.children
+        childCounts = node.childCounts
+    }
+
+    /// Leaves have no children; an internal node always has at least two.
+    var isLeaf: Bool { children.isEmpty }
+
+    /// The number of entries: rows in a leaf, children in an internal node.
+    var width: Int { isLeaf ? rows.count : children.count }
+
+    /// Below the minimum fill of a node that is not the root.
+    var isUnderfull: Bool {
+        isLeaf ? rows.count < Self.leafMinimum : children.count < Self.branchMinimum
+    }
+
+    /// A copy of this node alone; its children stay shared.
+    func copy() -> RowListNode { RowListNode(copying: self) }
+
+    // MARK: Building
+
+    /// A tree of `rows` in O(n): full-enough leaves first, then each level above them.
+    static func build(_ rows: [Row]) -> RowListNode {
+        var level = evenRanges(of: rows.count, capacity: leafCapacity).map {
+            RowListNode(rows: rows[$0])
+        }
+        while level.count > 1 {
+            let below = level
+            level = evenRanges(of: below.count, capacity: branchCapacity).map {
+                RowListNode(children: below[$0])
+            }
+        }
+        return level.first ?? RowListNode(rows: [Row]())
+    }
+
+    /// `0..<total` cut into as few ranges of at most `capacity` as possible, their
+    /// sizes differing by at most one — so each is at least half of `capacity` when
+    /// there are two or more.
+    private static func evenRanges(of total: Int, capacity: Int) -> [Range<Int>] {
+        let pieces = (total + capacity - 1) / capacity
+        guard pieces > 0 else { return [] }
+        let base = total / pieces
+        let larger = total % pieces
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(pieces)
+        var start = 0
+        for piece in 0..<pieces {
+            let end = start + base + (piece < larger ? 1 : 0)
+            ranges.append(start..<end)
+            start = end
+        }
+        return ranges
+    }
+
+    // MARK: Reading
+
+    /// The child holding `position` (`0..<count`), with `position` made relative to it.
+    func childIndex(containing position: inout Int) -> Int {
+        var index = 0
+        while position >= childCounts[index] {
+            position -= childCounts[index]
+            index += 1
+        }
+        return index
+    }
+
+    /// The row at `position` (`0..<count`).
+    func row(at position: Int) -> Row {
+        var node = self
+        var position = position
+        while !node.isLeaf {
+            node = node.children[node.childIndex(containing: &position)]
+        }
+        return node.rows[position]
+    }
+
+    /// Appends the rows of this subtree in `range` (relative to this node, non-empty).
+    func appendRows(in range: Range<Int>, to result: inout [Row]) {
+        if isLeaf {
+            result.append(contentsOf: rows[range])
+            return
+        }
+        var start = 0
+        for (index, childCount) in childCounts.enumerated() {
+            let end = start + childCount
+            if end > range.lowerBound {
+                let lower = max(range.lowerBound, start) - start
+                let upper = min(range.upperBound, end) - start
+                children[index].appendRows(in: lower..<upper, to: &result)
+            }
+            if end >= range.upperBound { return }
+            start = end
+        }
+    }
+}

@@ -33,6 +33,7 @@ let package = Package(
             dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        .target(name: "MicroHTTPTesting", dependencies: ["MicroHTTP"], swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: strict),
         .target(
@@ -60,10 +61,10 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
         .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel"], swiftSettings: strict),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"], swiftSettings: strict),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
         .testTarget(
             name: "TableServerTests",
-            dependencies: ["TableServer", "TableModel", "JSON", "MicroHTTP"],
+            dependencies: ["TableServer", "TableModel", "JSON", "MicroHTTP", "MicroHTTPTesting"],
             swiftSettings: strict
         ),
     ]

@@ -141,12 +141,74 @@ public struct TableProperties: Sendable, Equatable {
 
 /// Why a batch was refused: the rule it breaks (`type`, a short slug such as
 /// `row-in-replaced-section`) and UIKit's own words for it (`detail`).
+///
+/// `type` is always the raw value of one of the `Rule`s below.
 public struct BatchError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The rules a batch can break; the raw value is the problem document's `type`.
+    public enum Rule: String, Sendable, CaseIterable {
+        /// A position outside the table before the batch (deletes, reloads, move
+        /// sources) or after it (inserts, move targets).
+        case indexOutOfRange = "index-out-of-range"
+        /// The same position twice in one list (two deletes of one row, two moves
+        /// from one section, two inserts at one index path, two moves to one place).
+        case duplicatePosition = "duplicate-position"
+        /// An insert and a move aimed at the same final position.
+        case duplicateTarget = "duplicate-target"
+        /// One section or row both deleted and reloaded.
+        case deleteAndReload = "delete-and-reload"
+        /// One section or row both deleted and moved.
+        case deleteAndMove = "delete-and-move"
+        /// One section or row both reloaded and moved.
+        case reloadAndMove = "reload-and-move"
+        /// A row edit in a section that the batch deletes, inserts or reloads
+        /// (including a row moved from a deleted or into an inserted section).
+        case rowInReplacedSection = "row-in-replaced-section"
+        /// A section or row id that would appear twice in the table after the batch.
+        case duplicateID = "duplicate-id"
+        /// The counts after the batch differ from what its `expect` promised.
+        case invalidUpdate = "invalid-update"
+    }
+
     public var type: String
     public var detail: String
     public init(type: String, detail: String) {
         self.type = type
         self.detail = detail
     }
+    /// The rule broken, when `type` names one.
+    public var rule: Rule? { Rule(rawValue: type) }
     public var description: String { detail }
+}
+
+extension Batch {
+    /// The batch as it is published (SPEC §3): every list sorted by position (moves
+    /// by source, then target), `expect` dropped, and `properties` only when they
+    /// set something. Inserted and reloaded rows and sections are kept in full.
+    public func normalised() -> Batch {
+        var batch = self
+        batch.deleteSections.sort()
+        batch.insertSections.sort { $0.at < $1.at }
+        batch.reloadSections.sort { $0.at < $1.at }
+        batch.moveSections.sort { ($0.from, $0.to) < ($1.from, $1.to) }
+        batch.deleteRows.sort()
+        batch.insertRows.sort { $0.at < $1.at }
+        batch.reloadRows.sort { $0.at < $1.at }
+        batch.moveRows.sort { ($0.from, $0.to) < ($1.from, $1.to) }
+        if batch.properties?.isEmpty ?? false { batch.properties = nil }
+        batch.expect = nil
+        return batch
+    }
+}
+
+extension TableProperties {
+    /// Sets on `table` every property this PATCH names.
+    func apply(to table: inout Table) {
+        if let title { table.title = title }
+        if let style { table.style = style }
+        if let header { table.header = header }
+        if let footer { table.footer = footer }
+        if let rowHeight { table.rowHeight = rowHeight }
+        if let allowsSelection { table.allowsSelection = allowsSelection }
+        if let allowsMultipleSelection { table.allowsMultipleSelection = allowsMultipleSelection }
+    }
 }

@@ -17,3 +17,14 @@ public struct TableIDIndex: Sendable, Equatable {
         }
     }
 }
+
+extension TableIDIndex {
+    /// Takes in what one batch changed: first the ids that left the table, then
+    /// those that joined it, so an id freed and reused by the same batch stays.
+    mutating func update(_ changes: IDChanges) {
+        for id in changes.removedSectionIDs { sectionIDs.remove(id) }
+        for id in changes.removedRowIDs { rowIDs.remove(id) }
+        sectionIDs.formUnion(changes.addedSectionIDs)
+        rowIDs.formUnion(changes.addedRowIDs)
+    }
+}

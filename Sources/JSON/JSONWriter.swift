@@ -1,0 +1,171 @@
+/// Writes compact JSON as UTF-8 bytes, for fast hand-written encoders.
+///
+/// The writer places commas itself: open a container, then write values (in an
+/// array) or `key(_:)`/value pairs (in an object), then close it.
+///
+/// ```swift
+/// var writer = JSONWriter()
+/// writer.beginObject()
+/// writer.key("id"); writer.string("countries")
+/// writer.key("rowHeight"); writer.double(44)
+/// writer.endObject()
+/// writer.bytes // {"id":"countries","rowHeight":44}
+/// ```
+///
+/// Strings are escaped so that the output is safe inside HTML `<script>`
+/// elements and one-line Server-Sent-Events data: besides `"`, `\` and control
+/// characters, `<`, `>`, `&`, U+2028 and U+2029 are written as `\uXXXX`, and no
+/// line break is ever written raw. Nothing checks that calls are balanced: that
+/// is the caller's job.
+public struct JSONWriter: Sendable {
+    /// The JSON written so far.
+    public internal(set) var bytes: [UInt8]
+    /// Whether the next value or key follows a sibling and so needs a comma.
+    private var needsComma = false
+
+    public init(reservingCapacity capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    public mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    public mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    public mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    public mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// Writes an object member's key; the next value written is its value.
+    public mutating func key(_ key: String) {
+        separate()
+        appendQuoted(key)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    public mutating func string(_ value: String) {
+        separate()
+        appendQuoted(value)
+        needsComma = true
+    }
+
+    /// Writes `value` as a string, or `null` when it is nil.
+    public mutating func string(_ value: String?) {
+        if let value { string(value) } else { null() }
+    }
+
+    public mutating func integer(_ value: Int) {
+        separate()
+        appendDecimal(value)
+        needsComma = true
+    }
+
+    /// Writes the shortest text that reads back as the same `Double`; integral
+    /// values without a fraction (`44`, not `44.0`). Non-finite values, which JSON
+    /// cannot express, are written as `null`.
+    public mutating func double(_ value: Double) {
+        separate()
+        if value.isFinite, value.rounded(.towardZero) == value, value.magnitude < 0x1p53 {
+            if value == 0, value.sign == .minus {
+                bytes.append(contentsOf: "-0".utf8)
+            } else {
+                appendDecimal(Int(value))
+            }
+        } else if value.isFinite {
+            bytes.append(contentsOf: value.description.utf8)
+        } else {
+            bytes.append(contentsOf: "null".utf8)
+        }
+        needsComma = true
+    }
+
+    /// Writes `value`, or `null` when it is nil.
+    public mutating func double(_ value: Double?) {
+        if let value { double(value) } else { null() }
+    }
+
+    public mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+        needsComma = true
+    }
+
+    public mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+        needsComma = true
+    }
+
+    /// Writes bytes that already hold one complete JSON value, such as a cached
+    /// encoding, as the next value.
+    public mutating func rawValue(_ json: some Sequence<UInt8>) {
+        separate()
+        bytes.append(contentsOf: json)
+        needsComma = true
+    }
+
+    /// Writes a whole parsed value, keeping object members in their order.
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let bool): self.bool(bool)
+        case .integer(let integer): self.integer(integer)
+        case .double(let double): self.double(double)
+        case .string(let string): self.string(string)
+        case .array(let elements):
+            beginArray()
+            for element in elements { self.value(element) }
+            endArray()
+        case .object(let object): self.object(object)
+        }
+    }
+
+    /// Writes an object's members in their order.
+    public mutating func object(_ object: JSONObject) {
+        beginObject()
+        for member in object.members {
+            key(member.key)
+            value(member.value)
+        }
+        endObject()
+    }
+
+    /// Writes `{`, lets `body` write the members, then `}`.
+    public mutating func object(_ body: (inout JSONWriter) -> Void) {
+        beginObject()
+        body(&self)
+        endObject()
+    }
+
+    /// Writes `[`, lets `body` write the elements, then `]`.
+    public mutating func array(_ body: (inout JSONWriter) -> Void) {
+        beginArray()
+        body(&self)
+        endArray()
+    }
+
+    /// Writes `key` and lets `body` write its value.
+    public mutating func member(_ key: String, _ body: (inout JSONWriter) -> Void) {
+        self.key(key)
+        body(&self)
+    }
+}

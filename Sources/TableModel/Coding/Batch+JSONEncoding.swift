@@ -1,0 +1,123 @@
+import JSON
+
+extension Batch {
+    /// Writes the batch in the normalised form that changes are published in
+    /// (SPEC §3): only non-empty lists, each sorted by position (moves by their
+    /// `from`), inserted and reloaded sections and rows in full, `properties`
+    /// when it changes something, `animation` always, `expect` never.
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if !deleteSections.isEmpty {
+            writer.key("deleteSections")
+            writer.array { for index in deleteSections.sorted() { $0.integer(index) } }
+        }
+        writeSections("insertSections", insertSections, to: &writer)
+        writeSections("reloadSections", reloadSections, to: &writer)
+        if !moveSections.isEmpty {
+            writer.key("moveSections")
+            writer.array { writer in
+                for move in moveSections.sorted(by: { $0.from < $1.from }) {
+                    writer.object { writer in
+                        writer.key("from"); writer.integer(move.from)
+                        writer.key("to"); writer.integer(move.to)
+                    }
+                }
+            }
+        }
+        if !deleteRows.isEmpty {
+            writer.key("deleteRows")
+            writer.array { for indexPath in deleteRows.sorted() { $0.indexPath(indexPath) } }
+        }
+        writeRows("insertRows", insertRows, to: &writer)
+        writeRows("reloadRows", reloadRows, to: &writer)
+        if !moveRows.isEmpty {
+            writer.key("moveRows")
+            writer.array { writer in
+                for move in moveRows.sorted(by: { $0.from < $1.from }) {
+                    writer.object { writer in
+                        writer.key("from"); writer.indexPath(move.from)
+                        writer.key("to"); writer.indexPath(move.to)
+                    }
+                }
+            }
+        }
+        if let properties, !properties.isEmpty {
+            writer.key("properties"); properties.writeJSON(to: &writer)
+        }
+        writer.key("animation"); writer.string(animation.rawValue)
+        writer.endObject()
+    }
+
+    private func writeSections(_ key: String, _ items: [SectionItem], to writer: inout JSONWriter) {
+        guard !items.isEmpty else { return }
+        writer.key(key)
+        writer.array { writer in
+            for item in items.sorted(by: { $0.at < $1.at }) {
+                writer.object { writer in
+                    writer.key("at"); writer.integer(item.at)
+                    writer.key("section"); item.section.writeJSON(to: &writer)
+                }
+            }
+        }
+    }
+
+    private func writeRows(_ key: String, _ items: [RowItem], to writer: inout JSONWriter) {
+        guard !items.isEmpty else { return }
+        writer.key(key)
+        writer.array { writer in
+            for item in items.sorted(by: { $0.at < $1.at }) {
+                writer.object { writer in
+                    writer.key("at"); writer.indexPath(item.at)
+                    writer.key("row"); item.row.writeJSON(to: &writer)
+                }
+            }
+        }
+    }
+
+    /// Writes the change this batch makes as `version`: `{"version": 7, "batch": {...}}`.
+    public func writeChangeJSON(version: Int, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("version"); writer.integer(version)
+        writer.key("batch"); writeJSON(to: &writer)
+        writer.endObject()
+    }
+
+    /// The normalised batch as a JSON document.
+    public var jsonBytes: [UInt8] {
+        var writer = JSONWriter()
+        writeJSON(to: &writer)
+        return writer.bytes
+    }
+
+    /// The change `{"version": 7, "batch": {...}}` as a JSON document.
+    public func changeJSONBytes(version: Int) -> [UInt8] {
+        var writer = JSONWriter()
+        writeChangeJSON(version: version, to: &writer)
+        return writer.bytes
+    }
+}
+
+extension TableProperties {
+    /// Writes the properties that are set; a cleared `title`, `header` or `footer` is `null`.
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if let title { writer.key("title"); writer.string(title) }
+        if let style { writer.key("style"); writer.string(style.rawValue) }
+        if let header { writer.key("header"); writer.string(header) }
+        if let footer { writer.key("footer"); writer.string(footer) }
+        if let rowHeight { writer.key("rowHeight"); writer.double(rowHeight) }
+        if let allowsSelection { writer.key("allowsSelection"); writer.bool(allowsSelection) }
+        if let allowsMultipleSelection { writer.key("allowsMultipleSelection"); writer.bool(allowsMultipleSelection) }
+        writer.endObject()
+    }
+}
+
+extension JSONWriter {
+    /// Writes `[section, row]`.
+    public mutating func indexPath(_ indexPath: TableIndexPath) {
+        beginArray()
+        integer(indexPath.section)
+        integer(indexPath.row)
+        endArray()
+    }
+}

@@ -1,0 +1,78 @@
+import JSON
+
+/// Rows (cells), as SPEC §1 describes them.
+extension DecodingContext {
+    mutating func row(_ value: JSONValue) -> Row? {
+        var row = Row()
+        let isObject = members(of: value) { context, key, value in
+            switch key {
+            case "id": row.id = context.optionalIdentifier(value, "id")
+            case "style": row.style = context.choice(value) ?? row.style
+            case "text": row.text = context.text(value, "text") ?? row.text
+            case "detail": row.detail = context.optionalText(value, "detail")
+            case "image": row.image = context.optionalURL(value)
+            case "accessory": row.accessory = context.choice(value) ?? row.accessory
+            case "selectionStyle": row.selectionStyle = context.choice(value) ?? row.selectionStyle
+            case "editingStyle": row.editingStyle = context.choice(value) ?? row.editingStyle
+            case "canEdit": row.canEdit = context.bool(value) ?? row.canEdit
+            case "canMove": row.canMove = context.bool(value) ?? row.canMove
+            case "deleteTitle": row.deleteTitle = context.text(value, "deleteTitle") ?? row.deleteTitle
+            case "indentationLevel":
+                row.indentationLevel =
+                    context.integer(value, in: 0...context.limits.maxIndentationLevel) ?? row.indentationLevel
+            case "height": row.height = value == .null ? nil : context.height(value)
+            case "selected": row.selected = context.bool(value) ?? row.selected
+            case "template": row.template = context.optionalIdentifier(value, "template")
+            case "fields": row.fields = context.fields(value) ?? row.fields
+            case "link": row.link = context.optionalURL(value)
+            case "detailLink": row.detailLink = context.optionalURL(value)
+            default: return false
+            }
+            return true
+        }
+        guard isObject else { return nil }
+        if row.style == .custom, case .object(let object) = value, (object["template"] ?? .null) == .null {
+            report("a row of style \"custom\" needs a template")
+        }
+        return row
+    }
+
+    /// A custom row's `fields`: an object of at most `limits.maxCustomFields`
+    /// members named like ids, whose strings (at any depth) respect the text limit.
+    mutating func fields(_ value: JSONValue) -> JSONObject? {
+        guard case .object(let object) = value else {
+            report("expected an object, found \(value.kindDescription)")
+            return nil
+        }
+        if object.members.count > limits.maxCustomFields {
+            report("fields has \(object.members.count) members; the limit is \(limits.maxCustomFields)")
+        }
+        for member in object.members {
+            at(member.key) { context in
+                if !context.isIdentifier(member.key) {
+                    context.report("field name must match [A-Za-z0-9_-]{1,\(context.limits.maxIDLength)}")
+                }
+                context.checkFieldValue(member.value)
+            }
+        }
+        return object
+    }
+
+    /// Checks the strings inside one value of `fields`.
+    private mutating func checkFieldValue(_ value: JSONValue) {
+        switch value {
+        case .string:
+            _ = text(value, "field")
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                at(index: index) { $0.checkFieldValue(element) }
+            }
+        case .object(let object):
+            for member in object.members {
+                at(member.key) { $0.checkFieldValue(member.value) }
+            }
+        case .null, .bool, .integer, .double:
+            break
+        }
+    }
+}

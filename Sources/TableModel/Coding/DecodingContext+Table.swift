@@ -1,0 +1,119 @@
+import JSON
+
+/// Tables and sections, as SPEC §1 describes them.
+extension DecodingContext {
+    /// A Table document; `version` is accepted (so that a fetched table can be sent
+    /// back) and ignored. A missing `id` is `defaultID`, when there is one.
+    mutating func table(_ value: JSONValue, defaultID: String? = nil) -> Table? {
+        var table = Table(id: "")
+        var id: String?
+        var sections: [Section] = []
+        var scope = IDScope()
+        let isObject = members(of: value) { context, key, value in
+            switch key {
+            case "id": id = context.identifier(value, "id")
+            case "title": table.title = context.optionalText(value, "title")
+            case "style": table.style = context.choice(value) ?? table.style
+            case "header": table.header = context.optionalText(value, "header")
+            case "footer": table.footer = context.optionalText(value, "footer")
+            case "rowHeight": table.rowHeight = context.height(value) ?? table.rowHeight
+            case "allowsSelection": table.allowsSelection = context.bool(value) ?? table.allowsSelection
+            case "allowsMultipleSelection":
+                table.allowsMultipleSelection = context.bool(value) ?? table.allowsMultipleSelection
+            case "version": _ = context.index(value)
+            case "sections": sections = context.sections(value, scope: &scope)
+            default: return false
+            }
+            return true
+        }
+        guard isObject, case .object(let object) = value else { return nil }
+        if object["id"] == nil {
+            id = defaultID
+            if defaultID == nil { reportMissing("id") }
+        }
+        guard let id else { return nil }
+        return Table(
+            id: id, title: table.title, style: table.style, header: table.header, footer: table.footer,
+            rowHeight: table.rowHeight, allowsSelection: table.allowsSelection,
+            allowsMultipleSelection: table.allowsMultipleSelection, sections: sections)
+    }
+
+    /// One Table document or an array of them (a `--data` file). Table ids must
+    /// differ from each other.
+    mutating func tables(_ value: JSONValue) -> [Table]? {
+        guard case .array(let elements) = value else {
+            return table(value).map { [$0] }
+        }
+        var tables: [Table] = []
+        var firstIndex: [String: Int] = [:]
+        for (index, element) in elements.enumerated() {
+            at(index: index) { context in
+                guard let table = context.table(element) else { return }
+                if let first = firstIndex[table.id] {
+                    context.at("id") { $0.report("duplicate table id \(Self.quote(table.id)) (also at $[\(first)])") }
+                } else {
+                    firstIndex[table.id] = index
+                }
+                tables.append(table)
+            }
+        }
+        return tables
+    }
+
+    mutating func sections(_ value: JSONValue, scope: inout IDScope) -> [Section] {
+        guard case .array(let elements) = value else {
+            report("expected an array, found \(value.kindDescription)")
+            return []
+        }
+        var sections: [Section] = []
+        sections.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            if let section = at(index: index, { $0.section(element, scope: &scope) }) {
+                sections.append(section)
+            }
+        }
+        return sections
+    }
+
+    /// A section and its rows; its id and its rows' ids are checked against `scope`.
+    mutating func section(_ value: JSONValue, scope: inout IDScope) -> Section? {
+        let number = scope.beginSection(at: path)
+        var section = Section()
+        let isObject = members(of: value) { context, key, value in
+            switch key {
+            case "id":
+                section.id = context.optionalIdentifier(value, "id")
+                if let id = section.id, let first = scope.register(sectionID: id, section: number) {
+                    context.report("duplicate section id \(Self.quote(id)) (also at \(first))")
+                }
+            case "header": section.header = context.optionalText(value, "header")
+            case "footer": section.footer = context.optionalText(value, "footer")
+            case "indexTitle": section.indexTitle = context.optionalText(value, "indexTitle")
+            case "rows": section.rows = RowList(context.rows(value, scope: &scope, section: number))
+            default: return false
+            }
+            return true
+        }
+        return isObject ? section : nil
+    }
+
+    /// The rows of section number `section` of `scope`.
+    mutating func rows(_ value: JSONValue, scope: inout IDScope, section: Int) -> [Row] {
+        guard case .array(let elements) = value else {
+            report("expected an array, found \(value.kindDescription)")
+            return []
+        }
+        var rows: [Row] = []
+        rows.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            at(index: index) { context in
+                guard let row = context.row(element) else { return }
+                if let id = row.id, let first = scope.register(rowID: id, section: section, row: index) {
+                    context.at("id") { $0.report("duplicate row id \(Self.quote(id)) (also at \(first))") }
+                }
+                rows.append(row)
+            }
+        }
+        return rows
+    }
+}

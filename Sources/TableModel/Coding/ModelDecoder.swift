@@ -1,0 +1,168 @@
+import JSON
+
+/// Turns parsed JSON into model values, strictly: unknown fields, wrong types,
+/// unknown enum values, bad ids, duplicate ids, unsafe URLs and values beyond
+/// `limits` are refused. Every issue in the document is reported, each with its
+/// JSON path, not just the first.
+///
+/// ```swift
+/// let json = try JSONParser().parse(body)                         // 400 when this throws
+/// let table = try ModelDecoder.table(from: json, limits: limits)   // 422 when this throws
+/// ```
+public enum ModelDecoder {
+    /// The body of `POST .../sections` (`insertSections`): `{"at": 1, "section": Section}`;
+    /// `at` nil appends.
+    public struct SectionInsert: Sendable, Equatable {
+        public var at: Int?
+        public var section: Section
+        public init(at: Int?, section: Section) {
+            self.at = at
+            self.section = section
+        }
+    }
+
+    /// The body of `POST .../sections/{s}/rows`: `{"at", "row"}` or `{"at", "rows"}`,
+    /// the rows going to `at`, `at + 1`, …; `at` nil appends.
+    public struct RowInsert: Sendable, Equatable {
+        public var at: Int?
+        public var rows: [Row]
+        public init(at: Int?, rows: [Row]) {
+            self.at = at
+            self.rows = rows
+        }
+    }
+
+    private static func decode<Value>(
+        _ value: JSONValue, _ limits: ModelLimits, _ read: (inout DecodingContext, JSONValue) -> Value?
+    ) throws(ValidationError) -> Value {
+        var context = DecodingContext(limits: limits)
+        let decoded = read(&context, value)
+        return try context.result(decoded)
+    }
+
+    /// A Table document (SPEC §1): everything but `id` defaulted; `version` is
+    /// accepted and ignored, so a fetched table can be sent back. `id` is required
+    /// unless `defaultID` is given (`PUT /api/tables/{t}` names the table in its path).
+    public static func table(
+        from json: JSONValue, limits: ModelLimits = .default, defaultID: String? = nil
+    ) throws(ValidationError) -> Table {
+        try decode(json, limits) { $0.table($1, defaultID: defaultID) }
+    }
+
+    /// One Table document or an array of them, as a `--data` file holds; the
+    /// tables' ids must differ from each other.
+    public static func tables(from json: JSONValue, limits: ModelLimits = .default) throws(ValidationError) -> [Table] {
+        try decode(json, limits) { $0.tables($1) }
+    }
+
+    /// A Section with its rows (the body of `PUT .../sections/{s}`); its row ids
+    /// must differ from each other.
+    public static func section(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> Section {
+        try decode(json, limits) { $0.standaloneSection($1) }
+    }
+
+    /// A Row (the body of `PUT .../sections/{s}/rows/{r}`).
+    public static func row(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> Row {
+        try decode(json, limits) { $0.row($1) }
+    }
+
+    /// A batch (SPEC §2), with the `properties` extension of a PATCH.
+    public static func batch(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> Batch {
+        try decode(json, limits) { $0.batch($1) }
+    }
+
+    /// The body of `PATCH /api/tables/{t}`.
+    public static func properties(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> TableProperties {
+        try decode(json, limits) { $0.properties($1) }
+    }
+
+    /// The body of `POST .../sections`: `{"at": 1, "section": Section}`, `at` optional.
+    public static func sectionInsert(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> SectionInsert {
+        try decode(json, limits) { context, value in
+            var at: Int?
+            var section: Section?
+            let isObject = context.members(of: value) { context, key, value in
+                switch key {
+                case "at": at = context.index(value)
+                case "section": section = context.standaloneSection(value)
+                default: return false
+                }
+                return true
+            }
+            guard isObject, context.requireMembers(["section"], of: value), let section else { return nil }
+            return SectionInsert(at: at, section: section)
+        }
+    }
+
+    /// The body of `POST .../sections/{s}/rows`: `{"at": 2, "row": Row}` or
+    /// `{"at": 2, "rows": [Row]}`, `at` optional; the rows' ids must differ from each other.
+    public static func rowInsert(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> RowInsert {
+        try decode(json, limits) { context, value in
+            var at: Int?
+            var rows: [Row]?
+            var scope = IDScope()
+            let section = scope.beginSection(at: [])
+            let isObject = context.members(of: value) { context, key, value in
+                switch key {
+                case "at": at = context.index(value)
+                case "row": rows = context.row(value).map { [$0] } ?? []
+                case "rows": rows = context.rows(value, scope: &scope, section: section)
+                default: return false
+                }
+                return true
+            }
+            guard isObject, case .object(let object) = value else { return nil }
+            switch (object["row"], object["rows"]) {
+            case (nil, nil): context.report("missing required field \"row\" or \"rows\"")
+            case (.some, .some): context.report("give either \"row\" or \"rows\", not both")
+            default: break
+            }
+            guard let rows else { return nil }
+            return RowInsert(at: at, rows: rows)
+        }
+    }
+
+    /// The body of `POST .../sections/{s}/move`: `{"to": 0}`, where the section goes.
+    public static func sectionMove(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> Int {
+        try decode(json, limits) { context, value in
+            var to: Int?
+            let isObject = context.members(of: value) { context, key, value in
+                guard key == "to" else { return false }
+                to = context.index(value)
+                return true
+            }
+            guard isObject, context.requireMembers(["to"], of: value) else { return nil }
+            return to
+        }
+    }
+
+    /// The body of `POST .../rows/{r}/move`: `{"to": [0, 3]}`, where the row goes.
+    public static func rowMove(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> TableIndexPath {
+        try decode(json, limits) { context, value in
+            var to: TableIndexPath?
+            let isObject = context.members(of: value) { context, key, value in
+                guard key == "to" else { return false }
+                to = context.indexPath(value)
+                return true
+            }
+            guard isObject, context.requireMembers(["to"], of: value) else { return nil }
+            return to
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// The sizes a decoded table, section, row or batch may have; input beyond them
+/// is refused with a validation issue. The defaults are SPEC §1's.
+public struct ModelLimits: Sendable, Equatable {
+    /// UTF-8 bytes of one text field (`text`, `detail`, `header`, a string in `fields`, …).
+    public var maxFieldBytes: Int
+    /// Characters of an id or template name (`[A-Za-z0-9_-]{1,maxIDLength}`).
+    public var maxIDLength: Int
+    /// UTF-8 bytes of one URL (`image`, `link`, `detailLink`).
+    public var maxURLBytes: Int
+    /// Members of a custom row's `fields` object.
+    public var maxCustomFields: Int
+    /// The largest `indentationLevel`.
+    public var maxIndentationLevel: Int
+    /// The largest `height` or `rowHeight`, in CSS pixels.
+    public var maxRowHeight: Double
+    /// Issues reported for one document; the rest are counted in one last issue,
+    /// so that a hostile document cannot make an error answer enormous.
+    public var maxIssues: Int
+
+    public init(
+        maxFieldBytes: Int = 65_536,
+        maxIDLength: Int = 64,
+        maxURLBytes: Int = 8_192,
+        maxCustomFields: Int = 256,
+        maxIndentationLevel: Int = 16,
+        maxRowHeight: Double = 10_000,
+        maxIssues: Int = 1_000
+    ) {
+        self.maxFieldBytes = maxFieldBytes
+        self.maxIDLength = maxIDLength
+        self.maxURLBytes = maxURLBytes
+        self.maxCustomFields = maxCustomFields
+        self.maxIndentationLevel = maxIndentationLevel
+        self.maxRowHeight = maxRowHeight
+        self.maxIssues = maxIssues
+    }
+
+    /// SPEC §1's limits.
+    public static let `default` = ModelLimits()
+}

@@ -1,0 +1,35 @@
+import JSON
+
+extension Row {
+    /// Writes the row as SPEC §1 shows it: every field, defaults filled in, `null`
+    /// for absent optionals.
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id"); writer.string(id)
+        writer.key("style"); writer.string(style.rawValue)
+        writer.key("text"); writer.string(text)
+        writer.key("detail"); writer.string(detail)
+        writer.key("image"); writer.string(image)
+        writer.key("accessory"); writer.string(accessory.rawValue)
+        writer.key("selectionStyle"); writer.string(selectionStyle.rawValue)
+        writer.key("editingStyle"); writer.string(editingStyle.rawValue)
+        writer.key("canEdit"); writer.bool(canEdit)
+        writer.key("canMove"); writer.bool(canMove)
+        writer.key("deleteTitle"); writer.string(deleteTitle)
+        writer.key("indentationLevel"); writer.integer(indentationLevel)
+        writer.key("height"); writer.double(height)
+        writer.key("selected"); writer.bool(selected)
+        writer.key("template"); writer.string(template)
+        writer.key("fields"); writer.object(fields)
+        writer.key("link"); writer.string(link)
+        writer.key("detailLink"); writer.string(detailLink)
+        writer.endObject()
+    }
+
+    /// The row as a JSON document.
+    public var jsonBytes: [UInt8] {
+        var writer = JSONWriter()
+        writeJSON(to: &writer)
+        return writer.bytes
+    }
+}

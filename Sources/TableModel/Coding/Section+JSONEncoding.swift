@@ -1,0 +1,36 @@
+import JSON
+
+extension Section {
+    /// Writes the section with all its rows, as SPEC §1 shows it.
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writeProperties(to: &writer)
+        writer.key("rows")
+        writer.beginArray()
+        for row in rows { row.writeJSON(to: &writer) }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    /// Writes the section without its rows, plus `rowCount` (`GET .../sections`).
+    public func writeSummaryJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writeProperties(to: &writer)
+        writer.key("rowCount"); writer.integer(rows.count)
+        writer.endObject()
+    }
+
+    private func writeProperties(to writer: inout JSONWriter) {
+        writer.key("id"); writer.string(id)
+        writer.key("header"); writer.string(header)
+        writer.key("footer"); writer.string(footer)
+        writer.key("indexTitle"); writer.string(indexTitle)
+    }
+
+    /// The section, with its rows, as a JSON document.
+    public var jsonBytes: [UInt8] {
+        var writer = JSONWriter()
+        writeJSON(to: &writer)
+        return writer.bytes
+    }
+}

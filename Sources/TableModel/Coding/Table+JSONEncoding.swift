@@ -1,0 +1,47 @@
+import JSON
+
+extension Table {
+    /// Writes the Table document of SPEC §1: every field, defaults filled in,
+    /// `version` included, `null` for absent optionals.
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writeProperties(to: &writer)
+        writer.key("version"); writer.integer(version)
+        writer.key("sections")
+        writer.beginArray()
+        for section in sections { section.writeJSON(to: &writer) }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    /// Writes the table's entry in `GET /api/tables`: id, title, style,
+    /// sectionCount, rowCount, version.
+    public func writeSummaryJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id"); writer.string(id)
+        writer.key("title"); writer.string(title)
+        writer.key("style"); writer.string(style.rawValue)
+        writer.key("sectionCount"); writer.integer(sections.count)
+        writer.key("rowCount"); writer.integer(rowCount)
+        writer.key("version"); writer.integer(version)
+        writer.endObject()
+    }
+
+    private func writeProperties(to writer: inout JSONWriter) {
+        writer.key("id"); writer.string(id)
+        writer.key("title"); writer.string(title)
+        writer.key("style"); writer.string(style.rawValue)
+        writer.key("header"); writer.string(header)
+        writer.key("footer"); writer.string(footer)
+        writer.key("rowHeight"); writer.double(rowHeight)
+        writer.key("allowsSelection"); writer.bool(allowsSelection)
+        writer.key("allowsMultipleSelection"); writer.bool(allowsMultipleSelection)
+    }
+
+    /// The Table document as JSON, sized up front from the row count.
+    public var jsonBytes: [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 512 + rowCount * 400)
+        writeJSON(to: &writer)
+        return writer.bytes
+    }
+}

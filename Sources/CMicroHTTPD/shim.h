@@ -5,4 +5,32 @@
 #include <sys/socket.h>
 #include <stdarg.h>
 #include <microhttpd.h>
+
+/// `MHD_start_daemon` is variadic, which Swift cannot call: take the options
+/// as an `MHD_OptionItem` array ended by `MHD_OPTION_END`.
+static inline struct MHD_Daemon *
+wtv_start_daemon(unsigned int flags, uint16_t port,
+                 MHD_AcceptPolicyCallback accept_policy, void *accept_policy_cls,
+                 MHD_AccessHandlerCallback handler, void *handler_cls,
+                 const struct MHD_OptionItem *options)
+{
+  return MHD_start_daemon(flags, port, accept_policy, accept_policy_cls,
+                          handler, handler_cls,
+                          MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/// The port the daemon's listen socket is bound to (the real one for port 0).
+static inline uint16_t
+wtv_daemon_port(struct MHD_Daemon *daemon)
+{
+  const union MHD_DaemonInfo *info =
+    MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+  return (NULL == info) ? 0 : info->port;
+}
+
+/// Macros with casts do not import into Swift.
+static const uint64_t WTV_SIZE_UNKNOWN = MHD_SIZE_UNKNOWN;
+static const ssize_t WTV_READER_END_OF_STREAM = MHD_CONTENT_READER_END_OF_STREAM;
+static const ssize_t WTV_READER_END_WITH_ERROR = MHD_CONTENT_READER_END_WITH_ERROR;
+
 #endif

@@ -1,0 +1,27 @@
+/// A request as the router's handlers see it: the whole body has been read.
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    /// The path without the query, percent-decoded.
+    public var path: String
+    /// The query arguments, percent-decoded; the first value of each name.
+    public var query: [String: String]
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// Values of the route pattern's `{name}` segments, filled in by the router.
+    public var parameters: [String: String]
+
+    public init(
+        method: HTTPMethod,
+        path: String,
+        query: [String: String] = [:],
+        headers: HTTPHeaders = HTTPHeaders(),
+        body: [UInt8] = []
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.parameters = [:]
+    }
+}

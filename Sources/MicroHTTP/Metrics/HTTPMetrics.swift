@@ -1,0 +1,111 @@
+/// Request counters and latency histograms of one server, as a snapshot.
+///
+/// Requests are labelled by method, route pattern (not the raw path, which
+/// would grow without bound) and status. Latency runs from the request's
+/// headers arriving to its response being queued.
+public struct HTTPMetrics: Sendable {
+    /// The route label of requests that matched no route.
+    public static let unmatchedRoute = "unmatched"
+    /// Upper bounds of the latency buckets, in seconds.
+    public static let bucketBounds: [Double] = [
+        0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+    ]
+
+    struct CounterKey: Hashable {
+        let method: String
+        let route: String
+        let status: Int
+    }
+
+    struct RouteKey: Hashable {
+        let method: String
+        let route: String
+    }
+
+    struct Histogram {
+        /// Observations per bucket (not cumulative), plus one for +Inf.
+        var buckets = [Int](repeating: 0, count: HTTPMetrics.bucketBounds.count + 1)
+        var sum = 0.0
+        var count = 0
+
+        mutating func observe(_ seconds: Double) {
+            let index = HTTPMetrics.bucketBounds.firstIndex { seconds <= $0 } ?? HTTPMetrics.bucketBounds.count
+            buckets[index] += 1
+            sum += seconds
+            count += 1
+        }
+    }
+
+    var counters: [CounterKey: Int] = [:]
+    var latencies: [RouteKey: Histogram] = [:]
+    /// Requests received and not yet completed (open event streams included).
+    public internal(set) var requestsInFlight = 0
+    /// Event streams connected now.
+    public internal(set) var openEventStreams = 0
+
+    /// Requests answered with `status` on `route` (a pattern, or ``unmatchedRoute``).
+    public func count(method: HTTPMethod, route: String, status: Int) -> Int {
+        counters[CounterKey(method: method.rawValue, route: route, status: status)] ?? 0
+    }
+
+    /// Requests answered, over every label.
+    public var totalRequests: Int {
+        counters.values.reduce(0, +)
+    }
+
+    mutating func record(method: String, route: String?, status: Int, seconds: Double) {
+        let route = route ?? Self.unmatchedRoute
+        counters[CounterKey(method: method, route: route, status: status), default: 0] += 1
+        latencies[RouteKey(method: method, route: route), default: Histogram()].observe(seconds)
+    }
+
+    /// The Prometheus text exposition format (version 0.0.4).
+    public func prometheusText() -> String {
+        var text = """
+            # HELP http_requests_total Requests answered, by method, route and status.
+            # TYPE http_requests_total counter
+
+            """
+        for (key, value) in counters.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
+            text += "http_requests_total{method=\"\(key.method)\",route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(value)\n"
+        }
+        text += """
+            # HELP http_request_duration_seconds Time from request headers to response queued.
+            # TYPE http_request_duration_seconds histogram
+
+            """
+        for (key, histogram) in latencies.sorted(by: { ($0.key.route, $0.key.method) < ($1.key.route, $1.key.method) }) {
+            let labels = "method=\"\(key.method)\",route=\"\(Self.escape(key.route))\""
+            var cumulative = 0
+            for (bound, count) in zip(Self.bucketBounds.map { "\($0)" } + ["+Inf"], histogram.buckets) {
+                cumulative += count
+                text += "http_request_duration_seconds_bucket{\(labels),le=\"\(bound)\"} \(cumulative)\n"
+            }
+            text += "http_request_duration_seconds_sum{\(labels)} \(histogram.sum)\n"
+            text += "http_request_duration_seconds_count{\(labels)} \(histogram.count)\n"
+        }
+        text += """
+            # HELP http_requests_in_flight Requests received and not yet completed.
+            # TYPE http_requests_in_flight gauge
+            http_requests_in_flight \(requestsInFlight)
+            # HELP http_event_streams_open Event streams connected now.
+            # TYPE http_event_streams_open gauge
+            http_event_streams_open \(openEventStreams)
+
+            """
+        return text
+    }
+
+    private static func escape(_ label: String) -> String {
+        var escaped = ""
+        for character in label {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\n": escaped += "\\n"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

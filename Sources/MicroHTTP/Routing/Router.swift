@@ -1,0 +1,120 @@
+/// Answers one request. Handlers cannot throw: every failure is a response.
+public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+
+/// Maps method and path to handlers.
+///
+/// Patterns are paths whose segments may be `{name}` (one non-empty segment)
+/// or, last, `{name...}` (the rest of the path). Literal segments win over
+/// parameters, parameters over a catch-all. HEAD is answered by the GET route
+/// and OPTIONS with the allowed methods unless routes are registered for them.
+public struct Router: Sendable {
+    private var root = RouteNode()
+    private var registered: [(method: HTTPMethod, pattern: String)] = []
+
+    public init() {}
+
+    /// Registers `handler` for `method` on `pattern`; registering the same
+    /// method and pattern twice is a programming error.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
+        let parsed = RoutePattern(pattern)
+        let endpoint = Endpoint(pattern: pattern, parameterNames: parsed.parameterNames, handler: handler)
+        root.insert(parsed.segments[...], method: method, endpoint: endpoint)
+        registered.append((method: method, pattern: pattern))
+    }
+
+    /// Every registered method and pattern, in registration order.
+    public var routes: [(method: HTTPMethod, pattern: String)] {
+        registered
+    }
+
+    /// Answers `request` in-process, as the server would: a HEAD answer keeps
+    /// its `Content-Length` but carries no body.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        var response = dispatch(request).response
+        if request.method == .HEAD {
+            response.dropBodyForHEAD()
+        }
+        return response
+    }
+
+    /// The response and the pattern that matched (nil when no path matched).
+    /// HEAD answers keep their body; the server leaves it out on the wire.
+    func dispatch(_ request: HTTPRequest) -> (response: HTTPResponse, pattern: String?) {
+        guard request.path.hasPrefix("/") else {
+            return (Self.notFound(request), nil)
+        }
+        let segments = request.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
+        var allowed = Set<HTTPMethod>()
+        var matchedPattern: String?
+        var found: (endpoint: Endpoint, values: [String])?
+        var captured: [String] = []
+        root.visitMatches(segments, captured: &captured) { endpoints, values in
+            if let endpoint = Self.endpoint(for: request.method, in: endpoints) {
+                found = (endpoint, values)
+                return true
+            }
+            allowed.formUnion(endpoints.keys)
+            matchedPattern = matchedPattern ?? endpoints.values.first?.pattern
+            return false
+        }
+        if let (endpoint, values) = found {
+            var request = request
+            for (name, value) in zip(endpoint.parameterNames, values) {
+                request.parameters[name] = value
+            }
+            return (endpoint.handler(request), endpoint.pattern)
+        }
+        guard let pattern = matchedPattern else {
+            return (Self.notFound(request), nil)
+        }
+        let allow = Self.allowHeader(allowed)
+        if request.method == .OPTIONS {
+            return (HTTPResponse(status: 204, headers: ["Allow": allow]), pattern)
+        }
+        let problem = HTTPResponse.problem(
+            status: 405,
+            type: "method-not-allowed",
+            detail: "\(request.method.rawValue) is not allowed on \(request.path); allowed: \(allow).",
+            headers: ["Allow": allow]
+        )
+        return (problem, pattern)
+    }
+
+    private static func endpoint(for method: HTTPMethod, in endpoints: [HTTPMethod: Endpoint]) -> Endpoint? {
+        if let endpoint = endpoints[method] {
+            return endpoint
+        }
+        return method == .HEAD ? endpoints[.GET] : nil
+    }
+
+    private static func allowHeader(_ methods: Set<HTTPMethod>) -> String {
+        var methods = methods
+        if methods.contains(.GET) {
+            methods.insert(.HEAD)
+        }
+        methods.insert(.OPTIONS)
+        return HTTPMethod.allCases.filter(methods.contains).map(\.rawValue).joined(separator: ", ")
+    }
+
+    private static func notFound(_ request: HTTPRequest) -> HTTPResponse {
+        .problem(status: 404, type: "not-found", detail: "Nothing is found at \(request.path).")
+    }
+}
+
+extension HTTPResponse {
+    /// Empties the body as a HEAD answer does, keeping the `Content-Length`
+    /// the GET answer would have had.
+    mutating func dropBodyForHEAD() {
+        switch body {
+        case .bytes(let bytes):
+            headers.set("Content-Length", String(bytes.count))
+        case .file(_, let size):
+            headers.set("Content-Length", String(size))
+        case .stream(let stream):
+            stream.close()
+        case .chunks:
+            break
+        }
+        body = .bytes([])
+    }
+}

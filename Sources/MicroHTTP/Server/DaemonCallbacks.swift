@@ -1,0 +1,85 @@
+import CMicroHTTPD
+import Glibc
+
+// The C callbacks libmicrohttpd calls. They capture nothing: the server and
+// per-request objects travel through the `void *` arguments (see Unmanaged).
+
+let accessHandler: MHD_AccessHandlerCallback = { server, connection, url, method, _, upload, uploadSize, slot in
+    guard let server, let connection, let url, let method, let uploadSize, let slot else {
+        return .NO
+    }
+    return Unmanaged<HTTPServer>.fromOpaque(server).takeUnretainedValue().handle(
+        connection: connection,
+        url: url,
+        method: method,
+        upload: upload,
+        uploadSize: uploadSize,
+        slot: slot
+    )
+}
+
+let acceptPolicy: MHD_AcceptPolicyCallback = { server, _, _ in
+    guard let server else {
+        return .NO
+    }
+    return Unmanaged<HTTPServer>.fromOpaque(server).takeUnretainedValue().isAccepting ? .YES : .NO
+}
+
+let requestCompleted: MHD_RequestCompletedCallback = { server, _, slot, reason in
+    guard let server, let slot, let context = slot.pointee else {
+        return
+    }
+    slot.pointee = nil
+    Unmanaged<HTTPServer>.fromOpaque(server).takeUnretainedValue().finish(
+        Unmanaged<RequestContext>.fromOpaque(context).takeRetainedValue(),
+        reason: reason
+    )
+}
+
+let daemonLog: MHD_LogCallback = { server, format, arguments in
+    guard let server, let format else {
+        return
+    }
+    var buffer = [CChar](repeating: 0, count: 512)
+    guard let arguments else {
+        return
+    }
+    _ = vsnprintf(&buffer, buffer.count, format, arguments)
+    var message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    while message.last?.isNewline == true {
+        message.removeLast()
+    }
+    Unmanaged<HTTPServer>.fromOpaque(server).takeUnretainedValue().logger.debug("libmicrohttpd: \(message)")
+}
+
+/// Percent-decodes URL paths and query arguments in place, like
+/// libmicrohttpd's own unescaper, except that `%00` stays as it is: a NUL
+/// would silently cut the C string short (`/a.css%00.txt` would read as `/a.css`).
+let unescapeURL: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = { _, _, text in
+    guard let text else {
+        return 0
+    }
+    func hexValue(_ character: CChar) -> UInt8? {
+        switch UInt8(bitPattern: character) {
+        case let digit where (0x30...0x39).contains(digit): digit - 0x30
+        case let upper where (0x41...0x46).contains(upper): upper - 0x41 + 10
+        case let lower where (0x61...0x66).contains(lower): lower - 0x61 + 10
+        default: nil
+        }
+    }
+    var read = 0
+    var write = 0
+    while text[read] != 0 {
+        if text[read] == 0x25, let high = hexValue(text[read + 1]), let low = hexValue(text[read + 2]),
+           high | low != 0 {
+            text[write] = CChar(bitPattern: high << 4 | low)
+            read += 3
+        } else {
+            text[write] = text[read]
+            read += 1
+        }
+        write += 1
+    }
+    text[write] = 0
+    return write
+}

@@ -1,0 +1,41 @@
+extension HTTPServer {
+    /// How the server listens and what it tolerates.
+    public struct Configuration: Sendable {
+        /// The address to bind: an IPv4 or IPv6 literal, `localhost`, or a host name.
+        public var host: String
+        /// The port; 0 picks a free one (see ``HTTPServer/start()``).
+        public var port: Int
+        /// Worker threads, each running its own epoll loop.
+        public var threads: Int
+        /// Connections open at once; further ones are refused.
+        public var connectionLimit: Int
+        /// A connection idle this long is closed (rounded up to whole seconds).
+        public var connectionTimeout: Duration
+        /// Request bodies larger than this are refused with 413.
+        public var maxBodySize: Int
+        /// How often an event stream is sent a keep-alive comment.
+        public var heartbeat: Duration
+        /// How long ``HTTPServer/shutdown()`` waits for in-flight requests.
+        public var shutdownGracePeriod: Duration
+
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 8080,
+            threads: Int = 2,
+            connectionLimit: Int = 10_000,
+            connectionTimeout: Duration = .seconds(30),
+            maxBodySize: Int = 16 << 20,
+            heartbeat: Duration = .seconds(15),
+            shutdownGracePeriod: Duration = .seconds(10)
+        ) {
+            self.host = host
+            self.port = port
+            self.threads = threads
+            self.connectionLimit = connectionLimit
+            self.connectionTimeout = connectionTimeout
+            self.maxBodySize = maxBodySize
+            self.heartbeat = heartbeat
+            self.shutdownGracePeriod = shutdownGracePeriod
+        }
+    }
+}

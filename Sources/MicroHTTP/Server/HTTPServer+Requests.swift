@@ -1,0 +1,149 @@
+import CMicroHTTPD
+
+extension HTTPServer {
+    /// libmicrohttpd's access handler: called once when the headers have
+    /// arrived, once per piece of body, and once more when the body is complete.
+    func handle(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
+        upload: UnsafePointer<CChar>?,
+        uploadSize: UnsafeMutablePointer<Int>,
+        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let existing = slot.pointee else {
+            let context = RequestContext(methodText: String(cString: method), path: String(cString: url))
+            slot.pointee = Unmanaged.passRetained(context).toOpaque()
+            context.closesConnection = state.withLock { state in
+                state.metrics.requestsInFlight += 1
+                return state.phase != .running
+            }
+            return begin(context, connection: connection)
+        }
+        let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
+        let size = uploadSize.pointee
+        uploadSize.pointee = 0
+        guard context.status == nil else {
+            return .YES
+        }
+        guard size > 0 else {
+            return context.discarded > 0
+                ? queue(tooLarge(), for: context, connection: connection)
+                : respond(context, connection: connection)
+        }
+        if context.discarded > 0 || context.body.count + size > configuration.maxBodySize {
+            // libmicrohttpd 0.9.75 cannot answer before the body ends: drop
+            // what was kept, discard the rest, and answer 413 at its end. A
+            // client that sends another `maxBodySize` bytes is cut off.
+            context.body = []
+            context.discarded += size
+            return context.discarded > configuration.maxBodySize ? .NO : .YES
+        }
+        context.body.append(contentsOf: UnsafeRawBufferPointer(start: upload, count: size))
+        return .YES
+    }
+
+    /// First call: refuse what the headers alone show to be refused, else
+    /// wait for the body. (Answering a GET on this call would work, but
+    /// libmicrohttpd 0.9.75 then closes the connection instead of keeping it alive.)
+    private func begin(_ context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+        guard context.method != nil else {
+            let problem = HTTPResponse.problem(
+                status: 501,
+                type: "method-not-implemented",
+                detail: "The method \(context.methodText) is not supported."
+            )
+            return queue(problem, for: context, connection: connection)
+        }
+        let contentLength = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
+            .flatMap { Int(String(cString: $0)) }
+        if let contentLength, contentLength > configuration.maxBodySize {
+            return queue(tooLarge(), for: context, connection: connection)
+        }
+        context.body.reserveCapacity(min(contentLength ?? 0, configuration.maxBodySize))
+        return .YES
+    }
+
+    /// The whole request is in: route it and queue the answer.
+    private func respond(_ context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+        guard let method = context.method else {
+            return .NO
+        }
+        let request = HTTPRequest(
+            method: method,
+            path: context.path,
+            query: Self.values(of: .GET_ARGUMENT_KIND, on: connection).reduce(into: [:]) { query, field in
+                if query[field.name] == nil {
+                    query[field.name] = field.value
+                }
+            },
+            headers: Self.values(of: .HEADER_KIND, on: connection),
+            body: context.body
+        )
+        context.body = []
+        let (response, route) = router.dispatch(request)
+        context.route = route
+        return queue(response, for: context, connection: connection)
+    }
+
+    private func tooLarge() -> HTTPResponse {
+        .problem(
+            status: 413,
+            type: "body-too-large",
+            detail: "The request body is larger than \(configuration.maxBodySize) bytes."
+        )
+    }
+
+    /// The request is over: count it, log it.
+    func finish(_ context: RequestContext, reason: MHD_RequestTerminationCode) {
+        let microseconds = context.microseconds
+        state.withLock { state in
+            state.metrics.requestsInFlight -= 1
+            if let status = context.status {
+                state.metrics.record(
+                    method: context.methodText,
+                    route: context.route,
+                    status: status,
+                    seconds: Double(microseconds) / 1_000_000
+                )
+            }
+        }
+        if reason == .REQUEST_TERMINATED_COMPLETED_OK {
+            logger.info("\(context.methodText) \(context.path) \(context.status ?? 0) \(microseconds)µs")
+        } else {
+            logger.info(
+                "\(context.methodText) \(context.path) \(context.status ?? 0) \(microseconds)µs",
+                metadata: ["termination": "\(Self.describe(reason))"]
+            )
+        }
+    }
+
+    private static func describe(_ reason: MHD_RequestTerminationCode) -> String {
+        switch reason {
+        case .REQUEST_TERMINATED_WITH_ERROR: "error"
+        case .REQUEST_TERMINATED_TIMEOUT_REACHED: "timeout"
+        case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: "shutdown"
+        case .REQUEST_TERMINATED_READ_ERROR: "read-error"
+        case .REQUEST_TERMINATED_CLIENT_ABORT: "client-abort"
+        default: "other"
+        }
+    }
+
+    /// Header fields or query arguments of the current request, in order.
+    private static func values(of kind: MHD_ValueKind, on connection: OpaquePointer) -> HTTPHeaders {
+        var fields = HTTPHeaders()
+        withUnsafeMutablePointer(to: &fields) { pointer in
+            _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
+                guard let context, let key else {
+                    return .YES
+                }
+                context.assumingMemoryBound(to: HTTPHeaders.self).pointee.add(
+                    String(cString: key),
+                    value.map { String(cString: $0) } ?? ""
+                )
+                return .YES
+            }, pointer)
+        }
+        return fields
+    }
+}

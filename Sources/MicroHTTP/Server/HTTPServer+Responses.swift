@@ -1,0 +1,98 @@
+import CMicroHTTPD
+import Glibc
+
+extension HTTPServer {
+    /// Turns `response` into a libmicrohttpd response and queues it.
+    func queue(_ response: HTTPResponse, for context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+        var response = response
+        guard let native = makeNative(&response, connection: connection) else {
+            return .NO
+        }
+        for (name, value) in response.headers where !HTTPHeaders.sameName(name, "Content-Length") {
+            _ = MHD_add_response_header(native, name, value)
+        }
+        if context.closesConnection {
+            _ = MHD_add_response_header(native, "Connection", "close")
+        }
+        context.status = response.status
+        context.queuedAt = .now
+        let result = MHD_queue_response(connection, UInt32(response.status), native)
+        MHD_destroy_response(native)
+        return result
+    }
+
+    /// The body as a libmicrohttpd response. A file that cannot be opened
+    /// becomes a 404 problem (`response` is changed to match).
+    private func makeNative(_ response: inout HTTPResponse, connection: OpaquePointer) -> OpaquePointer? {
+        switch response.body {
+        case .bytes(let bytes):
+            return bytes.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(
+                    buffer.count,
+                    UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                    .RESPMEM_MUST_COPY
+                )
+            }
+        case .file(let path, _):
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            var status = stat()
+            guard descriptor >= 0, fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+                if descriptor >= 0 {
+                    close(descriptor)
+                }
+                response = .problem(status: 404, type: "not-found", detail: "The file is gone.")
+                return makeNative(&response, connection: connection)
+            }
+            return MHD_create_response_from_fd64(UInt64(status.st_size), descriptor)
+        case .stream(let stream):
+            register(stream, connection: connection)
+            let binding = Unmanaged.passRetained(StreamBinding(server: self, stream: stream))
+            let native = MHD_create_response_from_callback(
+                WTV_SIZE_UNKNOWN,
+                16 * 1024,
+                readStream,
+                binding.toOpaque(),
+                releaseStream
+            )
+            if native == nil {
+                binding.release()
+                unregister(stream)
+            }
+            return native
+        case .chunks(let producer):
+            return MHD_create_response_from_callback(
+                WTV_SIZE_UNKNOWN,
+                64 * 1024,
+                readChunks,
+                Unmanaged.passRetained(ChunkReader(producer)).toOpaque(),
+                releaseChunks
+            )
+        }
+    }
+
+    /// Keeps `stream` for heartbeats and shutdown; a stream answered while
+    /// the server stops is closed at once.
+    private func register(_ stream: EventStream, connection: OpaquePointer) {
+        stream.attach(to: ConnectionHandle(pointer: connection))
+        let running = state.withLock { state in
+            guard state.phase == .running else {
+                return false
+            }
+            state.streams[ObjectIdentifier(stream)] = stream
+            state.metrics.openEventStreams = state.streams.count
+            return true
+        }
+        if !running {
+            stream.close()
+        }
+    }
+
+    /// The connection is done with `stream`.
+    func unregister(_ stream: EventStream) {
+        state.withLock { state in
+            state.streams[ObjectIdentifier(stream)] = nil
+            state.metrics.openEventStreams = state.streams.count
+        }
+        stream.detach()
+    }
+}

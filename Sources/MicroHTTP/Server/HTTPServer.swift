@@ -1,0 +1,183 @@
+import CMicroHTTPD
+import Dispatch
+import Glibc
+import Logging
+import Synchronization
+
+/// An HTTP/1.1 server over libmicrohttpd: epoll loops on a pool of worker
+/// threads, handlers run on those threads, event streams suspend their
+/// connection while idle.
+///
+/// The server prints nothing; it logs one line per request at `info` level
+/// (method, path, status, microseconds) through the given logger, and
+/// libmicrohttpd's own messages at `debug` level.
+///
+/// A started server keeps itself alive until ``shutdown()``.
+public final class HTTPServer: Sendable {
+    enum Phase {
+        case idle, running, stopping, stopped
+    }
+
+    struct State {
+        var phase = Phase.idle
+        var daemon: OpaquePointer?
+        var port = 0
+        var streams: [ObjectIdentifier: EventStream] = [:]
+        var metrics = HTTPMetrics()
+        var heartbeat: DispatchSourceTimer?
+    }
+
+    public let configuration: Configuration
+    let router: Router
+    let logger: Logger
+    let state = Mutex(State())
+
+    public init(configuration: Configuration, router: Router, logger: Logger) {
+        self.configuration = configuration
+        self.router = router
+        self.logger = logger
+    }
+
+    /// A server that logs nothing.
+    public convenience init(configuration: Configuration, router: Router) {
+        self.init(
+            configuration: configuration,
+            router: router,
+            logger: Logger(label: "MicroHTTP", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+    }
+
+    /// The port listened on; 0 before ``start()``.
+    public var port: Int {
+        state.withLock { $0.port }
+    }
+
+    /// A snapshot of the request counters and latencies.
+    public var metrics: HTTPMetrics {
+        state.withLock { $0.metrics }
+    }
+
+    /// Binds the configured address and starts serving.
+    ///
+    /// Block the termination signals first (``SignalWaiter/blockTerminationSignals()``)
+    /// so the worker threads inherit the mask.
+    /// - Returns: the port listened on (the chosen one when configured with 0).
+    @discardableResult
+    public func start() throws(HTTPServerError) -> Int {
+        let address = try SocketAddress(host: configuration.host, port: configuration.port)
+        return try state.withLock { state throws(HTTPServerError) -> Int in
+            guard state.phase == .idle else {
+                throw .alreadyStarted
+            }
+            let retained = Unmanaged.passRetained(self)
+            guard let daemon = startDaemon(address: address, context: retained.toOpaque()) else {
+                let code = errno
+                retained.release()
+                throw .cannotListen(host: configuration.host, port: configuration.port, errno: code)
+            }
+            state.daemon = daemon
+            state.port = Int(wtv_daemon_port(daemon))
+            state.phase = .running
+            state.heartbeat = makeHeartbeat()
+            return state.port
+        }
+    }
+
+    /// Stops gracefully: refuses new connections, ends every event stream,
+    /// lets in-flight requests finish (for at most the grace period; their
+    /// connections are not kept alive), then closes the remaining
+    /// connections. Returns once the daemon is stopped.
+    public func shutdown() {
+        // MHD_quiesce_daemon races with the epoll worker threads of
+        // libmicrohttpd 0.9.75 and can abort the process; new connections
+        // are refused by the accept policy instead.
+        let (daemon, streams) = state.withLock { state -> (OpaquePointer?, [EventStream]) in
+            guard state.phase == .running, let daemon = state.daemon else {
+                return (nil, [])
+            }
+            state.phase = .stopping
+            state.heartbeat?.cancel()
+            state.heartbeat = nil
+            return (daemon, Array(state.streams.values))
+        }
+        guard let daemon else {
+            return
+        }
+        streams.forEach { $0.close() }
+        let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
+        waitUntil(deadline) { $0.metrics.requestsInFlight == 0 }
+        let remaining = state.withLock { Array($0.streams.values) }
+        if !remaining.isEmpty {
+            remaining.forEach { $0.drop() }
+            waitUntil(.now + .seconds(1)) { $0.streams.isEmpty }
+        }
+        MHD_stop_daemon(daemon)
+        state.withLock { state in
+            state.daemon = nil
+            state.phase = .stopped
+        }
+        Unmanaged.passUnretained(self).release()
+    }
+
+    /// Whether new connections and kept-alive ones are still welcome.
+    var isAccepting: Bool {
+        state.withLock { $0.phase == .running }
+    }
+
+    private func waitUntil(_ deadline: ContinuousClock.Instant, _ condition: @Sendable (State) -> Bool) {
+        while !state.withLock({ condition($0) }), ContinuousClock.now < deadline {
+            usleep(2_000)
+        }
+    }
+
+    private func startDaemon(address: SocketAddress, context: UnsafeMutableRawPointer) -> OpaquePointer? {
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if address.isIPv6 {
+            flags |= MHD_USE_IPv6.rawValue
+        }
+        let timeout = configuration.connectionTimeout.components
+        let timeoutSeconds = max(1, timeout.seconds + (timeout.attoseconds > 0 ? 1 : 0))
+        return address.withSockAddr { sockaddr in
+            var options = [
+                MHD_OptionItem(
+                    option: .EXTERNAL_LOGGER,
+                    value: unsafeBitCast(daemonLog, to: Int.self),
+                    ptr_value: context
+                ),
+                MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddr),
+                MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: unsafeBitCast(unescapeURL, to: Int.self), ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Int(timeoutSeconds), ptr_value: nil),
+                MHD_OptionItem(
+                    option: .NOTIFY_COMPLETED,
+                    value: unsafeBitCast(requestCompleted, to: Int.self),
+                    ptr_value: context
+                ),
+            ]
+            if configuration.threads > 1 {
+                options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
+            }
+            options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+            return wtv_start_daemon(flags, UInt16(configuration.port), acceptPolicy, context, accessHandler, context, options)
+        }
+    }
+
+    /// Sends a keep-alive comment to every stream each `heartbeat`; a client
+    /// that has gone away is noticed when the write fails.
+    private func makeHeartbeat() -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        let (seconds, attoseconds) = configuration.heartbeat.components
+        let interval = DispatchTimeInterval.nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        let beat = ServerSentEvent.comment("keep-alive")
+        timer.setEventHandler { [weak self] in
+            let streams = self?.state.withLock { Array($0.streams.values) } ?? []
+            for stream in streams {
+                stream.send(beat)
+            }
+        }
+        timer.resume()
+        return timer
+    }
+}

@@ -1,0 +1,196 @@
+import Glibc
+import MicroHTTP
+import MicroHTTPTesting
+import Testing
+
+/// A router with one event stream route; the streams it opened are kept.
+final class StreamFixture: Sendable {
+    let streams = Shared<[EventStream]>([])
+    let closed = Shared(0)
+    let bufferLimit: Int
+
+    init(bufferLimit: Int = 1 << 20) {
+        self.bufferLimit = bufferLimit
+    }
+
+    func router() -> Router {
+        var router = Router()
+        router.add(.GET, "/events") { [self] _ in
+            let stream = EventStream(bufferLimit: bufferLimit)
+            stream.onClose { [closed] in closed.update { $0 += 1 } }
+            stream.send(ServerSentEvent(event: "hello", data: "first"))
+            streams.update { $0.append(stream) }
+            return HTTPResponse(
+                headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"],
+                body: .stream(stream)
+            )
+        }
+        router.add(.GET, "/ping") { _ in .text("pong") }
+        return router
+    }
+
+    /// Connects a client to /events and reads up to the first event.
+    func connect(_ client: TestClient) throws -> RawConnection {
+        let connection = try client.connect()
+        try connection.sendRequest(path: "/events", headers: ["Connection": "keep-alive"])
+        let head = try connection.readHead()
+        #expect(head.status == 200)
+        #expect(head.headers["Content-Type"] == "text/event-stream")
+        #expect(head.headers["Transfer-Encoding"] == "chunked")
+        let first = connection.readStream { String(decoding: $0, as: UTF8.self).hasSuffix("\n\n") }
+        #expect(String(decoding: first, as: UTF8.self) == "event: hello\ndata: first\n\n")
+        return connection
+    }
+}
+
+@Suite(.serialized) struct EventStreamTests {
+    @Test func eventsArriveInOrder() throws {
+        let fixture = StreamFixture()
+        try withLiveServer(fixture.router()) { _, client in
+            let connection = try fixture.connect(client)
+            let stream = try #require(fixture.streams.value.first)
+            for index in 0..<500 {
+                #expect(stream.send(ServerSentEvent(id: "\(index)", data: "\(index)")))
+            }
+            let received = connection.readStream { String(decoding: $0, as: UTF8.self).hasSuffix("data: 499\n\n") }
+            let ids = String(decoding: received, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("data: ") }
+            #expect(ids == (0..<500).map { "data: \($0)" })
+        }
+    }
+
+    @Test func anIdleStreamCostsNoCPU() throws {
+        let fixture = StreamFixture()
+        let before = Set(ThreadCPU.workerTicks().keys)
+        try withLiveServer(fixture.router()) { server, client in
+            let threads = server.configuration.threads
+            #expect(eventually { ThreadCPU.workerTicks().keys.filter { !before.contains($0) }.count == threads })
+            let ours = Set(ThreadCPU.workerTicks().keys).subtracting(before)
+            let connections = try (0..<3).map { _ in try fixture.connect(client) }
+            let start = ThreadCPU.workerTicks().filter { ours.contains($0.key) }.values.reduce(0, +)
+            usleep(1_000_000)
+            let end = ThreadCPU.workerTicks().filter { ours.contains($0.key) }.values.reduce(0, +)
+            // A stream polled while empty keeps a core busy: ~100 ticks a second.
+            #expect(end - start < 10)
+            #expect(connections.allSatisfy { !$0.isPeerClosed })
+        }
+    }
+
+    @Test func closingTheStreamEndsTheResponse() throws {
+        let fixture = StreamFixture()
+        try withLiveServer(fixture.router()) { server, client in
+            let connection = try fixture.connect(client)
+            let stream = try #require(fixture.streams.value.first)
+            stream.send(ServerSentEvent(event: "deleted", data: "{}"))
+            stream.close()
+            #expect(!stream.send([1]))
+            let rest = connection.readStream { _ in false }
+            #expect(String(decoding: rest, as: UTF8.self) == "event: deleted\ndata: {}\n\n")
+            #expect(connection.sawLastChunk)
+            #expect(eventually { fixture.closed.value == 1 })
+            #expect(eventually { server.metrics.openEventStreams == 0 && server.metrics.requestsInFlight == 0 })
+        }
+    }
+
+    @Test func aClientGoingAwayClosesTheStream() throws {
+        let fixture = StreamFixture()
+        let configuration = HTTPServer.Configuration(heartbeat: .milliseconds(200))
+        try withLiveServer(fixture.router(), configuration: configuration) { server, client in
+            let connection = try fixture.connect(client)
+            let heartbeat = connection.readStream(timeout: .seconds(5)) { !$0.isEmpty }
+            #expect(String(decoding: heartbeat, as: UTF8.self) == ": keep-alive\n\n")
+            let stream = try #require(fixture.streams.value.first)
+            #expect(server.metrics.openEventStreams == 1)
+            connection.close()
+            #expect(eventually { stream.isClosed && fixture.closed.value == 1 })
+            #expect(eventually { server.metrics.openEventStreams == 0 && server.metrics.requestsInFlight == 0 })
+            #expect(!stream.send([1]))
+        }
+    }
+
+    @Test func aClientThatStopsReadingIsDropped() throws {
+        let fixture = StreamFixture(bufferLimit: 64 * 1024)
+        try withLiveServer(fixture.router()) { server, client in
+            let connection = try fixture.connect(client)
+            let stream = try #require(fixture.streams.value.first)
+            let event = ServerSentEvent(data: String(repeating: "x", count: 1_000))
+            var accepted = 0
+            while stream.send(event), accepted < 100_000 {
+                accepted += 1
+            }
+            #expect(accepted < 100_000)
+            #expect(stream.isClosed)
+            #expect(eventually { fixture.closed.value == 1 })
+            _ = connection.readStream(timeout: .seconds(10)) { _ in false }
+            #expect(connection.isPeerClosed)
+            #expect(!connection.sawLastChunk)
+            #expect(eventually { server.metrics.openEventStreams == 0 && server.metrics.requestsInFlight == 0 })
+        }
+    }
+
+    @Test func headOnAStreamRouteSendsHeadersOnly() throws {
+        let fixture = StreamFixture()
+        try withLiveServer(fixture.router()) { server, client in
+            let response = try client.execute(method: .HEAD, path: "/events")
+            #expect(response.status == 200)
+            #expect(response.body.isEmpty)
+            #expect(eventually { fixture.closed.value == 1 && server.metrics.openEventStreams == 0 })
+        }
+    }
+
+    @Test func shutdownWithOpenStreamsEndsThemAndReturns() throws {
+        let fixture = StreamFixture()
+        let server = HTTPServer(configuration: HTTPServer.Configuration(port: 0), router: fixture.router())
+        try server.start()
+        let client = try (0..<3).map { _ in
+            let connection = try RawConnection(port: server.port)
+            try connection.sendRequest(path: "/events")
+            return connection
+        }
+        for connection in client {
+            #expect(try connection.readHead().status == 200)
+        }
+        #expect(eventually { fixture.streams.value.count == 3 })
+        server.shutdown()
+        #expect(eventually { fixture.closed.value == 3 })
+        for connection in client {
+            let rest = connection.readStream { _ in false }
+            #expect(String(decoding: rest, as: UTF8.self) == "event: hello\ndata: first\n\n")
+            #expect(connection.sawLastChunk)
+            #expect(connection.waitForClose())
+        }
+        #expect(throws: TestClientError.self) { try RawConnection(port: server.port) }
+    }
+
+    @Test func inProcessTransportReturnsWhatWasQueued() throws {
+        let fixture = StreamFixture()
+        try withTestServer(fixture.router(), transport: .inProcess) { client in
+            let response = try client.execute(path: "/events")
+            #expect(response.status == 200)
+            #expect(response.text == "event: hello\ndata: first\n\n")
+            #expect(eventually { fixture.closed.value == 1 })
+        }
+    }
+
+    @Test func closeActionsMayTakeALockTheSenderHolds() {
+        let stream = EventStream(bufferLimit: 4)
+        let subscribers = Shared(1)
+        stream.onClose { subscribers.update { $0 -= 1 } }
+        let accepted = subscribers.update { _ in stream.send([1, 2, 3, 4, 5]) }
+        #expect(!accepted)
+        #expect(stream.isClosed)
+        #expect(eventually { subscribers.value == 0 })
+        let late = Shared(false)
+        stream.onClose { late.update { $0 = true } }
+        #expect(eventually { late.value })
+    }
+
+    @Test func queuedBytesCanBeTakenWithoutAConnection() {
+        let stream = EventStream()
+        #expect(stream.send(Array("a".utf8)))
+        #expect(stream.send(ServerSentEvent(data: "b")))
+        #expect(stream.takeQueuedBytes() == Array("adata: b\n\n".utf8))
+        #expect(stream.takeQueuedBytes().isEmpty)
+        stream.close()
+        #expect(!stream.send([1]))
+    }
+}

@@ -1,0 +1,136 @@
+import MicroHTTP
+import MicroHTTPTesting
+import Testing
+
+@Suite struct RoutingTests {
+    static func router() -> Router {
+        var router = Router()
+        router.add(.GET, "/") { _ in .text("home") }
+        router.add(.GET, "/api/tables") { _ in .text("list") }
+        router.add(.POST, "/api/tables") { request in
+            HTTPResponse(status: 201, contentType: "text/plain", bytes: request.body)
+        }
+        router.add(.GET, "/api/tables/{t}") { request in .text("table \(request.parameters["t"] ?? "?")") }
+        router.add(.GET, "/api/tables/{t}/sections/{s}/rows/{r}") { request in
+            let p = request.parameters
+            return .text("\(p["t"] ?? "")|\(p["s"] ?? "")|\(p["r"] ?? "")")
+        }
+        router.add(.DELETE, "/api/tables/{t}/sections/{s}/rows/{r}") { _ in HTTPResponse(status: 204) }
+        router.add(.GET, "/api/tables/special") { _ in .text("literal wins") }
+        router.add(.GET, "/public/{path...}") { request in .text("file \(request.parameters["path"] ?? "")") }
+        return router
+    }
+
+    @Test(arguments: TestTransport.allCases)
+    func parametersAreCaptured(_ transport: TestTransport) throws {
+        try withTestServer(Self.router(), transport: transport) { client in
+            let response = try client.execute(path: "/api/tables/countries/sections/2/rows/17")
+            #expect(response.status == 200)
+            #expect(response.text == "countries|2|17")
+            #expect(try client.execute(path: "/api/tables/countries").text == "table countries")
+            #expect(try client.execute(path: "/").text == "home")
+        }
+    }
+
+    @Test(arguments: TestTransport.allCases)
+    func parametersArePercentDecoded(_ transport: TestTransport) throws {
+        try withTestServer(Self.router(), transport: transport) { client in
+            let response = try client.execute(path: "/api/tables/caf%C3%A9%20bar")
+            #expect(response.text == "table café bar")
+        }
+    }
+
+    @Test(arguments: TestTransport.allCases)
+    func literalSegmentsWinOverParameters(_ transport: TestTransport) throws {
+        try withTestServer(Self.router(), transport: transport) { client in
+            let response = try client.execute(path: "/api/tables/special")
+            #expect(response.text == "literal wins")
+        }
+    }
+
+    @Test(arguments: TestTransport.allCases)
+    func catchAllTakesTheRestOfThePath(_ transport: TestTransport) throws {
+        try withTestServer(Self.router(), transport: transport) { client in
+            let nested = try client.execute(path: "/public/css/site.css")
+            #expect(nested.text == "file css/site.css")
+            let flat = try client.execute(path: "/public/app.js")
+            #expect(flat.text == "file app.js")
+        }
+    }
+
+    @Test(arguments: TestTransport.allCases)
+    func unknownPathsAreNotFoundProblems(_ transport: TestTransport) throws {
+        try withTestServer(Self.router(), transport: transport) { client in
+            for path in ["/nope", "/api/tables/t/sections", "/api/tables/", "/api/tables/t/extra/x/y/z/w"] {
+                let response = try client.execute(path: path)
+                #expect(response.status == 404, "\(path)")
+                #expect(response.headers["Content-Type"] == "application/problem+json")
+                #expect(response.text.contains("\"type\":\"not-found\""))
+                #expect(response.text.contains("\"title\":\"Not Found\""))
+                #expect(response.text.contains("\"status\":404"))
+            }
+        }
+    }
+
+    @Test(arguments: TestTransport.allCases)
+    func wrongMethodIs405WithAllow(_ transport: TestTransport) throws {
+        try withTestServer(Self.router(), transport: transport) { client in
+            let response = try client.execute(method: .PUT, path: "/api/tables")
+            #expect(response.status == 405)
+            #expect(response.headers["Allow"] == "GET, HEAD, POST, OPTIONS")
+            #expect(response.headers["Content-Type"] == "application/problem+json")
+            #expect(response.text.contains("\"type\":\"method-not-allowed\""))
+            let rows = try client.execute(method: .POST, path: "/api/tables/t/sections/0/rows/1")
+            #expect(rows.status == 405)
+            #expect(rows.headers["Allow"] == "GET, HEAD, DELETE, OPTIONS")
+        }
+    }
+
+    @Test(arguments: TestTransport.allCases)
+    func headIsAnsweredByGetWithoutBody(_ transport: TestTransport) throws {
+        try withTestServer(Self.router(), transport: transport) { client in
+            let response = try client.execute(method: .HEAD, path: "/api/tables/countries")
+            #expect(response.status == 200)
+            #expect(response.body.isEmpty)
+            #expect(response.headers["Content-Length"] == "15")
+            #expect(response.headers["Content-Type"] == "text/plain; charset=utf-8")
+        }
+    }
+
+    @Test(arguments: TestTransport.allCases)
+    func optionsAnswersAllow(_ transport: TestTransport) throws {
+        try withTestServer(Self.router(), transport: transport) { client in
+            let response = try client.execute(method: .OPTIONS, path: "/api/tables/x/sections/0/rows/0")
+            #expect(response.status == 204)
+            #expect(response.headers["Allow"] == "GET, HEAD, DELETE, OPTIONS")
+            #expect(try client.execute(method: .OPTIONS, path: "/missing").status == 404)
+        }
+    }
+
+    @Test(arguments: TestTransport.allCases)
+    func requestBodyReachesTheHandler(_ transport: TestTransport) throws {
+        try withTestServer(Self.router(), transport: transport) { client in
+            let body = Array("{\"id\": \"t\"}".utf8)
+            let response = try client.execute(method: .POST, path: "/api/tables", body: body)
+            #expect(response.status == 201)
+            #expect(response.body == body)
+        }
+    }
+
+    @Test func routesAreListedInRegistrationOrder() {
+        let routes = Self.router().routes
+        #expect(routes.count == 8)
+        #expect(routes[0].method == .GET && routes[0].pattern == "/")
+        #expect(routes[2].method == .POST && routes[2].pattern == "/api/tables")
+        #expect(routes[7].pattern == "/public/{path...}")
+    }
+
+    @Test func explicitHeadAndOptionsRoutesWin() {
+        var router = Router()
+        router.add(.GET, "/x") { _ in .text("get") }
+        router.add(.HEAD, "/x") { _ in HTTPResponse(status: 299) }
+        router.add(.OPTIONS, "/x") { _ in HTTPResponse(status: 298) }
+        #expect(router.respond(to: HTTPRequest(method: .HEAD, path: "/x")).status == 299)
+        #expect(router.respond(to: HTTPRequest(method: .OPTIONS, path: "/x")).status == 298)
+    }
+}

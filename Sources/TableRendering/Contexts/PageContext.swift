@@ -1,0 +1,95 @@
+import Mustache
+import TableModel
+
+/// What `page.mustache` reads: the document around a rendered body.
+struct PageContext: MustacheParent {
+    /// Escaped.
+    let title: String
+    /// HTML rendered by another template.
+    let body: String
+    /// Classes of `<body>`, such as `table-page grouped`.
+    let bodyClass: String
+    /// Whether the navigation bar offers a way back to the list of tables.
+    let hasBackLink: Bool
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "body": body
+        case "bodyClass": bodyClass
+        case "hasBackLink": hasBackLink
+        default: nil
+        }
+    }
+}
+
+/// What `index.mustache` reads: the tables the server holds.
+struct IndexContext: MustacheParent {
+    let tables: [TableSummary]
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "tables": tables
+        case "hasTables": !tables.isEmpty
+        case "count": Formatting.count(tables.count, "table", "tables")
+        default: nil
+        }
+    }
+}
+
+/// One table in the list of `GET /`.
+struct TableSummary: MustacheParent {
+    let id: String
+    let href: String
+    let title: String
+    let style: String
+    let styleLabel: String
+    let sections: String
+    let rows: String
+    let version: Int
+
+    init(_ table: Table) {
+        id = HTMLEscaping.escape(table.id)
+        href = HTMLEscaping.escape("/tables/" + PathEscaping.segment(table.id))
+        title = HTMLEscaping.escape(table.title ?? table.id)
+        style = table.style.rawValue
+        styleLabel = switch table.style {
+        case .plain: "Plain"
+        case .grouped: "Grouped"
+        case .insetGrouped: "Inset grouped"
+        }
+        sections = Formatting.count(table.sections.count, "section", "sections")
+        rows = Formatting.count(table.rowCount, "row", "rows")
+        version = table.version
+    }
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "href": href
+        case "title": title
+        case "style": style
+        case "styleLabel": styleLabel
+        case "sectionCount": sections
+        case "rowCount": rows
+        case "version": version
+        default: nil
+        }
+    }
+}
+
+/// What `error.mustache` reads.
+struct ErrorContext: MustacheParent {
+    let status: Int
+    let title: String
+    let detail: String
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "status": status
+        case "title": title
+        case "detail": detail
+        default: nil
+        }
+    }
+}

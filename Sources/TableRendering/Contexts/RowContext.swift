@@ -1,0 +1,188 @@
+import JSON
+import Mustache
+import TableModel
+
+/// What a row needs from its table, worked out once per render rather than per row.
+struct RowDefaults: Sendable {
+    /// The table's `rowHeight` as CSS pixels.
+    let rowHeight: String
+    /// `height:<rowHeight>px`, the style of most rows.
+    let rowStyle: String
+    let allowsSelection: Bool
+    /// Names of the custom cell templates that exist (`cells/NAME.mustache`).
+    let customCells: Set<String>
+
+    init(table: Table, customCells: Set<String>) {
+        self.rowHeight = Formatting.cssPixels(table.rowHeight) ?? "44"
+        self.rowStyle = "height:\(rowHeight)px"
+        self.allowsSelection = table.allowsSelection
+        self.customCells = customCells
+    }
+}
+
+/// Everything about a row that the templates can branch on: two rows of one
+/// shape differ only in the values of `RowValues`. Rows are drawn by rendering
+/// `row.mustache` once per shape (see `RowStamp`).
+struct RowShape: Hashable {
+    var style: CellStyle
+    var accessory: Accessory
+    var editingStyle: EditingStyle
+    var selectionStyle: SelectionStyle
+    var canEdit: Bool
+    var canMove: Bool
+    var selected: Bool
+    /// The table allows selection, so the row carries `aria-selected`.
+    var selectable: Bool
+    var hasID: Bool
+    var hasDetail: Bool
+    var hasImage: Bool
+    var hasLink: Bool
+    var hasDetailLink: Bool
+    /// Not read by the templates as such: they keep rows apart for a template
+    /// that tests a value with `{{#empty(text)}}`.
+    var textIsEmpty: Bool
+    var detailIsEmpty: Bool
+    var deleteTitleIsEmpty: Bool
+    /// The partial that draws the content: `cell-<style>`, or `cells/NAME` for a
+    /// custom row whose template exists (otherwise `cell-default`).
+    var cellTemplate: String
+
+    /// ` selected selection-none has-image has-link`, as they apply.
+    var stateClasses: String {
+        var classes = ""
+        if selected { classes += " selected" }
+        if selectionStyle == .none { classes += " selection-none" }
+        if hasImage, style != .value2 { classes += " has-image" }
+        if hasLink { classes += " has-link" }
+        return classes
+    }
+}
+
+/// The values that vary between rows of one shape, HTML-escaped; absent ones are "".
+struct RowValues {
+    var section = ""
+    var row = ""
+    var id = ""
+    var text = ""
+    var detail = ""
+    var image = ""
+    var link = ""
+    var detailLink = ""
+    var deleteTitle = ""
+    var cssStyle = ""
+
+    subscript(slot: RowSlot) -> String {
+        switch slot {
+        case .section: section
+        case .row: row
+        case .id: id
+        case .text: text
+        case .detail: detail
+        case .image: image
+        case .link: link
+        case .detailLink: detailLink
+        case .deleteTitle: deleteTitle
+        case .cssStyle: cssStyle
+        }
+    }
+}
+
+/// The names of `RowValues`' members, in the order of their markers.
+enum RowSlot: Int, CaseIterable {
+    case section, row, id, text, detail, image, link, detailLink, deleteTitle, cssStyle
+}
+
+extension Row {
+    /// This row's shape and values at `indexPath`: text escaped, URLs kept only
+    /// when `SafeURL` allows them.
+    func rendering(at indexPath: TableIndexPath, defaults: RowDefaults) -> (RowShape, RowValues) {
+        var values = RowValues()
+        values.section = String(indexPath.section)
+        values.row = String(indexPath.row)
+        values.id = id.map(HTMLEscaping.escape) ?? ""
+        values.text = HTMLEscaping.escape(text)
+        values.detail = detail.map(HTMLEscaping.escape) ?? ""
+        let image = SafeURL.escaped(image)
+        let link = SafeURL.escaped(link)
+        let detailLink = SafeURL.escaped(detailLink)
+        values.image = image ?? ""
+        values.link = link ?? ""
+        values.detailLink = detailLink ?? ""
+        values.deleteTitle = HTMLEscaping.escape(deleteTitle)
+        let height = self.height.flatMap(Formatting.cssPixels)
+        let indentation = min(max(indentationLevel, 0), 1000)
+        if height == nil, indentation == 0 {
+            values.cssStyle = defaults.rowStyle
+        } else {
+            let css = "height:\(height ?? defaults.rowHeight)px"
+            values.cssStyle = indentation > 0 ? css + ";--indent:\(indentation)" : css
+        }
+
+        let cellTemplate: String =
+            switch style {
+            case .default: "cell-default"
+            case .subtitle: "cell-subtitle"
+            case .value1: "cell-value1"
+            case .value2: "cell-value2"
+            case .custom:
+                if let template, defaults.customCells.contains(template) {
+                    TemplateName.customCellPrefix + template
+                } else {
+                    "cell-default"
+                }
+            }
+        let shape = RowShape(
+            style: style, accessory: accessory, editingStyle: editingStyle, selectionStyle: selectionStyle,
+            canEdit: canEdit, canMove: canMove, selected: selected, selectable: defaults.allowsSelection,
+            hasID: id != nil, hasDetail: detail != nil, hasImage: image != nil, hasLink: link != nil,
+            hasDetailLink: detailLink != nil, textIsEmpty: text.isEmpty, detailIsEmpty: detail?.isEmpty ?? true,
+            deleteTitleIsEmpty: deleteTitle.isEmpty, cellTemplate: cellTemplate)
+        return (shape, values)
+    }
+}
+
+/// What `row.mustache`, `accessory.mustache` and the cell templates read for one
+/// row. Every string is HTML-escaped already (templates print it with `{{{…}}}`).
+/// Absent values answer `false`, so that a lookup never climbs to the section's
+/// or the table's value of the same name.
+struct RowContext: MustacheParent {
+    let shape: RowShape
+    let values: RowValues
+    let fields: JSONObject
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "section": values.section
+        case "row": values.row
+        case "id": shape.hasID ? values.id : false
+        case "hasID": shape.hasID
+        case "style": shape.style.rawValue
+        case "accessory": shape.accessory.rawValue
+        case "stateClasses": shape.stateClasses
+        case "text": values.text
+        case "detail": shape.hasDetail ? values.detail : false
+        case "hasDetail": shape.hasDetail
+        case "image": shape.hasImage ? values.image : false
+        case "hasImage": shape.hasImage
+        case "link": shape.hasLink ? values.link : false
+        case "hasLink": shape.hasLink
+        case "detailLink": shape.hasDetailLink ? values.detailLink : false
+        case "hasDetailLink": shape.hasDetailLink
+        case "editingStyle": shape.editingStyle.rawValue
+        case "selectionStyle": shape.selectionStyle.rawValue
+        case "canEdit": shape.canEdit ? "true" : "false"
+        case "canMove": shape.canMove ? "true" : "false"
+        case "deleteTitle": values.deleteTitle
+        case "ariaSelected": shape.selectable ? (shape.selected ? "true" : "false") : false
+        case "hasAriaSelected": shape.selectable
+        case "cssStyle": values.cssStyle
+        case "cellTemplate": shape.cellTemplate
+        case "hasAccessory": shape.accessory != .none
+        case "infoButton": shape.accessory == .detailButton || shape.accessory == .detailDisclosureButton
+        case "chevron": shape.accessory == .disclosureIndicator || shape.accessory == .detailDisclosureButton
+        case "checkmark": shape.accessory == .checkmark
+        case "fields": JSONObjectContext(fields)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Mustache
+import TableModel
+
+/// What `section.mustache` reads for one section: its header and footer, the
+/// HTML of the rows it draws (at most the row limit) and, when rows remain, a
+/// `more` row.
+struct SectionContext: MustacheParent {
+    let index: Int
+    let id: String?
+    let header: String?
+    let footer: String?
+    let rows: String
+    let more: MoreContext?
+
+    init(_ section: Section, at index: Int, tableID: String, rowLimit: Int, drawer: RowDrawer) {
+        self.index = index
+        id = section.id.map(HTMLEscaping.escape)
+        header = section.header.map(HTMLEscaping.escape)
+        footer = section.footer.map(HTMLEscaping.escape)
+        let shown = min(max(rowLimit, 0), section.rows.count)
+        rows = drawer.rows(of: section, at: index, in: 0..<shown)
+        more = MoreContext(tableID: tableID, section: index, offset: shown, total: section.rows.count)
+    }
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "index": index
+        case "id": id ?? false
+        case "hasID": id != nil
+        case "header": header ?? false
+        case "hasHeader": header != nil
+        case "footer": footer ?? false
+        case "hasFooter": footer != nil
+        case "rows": rows
+        case "more": more ?? false
+        default: nil
+        }
+    }
+}
+
+/// What `rows.mustache` reads for a fragment of rows: their HTML and the `more` row.
+struct FragmentContext: MustacheParent {
+    let rows: String
+    let more: MoreContext?
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "rows": rows
+        case "more": more ?? false
+        default: nil
+        }
+    }
+}
+
+/// The `<tr class="more">` row after the rows drawn so far: where the next page
+/// starts, and a plain link to it so that the page stays usable without JavaScript.
+struct MoreContext: MustacheParent {
+    let section: Int
+    let offset: Int
+    let remaining: Int
+    let href: String
+
+    /// Nil when no row is left after `offset`.
+    init?(tableID: String, section: Int, offset: Int, total: Int) {
+        guard offset < total else { return nil }
+        self.section = section
+        self.offset = offset
+        remaining = total - offset
+        href = HTMLEscaping.escape(
+            "/tables/\(PathEscaping.segment(tableID))/sections/\(section)/rows?offset=\(offset)")
+    }
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "section": section
+        case "offset": offset
+        case "remaining": Formatting.grouped(remaining)
+        case "remainingCount": remaining
+        case "label": "Show " + Formatting.count(remaining, "more row", "more rows")
+        case "href": href
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import TableModel
+
+/// Draws tables as HTML, the way `UITableView` draws them, from the Mustache
+/// templates of one folder (`--templates`), read and parsed once at start-up.
+///
+/// The markup follows SPEC §5: `<table class="table-view {style}">`, one
+/// `<tbody class="section">` per section with a `<th scope="rowgroup">` header
+/// row, one `<tr class="cell …">` per row. Every text and attribute value is
+/// HTML-escaped before a template sees it, and URLs (`image`, `link`,
+/// `detailLink`) are written only when they are `http:`, `https:` or a path.
+///
+/// Rows are drawn by `row.mustache`, whose content comes from `cell-<style>.mustache`;
+/// a `custom` row is drawn by `cells/<template>.mustache` and, when no such
+/// template exists, as a `default` cell. As in UIKit, a `default` cell shows no
+/// detail and a `value2` cell no image.
+///
+/// A value, safe to share between threads; rendering takes no lock.
+public struct TableRenderer: Sendable {
+    private let templates: TemplateSet
+
+    /// Loads every `*.mustache` file below `templatesDirectory`.
+    ///
+    /// - Throws: `TemplateLoadingError` naming the folder, a missing template or
+    ///   the file, line and column of a syntax error.
+    public init(templatesDirectory: String) throws {
+        templates = try TemplateSet(directory: templatesDirectory)
+    }
+
+    /// The whole HTML document of `GET /tables/{t}`: at most `rowLimit` rows of
+    /// each section, then a `<tr class="more">` row linking to the next rows.
+    ///
+    /// - Parameter style: overrides the table's own style (`?style=`).
+    public func page(_ table: Table, style: TableStyle? = nil, rowLimit: Int = 1000) -> String {
+        let style = style ?? table.style
+        let context = TableContext(table, style: style, rowLimit: rowLimit, drawer: drawer(for: table))
+        return document(
+            title: context.title, body: templates.render(context, "table"),
+            bodyClass: "table-page \(style.rawValue)", backLink: true)
+    }
+
+    /// The HTML document of `GET /`: every table with a link, its title, style
+    /// and counts.
+    public func index(_ tables: [Table]) -> String {
+        let body = templates.render(IndexContext(tables: tables.map(TableSummary.init)), "index")
+        return document(title: "Tables", body: body, bodyClass: "index-page", backLink: false)
+    }
+
+    /// `<tr>` rows of section `section` for the rows in `range` (clamped to the
+    /// section), followed by a `<tr class="more">` row when the section has rows
+    /// after the range, so that a fragment carries on like the page did. Empty
+    /// when the section does not exist.
+    public func rows(_ table: Table, section: Int, range: Range<Int>) -> String {
+        guard table.sections.indices.contains(section) else { return "" }
+        let rows = table.sections[section].rows
+        let clamped = range.clamped(to: 0..<rows.count)
+        let context = FragmentContext(
+            rows: drawer(for: table).rows(of: table.sections[section], at: section, in: clamped),
+            more: MoreContext(tableID: table.id, section: section, offset: clamped.upperBound, total: rows.count))
+        return templates.render(context, "rows")
+    }
+
+    /// One `<tbody class="section">`, as inserted or reloaded by a live update;
+    /// like `page`, it draws at most `rowLimit` rows. Empty when the section
+    /// does not exist.
+    public func section(_ table: Table, at section: Int, rowLimit: Int = 1000) -> String {
+        guard table.sections.indices.contains(section) else { return "" }
+        let context = SectionContext(
+            table.sections[section], at: section, tableID: table.id, rowLimit: rowLimit, drawer: drawer(for: table))
+        return templates.render(context, "section")
+    }
+
+    /// One `<tr class="cell">`. Empty when there is no row at `indexPath`.
+    public func row(_ table: Table, at indexPath: TableIndexPath) -> String {
+        guard let row = table.row(at: indexPath) else { return "" }
+        let (shape, values) = row.rendering(
+            at: indexPath, defaults: RowDefaults(table: table, customCells: templates.customCells))
+        return templates.render(RowContext(shape: shape, values: values, fields: row.fields), "row")
+    }
+
+    /// A small HTML document for an error, such as 404 for an unknown table.
+    public func errorPage(status: Int, title: String, detail: String) -> String {
+        let title = HTMLEscaping.escape(title)
+        let context = ErrorContext(status: status, title: title, detail: HTMLEscaping.escape(detail))
+        return document(title: title, body: templates.render(context, "error"), bodyClass: "error-page", backLink: true)
+    }
+
+    private func drawer(for table: Table) -> RowDrawer {
+        RowDrawer(templates: templates, defaults: RowDefaults(table: table, customCells: templates.customCells))
+    }
+
+    private func document(title: String, body: String, bodyClass: String, backLink: Bool) -> String {
+        templates.render(
+            PageContext(title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink), "page")
+    }
+}

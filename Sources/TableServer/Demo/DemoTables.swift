@@ -1,0 +1,18 @@
+import JSON
+import TableModel
+
+/// The tables `webtableview serve` shows when it is given no `--data`: the
+/// classic table-view lessons' countries and US cities grouped by state.
+/// Their JSON is `examples/*.json`, built into the binary.
+public enum DemoTables {
+    /// Every demo table, decoded from the embedded JSON.
+    public static var all: [Table] {
+        sources.flatMap { source in
+            do {
+                return try ModelDecoder.tables(from: try JSONParser().parse(source.json))
+            } catch {
+                preconditionFailure("demo table \(source.file) is invalid: \(error)")
+            }
+        }
+    }
+}

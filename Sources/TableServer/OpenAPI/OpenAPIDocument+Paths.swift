@@ -1,0 +1,109 @@
+extension OpenAPIDocument {
+    /// What every edit endpoint answers: the change it made, or why it refused.
+    static let editResponses = #"""
+        {"200":{"description":"The change made: the new version and the normalised batch (for a no-op, the current version and an empty batch)","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Change"}}}},
+        "400":{"$ref":"#/components/responses/BadRequest"},"401":{"$ref":"#/components/responses/Unauthorized"},"404":{"$ref":"#/components/responses/NotFound"},"409":{"$ref":"#/components/responses/Conflict"},"412":{"$ref":"#/components/responses/PreconditionFailed"},"413":{"$ref":"#/components/responses/TooLarge"},"415":{"$ref":"#/components/responses/UnsupportedMediaType"},"422":{"$ref":"#/components/responses/Invalid"}}
+        """#
+
+    /// `paths`: every route of SPEC §4.
+    static let paths = #"""
+        {
+        "/api/tables":{
+          "get":{"operationId":"listTables","summary":"The tables on the server","responses":{"200":{"description":"The list","content":{"application/json":{"schema":{"$ref":"#/components/schemas/TableList"}}}}}},
+          "post":{"operationId":"createTable","summary":"Create a table from a Table document","requestBody":{"$ref":"#/components/requestBodies/Table"},
+            "responses":{"201":{"description":"Created","headers":{"Location":{"schema":{"type":"string"}},"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Table"}}}},
+              "400":{"$ref":"#/components/responses/BadRequest"},"401":{"$ref":"#/components/responses/Unauthorized"},"409":{"$ref":"#/components/responses/Conflict"},"413":{"$ref":"#/components/responses/TooLarge"},"415":{"$ref":"#/components/responses/UnsupportedMediaType"},"422":{"$ref":"#/components/responses/Invalid"}}}},
+        "/api/tables/{t}":{
+          "parameters":[{"$ref":"#/components/parameters/t"}],
+          "get":{"operationId":"getTable","summary":"The whole data source","parameters":[{"$ref":"#/components/parameters/IfNoneMatch"}],
+            "responses":{"200":{"description":"The Table document","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Table"}}}},"304":{"description":"Not modified"},"404":{"$ref":"#/components/responses/NotFound"}}},
+          "put":{"operationId":"replaceTable","summary":"Apply a snapshot: the server diffs by id and applies UIKit-valid batches","parameters":[{"$ref":"#/components/parameters/IfMatch"}],"requestBody":{"$ref":"#/components/requestBodies/Table"},
+            "responses":{"200":{"description":"The changes made","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ChangeList"}}}},
+              "400":{"$ref":"#/components/responses/BadRequest"},"401":{"$ref":"#/components/responses/Unauthorized"},"404":{"$ref":"#/components/responses/NotFound"},"409":{"$ref":"#/components/responses/Conflict"},"412":{"$ref":"#/components/responses/PreconditionFailed"},"413":{"$ref":"#/components/responses/TooLarge"},"415":{"$ref":"#/components/responses/UnsupportedMediaType"},"422":{"$ref":"#/components/responses/Invalid"}}},
+          "patch":{"operationId":"patchTable","summary":"Change table properties","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/TableProperties"}}}},
+            "responses":{"200":{"description":"The Table document","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Table"}}}},
+              "400":{"$ref":"#/components/responses/BadRequest"},"401":{"$ref":"#/components/responses/Unauthorized"},"404":{"$ref":"#/components/responses/NotFound"},"412":{"$ref":"#/components/responses/PreconditionFailed"},"413":{"$ref":"#/components/responses/TooLarge"},"415":{"$ref":"#/components/responses/UnsupportedMediaType"},"422":{"$ref":"#/components/responses/Invalid"}}},
+          "delete":{"operationId":"deleteTable","summary":"Delete the table","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
+            "responses":{"204":{"description":"Deleted"},"401":{"$ref":"#/components/responses/Unauthorized"},"404":{"$ref":"#/components/responses/NotFound"},"412":{"$ref":"#/components/responses/PreconditionFailed"}}}},
+        "/api/tables/{t}/sections":{
+          "parameters":[{"$ref":"#/components/parameters/t"}],
+          "get":{"operationId":"listSections","summary":"numberOfSections, titleForHeader/FooterInSection, numberOfRowsInSection",
+            "responses":{"200":{"description":"Each section without its rows, plus rowCount","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/SectionList"}}}},"304":{"description":"Not modified"},"404":{"$ref":"#/components/responses/NotFound"}}},
+          "post":{"operationId":"insertSection","summary":"insertSections","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/SectionInsert"}}}},
+            "responses":\#(editResponses)}},
+        "/api/tables/{t}/sections/{s}":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"}],
+          "put":{"operationId":"reloadSection","summary":"reloadSections","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Section"}}}},
+            "responses":\#(editResponses)},
+          "delete":{"operationId":"deleteSection","summary":"deleteSections","parameters":[{"$ref":"#/components/parameters/IfMatch"}],"responses":\#(editResponses)}},
+        "/api/tables/{t}/sections/{s}/move":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"}],
+          "post":{"operationId":"moveSection","summary":"moveSection(_:toSection:)","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","required":["to"],"additionalProperties":false,"properties":{"to":{"type":"integer","minimum":0}}}}}},
+            "responses":\#(editResponses)}},
+        "/api/tables/{t}/sections/{s}/rows":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"}],
+          "get":{"operationId":"listRows","summary":"cellForRowAt, paged","parameters":[{"$ref":"#/components/parameters/offset"},{"$ref":"#/components/parameters/limit"}],
+            "responses":{"200":{"description":"A page of rows","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/RowPage"}}}},"304":{"description":"Not modified"},"400":{"$ref":"#/components/responses/BadRequest"},"404":{"$ref":"#/components/responses/NotFound"}}},
+          "post":{"operationId":"insertRows","summary":"insertRows","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/RowInsert"}}}},
+            "responses":\#(editResponses)}},
+        "/api/tables/{t}/sections/{s}/rows/{r}":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"},{"$ref":"#/components/parameters/r"}],
+          "get":{"operationId":"getRow","summary":"cellForRowAt",
+            "responses":{"200":{"description":"The Row","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Row"}}}},"304":{"description":"Not modified"},"400":{"$ref":"#/components/responses/BadRequest"},"404":{"$ref":"#/components/responses/NotFound"}}},
+          "put":{"operationId":"reloadRow","summary":"reloadRows","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Row"}}}},
+            "responses":\#(editResponses)},
+          "delete":{"operationId":"deleteRow","summary":"deleteRows (commit editingStyle .delete)","parameters":[{"$ref":"#/components/parameters/IfMatch"}],"responses":\#(editResponses)}},
+        "/api/tables/{t}/sections/{s}/rows/{r}/move":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"},{"$ref":"#/components/parameters/r"}],
+          "post":{"operationId":"moveRow","summary":"moveRow(at:to:)","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","required":["to"],"additionalProperties":false,"properties":{"to":{"$ref":"#/components/schemas/IndexPath"}}}}}},
+            "responses":\#(editResponses)}},
+        "/api/tables/{t}/sections/{s}/rows/{r}/select":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"},{"$ref":"#/components/parameters/r"}],
+          "post":{"operationId":"selectRow","summary":"selectRow","parameters":[{"$ref":"#/components/parameters/IfMatch"}],"responses":\#(editResponses)}},
+        "/api/tables/{t}/sections/{s}/rows/{r}/deselect":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"},{"$ref":"#/components/parameters/r"}],
+          "post":{"operationId":"deselectRow","summary":"deselectRow","parameters":[{"$ref":"#/components/parameters/IfMatch"}],"responses":\#(editResponses)}},
+        "/api/tables/{t}/batch":{
+          "parameters":[{"$ref":"#/components/parameters/t"}],
+          "post":{"operationId":"performBatchUpdates","summary":"performBatchUpdates","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Batch"}}}},
+            "responses":\#(editResponses)}},
+        "/api/tables/{t}/changes":{
+          "parameters":[{"$ref":"#/components/parameters/t"}],
+          "get":{"operationId":"listChanges","summary":"The changes after a version",
+            "parameters":[{"name":"since","in":"query","schema":{"type":"integer","minimum":0}}],
+            "responses":{"200":{"description":"The changes, in order","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ChangeList"}}}},
+              "400":{"$ref":"#/components/responses/BadRequest"},"404":{"$ref":"#/components/responses/NotFound"},"410":{"$ref":"#/components/responses/Gone"}}}},
+        "/api/tables/{t}/events":{
+          "parameters":[{"$ref":"#/components/parameters/t"}],
+          "get":{"operationId":"streamEvents","summary":"Server-Sent Events: update, reset, deleted",
+            "parameters":[{"name":"since","in":"query","schema":{"type":"integer","minimum":0}},{"name":"Last-Event-ID","in":"header","schema":{"type":"string"}}],
+            "responses":{"200":{"description":"An event stream","content":{"text/event-stream":{"schema":{"type":"string"}}}},"400":{"$ref":"#/components/responses/BadRequest"},"404":{"$ref":"#/components/responses/NotFound"}}}},
+        "/":{"get":{"operationId":"indexPage","summary":"HTML list of tables","responses":{"200":{"$ref":"#/components/responses/HTML"}}}},
+        "/tables/{t}":{
+          "parameters":[{"$ref":"#/components/parameters/t"}],
+          "get":{"operationId":"tablePage","summary":"The table view as an HTML page",
+            "parameters":[{"name":"style","in":"query","schema":{"$ref":"#/components/schemas/TableStyle"}}],
+            "responses":{"200":{"$ref":"#/components/responses/HTML"},"304":{"description":"Not modified"},"400":{"$ref":"#/components/responses/HTMLError"},"404":{"$ref":"#/components/responses/HTMLError"}}}},
+        "/tables/{t}/sections/{s}/rows":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"}],
+          "get":{"operationId":"rowFragment","summary":"HTML <tr> fragment, for scrolling further",
+            "parameters":[{"$ref":"#/components/parameters/offset"},{"$ref":"#/components/parameters/limit"}],
+            "responses":{"200":{"$ref":"#/components/responses/HTML"},"400":{"$ref":"#/components/responses/HTMLError"},"404":{"$ref":"#/components/responses/HTMLError"}}}},
+        "/public/{path}":{
+          "get":{"operationId":"staticFile","summary":"Static files from Public/",
+            "parameters":[{"name":"path","in":"path","required":true,"schema":{"type":"string"}}],
+            "responses":{"200":{"description":"The file","content":{"*/*":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"},"404":{"$ref":"#/components/responses/NotFound"}}}},
+        "/healthz":{"get":{"operationId":"health","summary":"Liveness","responses":{"200":{"description":"Alive","content":{"application/json":{"schema":{"type":"object","properties":{"status":{"type":"string"}}}}}}}}},
+        "/metrics":{"get":{"operationId":"metrics","summary":"Prometheus metrics","responses":{"200":{"description":"Prometheus text format","content":{"text/plain":{"schema":{"type":"string"}}}}}}},
+        "/api/openapi.json":{"get":{"operationId":"openAPI","summary":"This document","responses":{"200":{"description":"OpenAPI 3.1","content":{"application/json":{"schema":{"type":"object"}}}}}}}
+        }
+        """#
+}

@@ -1,0 +1,164 @@
+import JSON
+import MicroHTTP
+import TableModel
+
+/// The batch endpoint and every single-operation endpoint of SPEC §4: each is a
+/// batch (of one operation) answered with the change it made, `{version, batch}`.
+extension RouteBuilder {
+    mutating func addEditRoutes() {
+        let store = context.store
+        let limits = context.limits
+
+        /// Applies the batch `makeBatch` builds from the current table and answers the change.
+        @Sendable func change(
+            _ request: HTTPRequest,
+            _ makeBatch: (Table) throws -> Batch
+        ) throws -> HTTPResponse {
+            let result = try store.apply(request.tableID, ifMatch: request.ifMatch, makeBatch)
+            return Respond.json(version: result.table.version) { writer in
+                ChangeEvents.writeChange(version: result.table.version, batch: result.batch, to: &writer)
+            }
+        }
+
+        edit(.POST, "/api/tables/{t}/batch") { request in
+            let batch = try request.decodeBody { (value) throws(ValidationError) in
+                try ModelDecoder.batch(from: value, limits: limits)
+            }
+            return try change(request) { _ in batch }
+        }
+
+        // MARK: Sections
+
+        edit(.POST, "/api/tables/{t}/sections") { request in
+            let body = try request.decodeBody { (value) throws(ValidationError) in
+                try ModelDecoder.sectionInsert(from: value, limits: limits)
+            }
+            return try change(request) { table in
+                Batch(insertSections: [.init(at: body.at ?? table.sections.count, section: body.section)])
+            }
+        }
+
+        edit(.PUT, "/api/tables/{t}/sections/{s}") { request in
+            let s = try request.index("s")
+            let section = try request.decodeBody { (value) throws(ValidationError) in
+                try ModelDecoder.section(from: value, limits: limits)
+            }
+            return try change(request) { (table) throws in
+                try table.requireSection(s)
+                return Batch(reloadSections: [.init(at: s, section: section)])
+            }
+        }
+
+        edit(.DELETE, "/api/tables/{t}/sections/{s}") { request in
+            let s = try request.index("s")
+            return try change(request) { (table) throws in
+                try table.requireSection(s)
+                return Batch(deleteSections: [s])
+            }
+        }
+
+        edit(.POST, "/api/tables/{t}/sections/{s}/move") { request in
+            let s = try request.index("s")
+            let to = try request.decodeBody { (value) throws(ValidationError) in
+                try ModelDecoder.sectionMove(from: value)
+            }
+            return try change(request) { (table) throws in
+                try table.requireSection(s)
+                return Batch(moveSections: [.init(from: s, to: to)])
+            }
+        }
+
+        // MARK: Rows
+
+        edit(.POST, "/api/tables/{t}/sections/{s}/rows") { request in
+            let s = try request.index("s")
+            let body = try request.decodeBody { (value) throws(ValidationError) in
+                try ModelDecoder.rowInsert(from: value, limits: limits)
+            }
+            return try change(request) { (table) throws in
+                try table.requireSection(s)
+                let start = body.at ?? table.sections[s].rows.count
+                return Batch(insertRows: body.rows.enumerated().map { offset, row in
+                    .init(at: TableIndexPath(s, start + offset), row: row)
+                })
+            }
+        }
+
+        edit(.PUT, "/api/tables/{t}/sections/{s}/rows/{r}") { request in
+            let indexPath = TableIndexPath(try request.index("s"), try request.index("r"))
+            let row = try request.decodeBody { (value) throws(ValidationError) in
+                try ModelDecoder.row(from: value, limits: limits)
+            }
+            return try change(request) { (table) throws in
+                try table.requireRow(indexPath)
+                return Batch(reloadRows: [.init(at: indexPath, row: row)])
+            }
+        }
+
+        edit(.DELETE, "/api/tables/{t}/sections/{s}/rows/{r}") { request in
+            let indexPath = TableIndexPath(try request.index("s"), try request.index("r"))
+            return try change(request) { (table) throws in
+                try table.requireRow(indexPath)
+                return Batch(deleteRows: [indexPath])
+            }
+        }
+
+        edit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/move") { request in
+            let indexPath = TableIndexPath(try request.index("s"), try request.index("r"))
+            let to = try request.decodeBody { (value) throws(ValidationError) in
+                try ModelDecoder.rowMove(from: value)
+            }
+            return try change(request) { (table) throws in
+                try table.requireRow(indexPath)
+                return Batch(moveRows: [.init(from: indexPath, to: to)])
+            }
+        }
+
+        for (action, selected) in [("select", true), ("deselect", false)] {
+            edit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/\(action)") { request in
+                let indexPath = TableIndexPath(try request.index("s"), try request.index("r"))
+                return try change(request) { (table) throws in
+                    try table.requireRow(indexPath)
+                    return try table.selectionBatch(selecting: selected, at: indexPath)
+                }
+            }
+        }
+    }
+}
+
+extension Table {
+    func requireSection(_ section: Int) throws {
+        guard sections.indices.contains(section) else { throw TableServerError.sectionNotFound(table: id, section: section) }
+    }
+
+    func requireRow(_ indexPath: TableIndexPath) throws {
+        try requireSection(indexPath.section)
+        guard indexPath.row < sections[indexPath.section].rows.count else {
+            throw TableServerError.rowNotFound(table: id, indexPath: indexPath)
+        }
+    }
+
+    /// `selectRow`/`deselectRow` as a change: a `reloadRows` (animation `none`) of
+    /// every row whose `selected` flips. Selecting without multiple selection
+    /// clears the row selected before; selecting a selected row is a no-op.
+    func selectionBatch(selecting: Bool, at indexPath: TableIndexPath) throws -> Batch {
+        guard allowsSelection else { throw TableServerError.selectionDisabled(id) }
+        if selecting, row(at: indexPath)?.selected == true { return Batch() }
+        var reloads: [Batch.RowItem] = []
+        func flip(_ path: TableIndexPath, to value: Bool) {
+            guard var row = row(at: path), row.selected != value else { return }
+            row.selected = value
+            reloads.append(.init(at: path, row: row))
+        }
+        if selecting && !allowsMultipleSelection {
+            for (s, section) in sections.enumerated() {
+                for (r, row) in section.rows.enumerated() where row.selected && TableIndexPath(s, r) != indexPath {
+                    flip(TableIndexPath(s, r), to: false)
+                }
+            }
+        }
+        flip(indexPath, to: selecting)
+        if reloads.isEmpty { return Batch() }
+        return Batch(reloadRows: reloads, animation: .none)
+    }
+}

@@ -1,0 +1,63 @@
+import MicroHTTP
+import TableModel
+
+/// The HTML side: the list of tables, a table view, and `<tr>` fragments for scrolling further.
+extension RouteBuilder {
+    mutating func addPageRoutes() {
+        let store = context.store
+        let renderer = context.renderer
+
+        /// An error as a small HTML page, with the status the API would answer.
+        @Sendable func page(error: TableServerError) -> HTTPResponse {
+            Respond.html(
+                renderer.errorPage(status: error.status, title: HTTPStatus.reasonPhrase(for: error.status), detail: error.detail),
+                status: error.status)
+        }
+
+        router.add(.GET, "/") { _ in
+            Respond.html(renderer.index(store.tables()))
+        }
+
+        router.add(.GET, "/tables/{t}") { request in
+            do {
+                let table = try store.table(request.tableID)
+                var style: TableStyle?
+                if let name = request.query["style"] {
+                    guard let parsed = TableStyle(rawValue: name) else {
+                        return page(error: .badRequest(
+                            type: "bad-parameter",
+                            detail: "style must be plain, grouped or insetGrouped (got \"\(name)\")"))
+                    }
+                    style = parsed
+                }
+                if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+                    return Respond.notModified(version: table.version)
+                }
+                return Respond.html(renderer.page(table, style: style), version: table.version)
+            } catch let error as TableServerError {
+                return page(error: error)
+            } catch {
+                return Respond.html("internal error", status: 500)
+            }
+        }
+
+        router.add(.GET, "/tables/{t}/sections/{s}/rows") { request in
+            do {
+                let table = try store.table(request.tableID)
+                let s = try request.index("s")
+                try table.requireSection(s)
+                let offset = try request.queryInteger("offset", default: 0)
+                let limit = try request.queryInteger("limit", default: Self.defaultPageSize, max: Self.maxPageSize)
+                let count = table.sections[s].rows.count
+                let start = min(offset, count)
+                let range = start..<(start + min(limit, count - start))
+                return Respond.html(renderer.rows(table, section: s, range: range), version: table.version)
+            } catch let error as TableServerError {
+                return page(error: error)
+            } catch {
+                return Respond.html("internal error", status: 500)
+            }
+        }
+
+    }
+}

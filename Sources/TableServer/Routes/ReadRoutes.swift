@@ -1,0 +1,66 @@
+import JSON
+import MicroHTTP
+import TableModel
+
+/// Reading sections and rows: `numberOfSections`, `numberOfRowsInSection`, `cellForRowAt`.
+extension RouteBuilder {
+    /// Rows per page when `limit` is not given, and the most one page may hold.
+    static let defaultPageSize = 100
+    static let maxPageSize = 1000
+
+    mutating func addReadRoutes() {
+        let store = context.store
+
+        read("/api/tables/{t}/sections") { request in
+            let table = try store.table(request.tableID)
+            if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+                return Respond.notModified(version: table.version)
+            }
+            return Respond.json(version: table.version) { writer in
+                writer.beginObject()
+                writer.key("version"); writer.integer(table.version)
+                writer.key("sections")
+                writer.beginArray()
+                for section in table.sections { section.writeSummaryJSON(to: &writer) }
+                writer.endArray()
+                writer.endObject()
+            }
+        }
+
+        read("/api/tables/{t}/sections/{s}/rows") { request in
+            let table = try store.table(request.tableID)
+            let s = try request.index("s")
+            try table.requireSection(s)
+            let offset = try request.queryInteger("offset", default: 0)
+            let limit = try request.queryInteger("limit", default: Self.defaultPageSize, max: Self.maxPageSize)
+            if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+                return Respond.notModified(version: table.version)
+            }
+            let rows = table.sections[s].rows
+            let start = min(offset, rows.count)
+            let range = start..<(start + min(limit, rows.count - start))
+            return Respond.json(version: table.version) { writer in
+                writer.beginObject()
+                writer.key("total"); writer.integer(rows.count)
+                writer.key("offset"); writer.integer(offset)
+                writer.key("rows")
+                writer.beginArray()
+                for row in rows.rows(in: range) { row.writeJSON(to: &writer) }
+                writer.endArray()
+                writer.endObject()
+            }
+        }
+
+        read("/api/tables/{t}/sections/{s}/rows/{r}") { request in
+            let table = try store.table(request.tableID)
+            let indexPath = TableIndexPath(try request.index("s"), try request.index("r"))
+            try table.requireRow(indexPath)
+            if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+                return Respond.notModified(version: table.version)
+            }
+            return Respond.json(version: table.version) { writer in
+                table.sections[indexPath.section].rows[indexPath.row].writeJSON(to: &writer)
+            }
+        }
+    }
+}

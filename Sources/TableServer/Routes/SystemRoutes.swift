@@ -1,0 +1,43 @@
+import MicroHTTP
+import TableModel
+
+/// Liveness, Prometheus metrics, the OpenAPI document and the static files.
+extension RouteBuilder {
+    mutating func addSystemRoutes(publicDirectory: String) {
+        let store = context.store
+        let metrics = context.metrics
+
+        router.add(.GET, "/healthz") { _ in
+            Respond.json(Array("{\"status\":\"ok\"}".utf8))
+        }
+
+        router.add(.GET, "/metrics") { _ in
+            var text = metrics.prometheusText()
+            let tables = store.tables()
+            text += """
+                # HELP webtableview_tables Tables held by the server.
+                # TYPE webtableview_tables gauge
+                webtableview_tables \(tables.count)
+                # HELP webtableview_sections Sections in all tables.
+                # TYPE webtableview_sections gauge
+                webtableview_sections \(tables.reduce(0) { $0 + $1.sections.count })
+                # HELP webtableview_rows Rows in all tables.
+                # TYPE webtableview_rows gauge
+                webtableview_rows \(tables.reduce(0) { $0 + $1.rowCount })
+
+                """
+            var headers = HTTPHeaders()
+            headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            return HTTPResponse(status: 200, headers: headers, body: .bytes(Array(text.utf8)))
+        }
+
+        router.add(.GET, "/api/openapi.json") { _ in
+            Respond.json(OpenAPIDocument.bytes)
+        }
+
+        let files = StaticFiles(root: publicDirectory)
+        router.add(.GET, "/public/{path...}") { request in
+            files.response(for: request.parameters["path"] ?? "", request: request)
+        }
+    }
+}

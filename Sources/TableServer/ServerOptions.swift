@@ -1,0 +1,21 @@
+import TableModel
+
+/// Everything `webtableview serve` can be told, with the defaults of SPEC §6.
+public struct ServerOptions: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var threads = 2
+    public var publicDirectory = "Public"
+    public var templatesDirectory = "Templates"
+    /// Changes kept per table for `/changes` and event-stream replay.
+    public var history = 1000
+    public var maxBodySize = 16 << 20
+    /// Seconds an idle connection is kept open.
+    public var connectionTimeout = 30
+    public var connectionLimit = 10_000
+    /// Bearer token edits must carry; nil leaves edits open.
+    public var token: String?
+    public var limits = ModelLimits()
+
+    public init() {}
+}

@@ -1,0 +1,55 @@
+import TableModel
+
+extension TableServerError {
+    /// The HTTP status of this refusal.
+    var status: Int {
+        switch self {
+        case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound: 404
+        case .tableExists, .refused, .selectionDisabled: 409
+        case .versionMismatch: 412
+        case .invalid: 422
+        case .badRequest: 400
+        case .unsupportedMediaType: 415
+        }
+    }
+
+    /// The problem document's `type`: a short slug naming the rule.
+    var type: String {
+        switch self {
+        case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound: "not-found"
+        case .tableExists: "table-exists"
+        case .refused(let error): error.type
+        case .selectionDisabled: "selection-disabled"
+        case .versionMismatch: "version-mismatch"
+        case .invalid: "validation"
+        case .badRequest(let type, _): type
+        case .unsupportedMediaType: "unsupported-media-type"
+        }
+    }
+
+    /// The problem document's `detail`, in plain words (UIKit's own for refused batches).
+    var detail: String {
+        switch self {
+        case .tableNotFound(let id), .tableGone(let id):
+            "no table with id \"\(id)\""
+        case .tableExists(let id):
+            "a table with id \"\(id)\" already exists"
+        case .sectionNotFound(let table, let section):
+            "table \"\(table)\" has no section \(section)"
+        case .rowNotFound(let table, let indexPath):
+            "table \"\(table)\" has no row \(indexPath.row) in section \(indexPath.section)"
+        case .refused(let error):
+            error.detail
+        case .versionMismatch(let expected, let current):
+            "If-Match \(expected) does not match the table's version \(ETag.string(for: current))"
+        case .selectionDisabled(let id):
+            "table \"\(id)\" does not allow selection"
+        case .invalid(let error):
+            error.issues.map { "\($0.path): \($0.message)" }.joined(separator: "; ")
+        case .badRequest(_, let detail):
+            detail
+        case .unsupportedMediaType(let type):
+            "send the body as JSON with Content-Type: application/json (got \"\(type)\")"
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import TableModel
+
+/// Why the store refused a request. Each case maps to one status code and
+/// problem `type` (see `TableServerError+Problem.swift`).
+enum TableServerError: Error, Sendable {
+    case tableNotFound(String)
+    case tableGone(String)
+    case tableExists(String)
+    case sectionNotFound(table: String, section: Int)
+    case rowNotFound(table: String, indexPath: TableIndexPath)
+    case refused(BatchError)
+    case versionMismatch(expected: String, current: Int)
+    case selectionDisabled(String)
+    case invalid(ValidationError)
+    case badRequest(type: String, detail: String)
+    case unsupportedMediaType(String)
+}

@@ -1,0 +1,57 @@
+import JSON
+import MicroHTTP
+import TableModel
+
+/// Reading what a request says: its path parameters, query, preconditions and JSON body.
+extension HTTPRequest {
+    /// The table id from the path.
+    var tableID: String { parameters["t"] ?? "" }
+
+    /// A non-negative integer path parameter (`s`, `r`); 400 when it is not one.
+    func index(_ name: String) throws -> Int {
+        guard let text = parameters[name], let value = Int(text), value >= 0, text.allSatisfy(\.isASCIIDigit) else {
+            throw TableServerError.badRequest(type: "bad-parameter", detail: "\"\(parameters[name] ?? "")\" is not a position (a whole number from 0)")
+        }
+        return value
+    }
+
+    /// A non-negative integer query parameter, or `defaultValue` when absent.
+    func queryInteger(_ name: String, default defaultValue: Int, max: Int = .max) throws -> Int {
+        guard let text = query[name], !text.isEmpty else { return defaultValue }
+        guard text.allSatisfy(\.isASCIIDigit), let value = Int(text), value <= max else {
+            throw TableServerError.badRequest(
+                type: "bad-parameter",
+                detail: "query parameter \(name) must be a whole number from 0 to \(max == .max ? "\(Int.max)" : "\(max)")")
+        }
+        return value
+    }
+
+    var ifMatch: String? { headers["If-Match"] }
+
+    /// The body parsed as JSON: 415 unless it is declared JSON, 400 when malformed.
+    func jsonBody() throws -> JSONValue {
+        let type = (headers["Content-Type"] ?? "").split(separator: ";").first.map { $0.trimmingSpaces().lowercased() } ?? ""
+        guard type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json")) else {
+            throw TableServerError.unsupportedMediaType(type)
+        }
+        do throws(JSONParseError) {
+            return try JSONParser().parse(body)
+        } catch {
+            throw TableServerError.badRequest(type: "malformed-json", detail: "\(error)")
+        }
+    }
+
+    /// The body decoded with one of the model's strict decoders (422 on invalid content).
+    func decodeBody<T>(_ decode: (JSONValue) throws(ValidationError) -> T) throws -> T {
+        let value = try jsonBody()
+        do throws(ValidationError) {
+            return try decode(value)
+        } catch {
+            throw TableServerError.invalid(error)
+        }
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,83 @@
+import JSON
+import MicroHTTP
+import TableModel
+
+/// Building answers: JSON and HTML bodies with their `ETag`, and problem documents.
+enum Respond {
+    static let jsonType = "application/json; charset=utf-8"
+    static let htmlType = "text/html; charset=utf-8"
+
+    static func json(_ bytes: [UInt8], status: Int = 200, version: Int? = nil) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", jsonType)
+        if let version { headers.set("ETag", ETag.string(for: version)) }
+        return HTTPResponse(status: status, headers: headers, body: .bytes(bytes))
+    }
+
+    static func json(status: Int = 200, version: Int? = nil, _ write: (inout JSONWriter) -> Void) -> HTTPResponse {
+        var writer = JSONWriter()
+        write(&writer)
+        return json(writer.bytes, status: status, version: version)
+    }
+
+    static func html(_ text: String, status: Int = 200, version: Int? = nil) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", htmlType)
+        if let version { headers.set("ETag", ETag.string(for: version)) }
+        return HTTPResponse(status: status, headers: headers, body: .bytes(Array(text.utf8)))
+    }
+
+    /// 304 for a GET whose `If-None-Match` names the current version.
+    static func notModified(version: Int) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("ETag", ETag.string(for: version))
+        return HTTPResponse(status: 304, headers: headers)
+    }
+
+    /// The answer `body` makes, or the problem document for what it threw.
+    static func catching(_ body: () throws -> HTTPResponse) -> HTTPResponse {
+        do {
+            return try body()
+        } catch let error as TableServerError {
+            return problem(error)
+        } catch {
+            return .problem(status: 500, type: "internal", detail: "\(error)")
+        }
+    }
+
+    static func problem(_ error: TableServerError) -> HTTPResponse {
+        switch error {
+        case .invalid(let validation):
+            return validationProblem(validation)
+        case .versionMismatch(_, let current):
+            var response = HTTPResponse.problem(status: error.status, type: error.type, detail: error.detail)
+            response.headers.set("ETag", ETag.string(for: current))
+            return response
+        default:
+            return .problem(status: error.status, type: error.type, detail: error.detail)
+        }
+    }
+
+    /// 422 with every issue, each with its JSON path, also listed under `errors`.
+    static func validationProblem(_ error: ValidationError) -> HTTPResponse {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("type"); writer.string("validation")
+        writer.key("title"); writer.string("Unprocessable Content")
+        writer.key("status"); writer.integer(422)
+        writer.key("detail"); writer.string(error.issues.map { "\($0.path): \($0.message)" }.joined(separator: "; "))
+        writer.key("errors")
+        writer.beginArray()
+        for issue in error.issues {
+            writer.beginObject()
+            writer.key("path"); writer.string(issue.path)
+            writer.key("message"); writer.string(issue.message)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", "application/problem+json")
+        return HTTPResponse(status: 422, headers: headers, body: .bytes(writer.bytes))
+    }
+}

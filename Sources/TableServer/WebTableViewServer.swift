@@ -1,0 +1,77 @@
+import Logging
+import MicroHTTP
+import TableModel
+import TableRendering
+
+/// The whole product in one object: the table store, its routes, and the HTTP
+/// server that answers them.
+///
+/// `router` answers requests in-process (tests use it without a socket);
+/// `start()` puts the same router behind libmicrohttpd.
+public final class WebTableViewServer: Sendable {
+    public let router: Router
+    private let store: TableStore
+    private let http: HTTPServer
+
+    /// Loads the templates (failing with a clear error when one is missing or
+    /// broken) and adds `tables`; refuses duplicate table ids.
+    public init(options: ServerOptions, tables: [Table], logger: Logger) throws {
+        let renderer = try TableRenderer(templatesDirectory: options.templatesDirectory)
+        store = TableStore(history: options.history, renderer: renderer)
+        for table in tables {
+            do {
+                try store.create(table)
+            } catch {
+                throw StartError.duplicateTable(table.id)
+            }
+        }
+        let metrics = MetricsSource()
+        var builder = RouteBuilder(
+            router: Router(),
+            context: RouteContext(
+                store: store, renderer: renderer, limits: options.limits,
+                token: options.token.flatMap(EditToken.init), metrics: metrics))
+        builder.addTableRoutes()
+        builder.addReadRoutes()
+        builder.addEditRoutes()
+        builder.addFeedRoutes()
+        builder.addPageRoutes()
+        builder.addSystemRoutes(publicDirectory: options.publicDirectory)
+        router = builder.router
+
+        var configuration = HTTPServer.Configuration()
+        configuration.host = options.host
+        configuration.port = options.port
+        configuration.threads = options.threads
+        configuration.maxBodySize = options.maxBodySize
+        configuration.connectionTimeout = .seconds(options.connectionTimeout)
+        configuration.connectionLimit = options.connectionLimit
+        http = HTTPServer(configuration: configuration, router: router, logger: logger)
+        metrics.attach(http)
+    }
+
+    /// Binds and starts answering; returns the port (the real one when asked for 0).
+    @discardableResult
+    public func start() throws -> Int {
+        try http.start()
+    }
+
+    public var port: Int { http.port }
+
+    /// Ends every event stream, lets in-flight requests finish, and stops.
+    public func shutdown() {
+        store.closeAllStreams()
+        http.shutdown()
+    }
+
+    /// Why the server could not start.
+    public enum StartError: Error, CustomStringConvertible {
+        case duplicateTable(String)
+
+        public var description: String {
+            switch self {
+            case .duplicateTable(let id): "two tables have the id \"\(id)\""
+            }
+        }
+    }
+}

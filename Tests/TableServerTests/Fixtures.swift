@@ -1,0 +1,92 @@
+import Foundation
+import JSON
+import Logging
+import MicroHTTP
+import MicroHTTPTesting
+import TableModel
+import TableServer
+
+/// The package's top folder, found from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A table small enough to reason about: section 0 `A0…A6`, section 1 `B0 B1`.
+func fixtureTable(id: String = "t") -> Table {
+    Table(
+        id: id, title: "Fixture", style: .plain,
+        sections: [
+            Section(id: "a", header: "A", rows: (0..<7).map { Row(id: "a\($0)", text: "A\($0)") }),
+            Section(id: "b", header: "B", footer: "End", rows: (0..<2).map { Row(id: "b\($0)", text: "B\($0)") }),
+        ])
+}
+
+/// A server over the fixture table with the real templates and public files.
+func makeServer(
+    tables: [Table] = [fixtureTable()],
+    configure: (inout ServerOptions) -> Void = { _ in }
+) throws -> WebTableViewServer {
+    var options = ServerOptions()
+    options.port = 0
+    options.templatesDirectory = packageRoot.appendingPathComponent("Templates").path
+    options.publicDirectory = packageRoot.appendingPathComponent("Public").path
+    configure(&options)
+    var logger = Logger(label: "test")
+    logger.logLevel = .critical
+    return try WebTableViewServer(options: options, tables: tables, logger: logger)
+}
+
+/// Runs `body` against a fresh server, in-process or over a real socket.
+func withServer(
+    _ transport: TestTransport,
+    tables: [Table] = [fixtureTable()],
+    configure: (inout ServerOptions) -> Void = { _ in },
+    _ body: (TestClient) throws -> Void
+) throws {
+    let server = try makeServer(tables: tables, configure: configure)
+    switch transport {
+    case .inProcess:
+        try body(TestClient(router: server.router))
+    case .live:
+        let port = try server.start()
+        defer { server.shutdown() }
+        try body(TestClient(port: port))
+    }
+}
+
+extension TestResponse {
+    /// The body parsed as JSON.
+    var json: JSONValue {
+        get throws { try JSONParser().parse(body) }
+    }
+}
+
+extension JSONValue {
+    subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    subscript(index: Int) -> JSONValue? {
+        if case .array(let array) = self, array.indices.contains(index) { return array[index] }
+        return nil
+    }
+
+    var int: Int? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+
+    var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    var array: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+}
+
+/// JSON text as a request body.
+func body(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json"]

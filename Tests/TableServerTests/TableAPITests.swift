@@ -1,0 +1,131 @@
+import JSON
+import MicroHTTP
+import MicroHTTPTesting
+import Testing
+
+/// The read API and whole-table create, patch and delete, over both transports.
+@Suite struct TableAPITests {
+    @Test(arguments: [TestTransport.inProcess, .live])
+    func listsTables(_ transport: TestTransport) throws {
+        try withServer(transport) { client in
+            let response = try client.request(.GET, "/api/tables")
+            #expect(response.status == 200)
+            #expect(response.headers["Content-Type"] == "application/json; charset=utf-8")
+            let table = try #require(try response.json["tables"]?[0])
+            #expect(table["id"]?.string == "t")
+            #expect(table["sectionCount"]?.int == 2)
+            #expect(table["rowCount"]?.int == 9)
+            #expect(table["version"]?.int == 0)
+        }
+    }
+
+    @Test(arguments: [TestTransport.inProcess, .live])
+    func fetchesATableWithItsETag(_ transport: TestTransport) throws {
+        try withServer(transport) { client in
+            let response = try client.request(.GET, "/api/tables/t")
+            #expect(response.status == 200)
+            #expect(response.headers["ETag"] == "\"0\"")
+            let json = try response.json
+            #expect(json["style"]?.string == "plain")
+            #expect(json["rowHeight"]?.int == 44)
+            #expect(json["sections"]?[1]?["rows"]?[1]?["text"]?.string == "B1")
+            #expect(json["sections"]?[1]?["rows"]?[1]?["accessory"]?.string == "none")
+
+            let cached = try client.request(.GET, "/api/tables/t", headers: ["If-None-Match": "\"0\""])
+            #expect(cached.status == 304)
+            #expect(cached.body.isEmpty)
+
+            let head = try client.request(.HEAD, "/api/tables/t")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+        }
+    }
+
+    @Test(arguments: [TestTransport.inProcess, .live])
+    func unknownThingsAre404(_ transport: TestTransport) throws {
+        try withServer(transport) { client in
+            for path in ["/api/tables/nope", "/api/tables/t/sections/2/rows", "/api/tables/t/sections/0/rows/7", "/api/nothing"] {
+                let response = try client.request(.GET, path)
+                #expect(response.status == 404, "\(path)")
+                #expect(response.headers["Content-Type"] == "application/problem+json", "\(path)")
+            }
+            let bad = try client.request(.GET, "/api/tables/t/sections/x/rows")
+            #expect(bad.status == 400)
+            let wrongMethod = try client.request(.PATCH, "/api/tables/t/sections")
+            #expect(wrongMethod.status == 405)
+            #expect(wrongMethod.headers["Allow"]?.contains("GET") == true)
+        }
+    }
+
+    @Test(arguments: [TestTransport.inProcess, .live])
+    func pagesRows(_ transport: TestTransport) throws {
+        try withServer(transport) { client in
+            let page = try client.request(.GET, "/api/tables/t/sections/0/rows?offset=5&limit=10").json
+            #expect(page["total"]?.int == 7)
+            #expect(page["offset"]?.int == 5)
+            #expect(page["rows"]?.array?.compactMap { $0["text"]?.string } == ["A5", "A6"])
+            let beyond = try client.request(.GET, "/api/tables/t/sections/0/rows?offset=99").json
+            #expect(beyond["rows"]?.array?.isEmpty == true)
+            #expect(try client.request(.GET, "/api/tables/t/sections/0/rows?limit=1001").status == 400)
+            #expect(try client.request(.GET, "/api/tables/t/sections/0/rows?offset=-1").status == 400)
+            let row = try client.request(.GET, "/api/tables/t/sections/0/rows/3")
+            #expect(try row.json["id"]?.string == "a3")
+            let sections = try client.request(.GET, "/api/tables/t/sections").json
+            #expect(sections["sections"]?[1]?["rowCount"]?.int == 2)
+            #expect(sections["sections"]?[1]?["footer"]?.string == "End")
+            #expect(sections["sections"]?[1]?["rows"] == nil)
+        }
+    }
+
+    @Test(arguments: [TestTransport.inProcess, .live])
+    func createsPatchesAndDeletes(_ transport: TestTransport) throws {
+        try withServer(transport) { client in
+            let created = try client.request(
+                .POST, "/api/tables", headers: jsonHeaders,
+                body: body(#"{"id": "new", "title": "New", "sections": [{"rows": [{"text": "one"}]}]}"#))
+            #expect(created.status == 201)
+            #expect(created.headers["Location"] == "/api/tables/new")
+            #expect(try created.json["version"]?.int == 0)
+
+            let again = try client.request(.POST, "/api/tables", headers: jsonHeaders, body: body(#"{"id": "new"}"#))
+            #expect(again.status == 409)
+
+            let patched = try client.request(
+                .PATCH, "/api/tables/new", headers: jsonHeaders, body: body(#"{"style": "grouped", "title": "Renamed"}"#))
+            #expect(patched.status == 200)
+            #expect(try patched.json["style"]?.string == "grouped")
+            #expect(try patched.json["version"]?.int == 1)
+            #expect(patched.headers["ETag"] == "\"1\"")
+
+            let stale = try client.request(
+                .DELETE, "/api/tables/new", headers: ["If-Match": "\"0\""])
+            #expect(stale.status == 412)
+            let deleted = try client.request(.DELETE, "/api/tables/new", headers: ["If-Match": "\"1\""])
+            #expect(deleted.status == 204)
+            #expect(try client.request(.GET, "/api/tables/new").status == 404)
+        }
+    }
+
+    @Test(arguments: [TestTransport.inProcess, .live])
+    func refusesBadBodies(_ transport: TestTransport) throws {
+        try withServer(transport) { client in
+            let malformed = try client.request(.POST, "/api/tables", headers: jsonHeaders, body: body(#"{"id": "x",}"#))
+            #expect(malformed.status == 400)
+            #expect(try malformed.json["type"]?.string == "malformed-json")
+
+            let form = try client.request(
+                .POST, "/api/tables", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: body("id=x"))
+            #expect(form.status == 415)
+
+            let invalid = try client.request(
+                .POST, "/api/tables", headers: jsonHeaders,
+                body: body(#"{"id": "x", "sections": [{"rows": [{"text": "a"}, {"accessory": "arrow", "txt": 1}]}]}"#))
+            #expect(invalid.status == 422)
+            let errors = try #require(try invalid.json["errors"]?.array)
+            let paths = errors.compactMap { $0["path"]?.string }
+            #expect(paths.contains("$.sections[0].rows[1].accessory"))
+            #expect(errors.contains { $0["message"]?.string == "unknown field \"txt\"" })
+            #expect(try client.request(.GET, "/api/tables/x").status == 404)
+        }
+    }
+}

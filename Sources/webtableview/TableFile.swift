@@ -1,0 +1,37 @@
+import Foundation
+import JSON
+import TableModel
+
+/// Reading Table documents from files (`--data` and `check`).
+enum TableFile {
+    /// The tables in `path`: one Table document or an array of them.
+    static func load(_ path: String, limits: ModelLimits) -> Result<[Table], TableFileError> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(TableFileError(messages: ["cannot read the file"]))
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser().parse(Array(data))
+        } catch {
+            return .failure(TableFileError(messages: ["\(error)"]))
+        }
+        do {
+            return .success(try ModelDecoder.tables(from: value, limits: limits))
+        } catch {
+            return .failure(TableFileError(messages: error.issues.map { "\($0.path): \($0.message)" }))
+        }
+    }
+
+    /// Every problem in `path`, one line each; empty when the file is valid.
+    static func problems(in path: String, limits: ModelLimits) -> [String] {
+        switch load(path, limits: limits) {
+        case .success: []
+        case .failure(let error): error.messages
+        }
+    }
+}
+
+/// Why a table file could not be used: one message per problem found.
+struct TableFileError: Error {
+    var messages: [String]
+}

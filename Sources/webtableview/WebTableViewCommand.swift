@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+
+/// `webtableview`: UIKit's table view, served over HTTP.
+@main
+struct WebTableViewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "webtableview",
+        abstract: "UIKit's table view, served over HTTP.",
+        discussion: "Serves tables as JSON endpoints and live HTML table views; see README.md.",
+        subcommands: [Serve.self, Check.self],
+        defaultSubcommand: Serve.self
+    )
+
+    /// Like ArgumentParser's own `main()`, but bad usage exits with status 2 (SPEC §6).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
+}

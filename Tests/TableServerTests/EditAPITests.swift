@@ -87,6 +87,33 @@ import Testing
     }
 
     @Test(arguments: [TestTransport.inProcess, .live])
+    func singleOperationsTakeAnAnimation(_ transport: TestTransport) throws {
+        try withServer(transport) { client in
+            let deleted = try client.request(.DELETE, "/api/tables/t/sections/0/rows/0?animation=left")
+            #expect(try deleted.json["batch"]?["animation"]?.string == "left")
+            let refused = try client.request(.DELETE, "/api/tables/t/sections/0/rows/0?animation=sideways")
+            #expect(refused.status == 400)
+            #expect(try refused.json["type"]?.string == "bad-parameter")
+            #expect(try client.request(.GET, "/api/tables/t").json["version"]?.int == 1)
+        }
+    }
+
+    @Test(arguments: [TestTransport.inProcess, .live])
+    func aPatchThatChangesNothingIsANoOp(_ transport: TestTransport) throws {
+        try withServer(transport) { client in
+            let same = try client.request(.PATCH, "/api/tables/t", headers: jsonHeaders, body: body(#"{"title": "Fixture", "style": "plain"}"#))
+            #expect(same.status == 200)
+            #expect(try same.json["version"]?.int == 0)
+            let changed = try client.request(.PATCH, "/api/tables/t", headers: jsonHeaders, body: body(#"{"title": "Fixture", "style": "grouped"}"#))
+            #expect(try changed.json["version"]?.int == 1)
+            let feed = try client.request(.GET, "/api/tables/t/changes?since=0").json
+            #expect(feed["changes"]?.array?.count == 1)
+            #expect(feed["changes"]?[0]?["batch"]?["properties"]?["style"]?.string == "grouped")
+            #expect(feed["changes"]?[0]?["batch"]?["properties"]?["title"] == nil)
+        }
+    }
+
+    @Test(arguments: [TestTransport.inProcess, .live])
     func selection(_ transport: TestTransport) throws {
         try withServer(transport) { client in
             #expect(try client.request(.POST, "/api/tables/t/sections/0/rows/1/select").status == 200)

@@ -201,6 +201,22 @@ extension Batch {
 }
 
 extension TableProperties {
+    /// Only the properties that differ from `table`'s; nil when none does, so a
+    /// PATCH that changes nothing is a no-op.
+    func changes(from table: Table) -> TableProperties? {
+        var changed = TableProperties()
+        if let title, title != table.title { changed.title = title }
+        if let style, style != table.style { changed.style = style }
+        if let header, header != table.header { changed.header = header }
+        if let footer, footer != table.footer { changed.footer = footer }
+        if let rowHeight, rowHeight != table.rowHeight { changed.rowHeight = rowHeight }
+        if let allowsSelection, allowsSelection != table.allowsSelection { changed.allowsSelection = allowsSelection }
+        if let allowsMultipleSelection, allowsMultipleSelection != table.allowsMultipleSelection {
+            changed.allowsMultipleSelection = allowsMultipleSelection
+        }
+        return changed.isEmpty ? nil : changed
+    }
+
     /// Sets on `table` every property this PATCH names.
     func apply(to table: inout Table) {
         if let title { table.title = title }

@@ -63,7 +63,8 @@ extension Table {
     /// normalised batch to publish: lists sorted by position, inserted and reloaded
     /// items in full, `expect` dropped, `animation` kept.
     public mutating func apply(_ batch: Batch) throws(BatchError) -> Batch {
-        let normalised = batch.normalised()
+        var normalised = batch.normalised()
+        normalised.properties = normalised.properties?.changes(from: self)
         let plan = try BatchValidation.plan(normalised, expect: batch.expect, on: self)
         guard !normalised.isEmpty else { return normalised }
         applyRowEdits(normalised, plan)

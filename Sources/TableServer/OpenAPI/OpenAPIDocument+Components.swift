@@ -8,6 +8,7 @@ extension OpenAPIDocument {
           "r":{"name":"r","in":"path","required":true,"description":"Row index within the section","schema":{"type":"integer","minimum":0}},
           "offset":{"name":"offset","in":"query","schema":{"type":"integer","minimum":0,"default":0}},
           "limit":{"name":"limit","in":"query","schema":{"type":"integer","minimum":0,"maximum":1000,"default":100}},
+          "animation":{"name":"animation","in":"query","description":"UITableView.RowAnimation of this single operation; default automatic","schema":{"$ref":"#/components/schemas/Animation"}},
           "IfMatch":{"name":"If-Match","in":"header","description":"Apply only to this version, e.g. \"7\"","schema":{"type":"string"}},
           "IfNoneMatch":{"name":"If-None-Match","in":"header","schema":{"type":"string"}}},
         "headers":{"ETag":{"description":"The table's version, quoted","schema":{"type":"string"}}},

@@ -9,12 +9,18 @@ extension RouteBuilder {
         let store = context.store
         let limits = context.limits
 
-        /// Applies the batch `makeBatch` builds from the current table and answers the change.
+        /// Applies the batch `makeBatch` builds from the current table, with the
+        /// request's `?animation=` when it gives one, and answers the change.
         @Sendable func change(
             _ request: HTTPRequest,
             _ makeBatch: (Table) throws -> Batch
         ) throws -> HTTPResponse {
-            let result = try store.apply(request.tableID, ifMatch: request.ifMatch, makeBatch)
+            let animation = try request.animation()
+            let result = try store.apply(request.tableID, ifMatch: request.ifMatch) { table in
+                var batch = try makeBatch(table)
+                if let animation { batch.animation = animation }
+                return batch
+            }
             return Respond.json(version: result.table.version) { writer in
                 ChangeEvents.writeChange(version: result.table.version, batch: result.batch, to: &writer)
             }

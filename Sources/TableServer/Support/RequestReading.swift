@@ -28,6 +28,18 @@ extension HTTPRequest {
 
     var ifMatch: String? { headers["If-Match"] }
 
+    /// `?animation=` of a single operation, as the `with:` of `insertRows(at:with:)`;
+    /// nil when absent, 400 when it names no `UITableView.RowAnimation`.
+    func animation() throws -> RowAnimation? {
+        guard let text = query["animation"] else { return nil }
+        guard let animation = RowAnimation(rawValue: text) else {
+            let names = RowAnimation.allCases.map(\.rawValue).joined(separator: ", ")
+            throw TableServerError.badRequest(
+                type: "bad-parameter", detail: "query parameter animation must be one of \(names)")
+        }
+        return animation
+    }
+
     /// The body parsed as JSON: 415 unless it is declared JSON, 400 when malformed.
     func jsonBody() throws -> JSONValue {
         let type = (headers["Content-Type"] ?? "").split(separator: ";").first.map { $0.trimmingSpaces().lowercased() } ?? ""

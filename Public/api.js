@@ -1,0 +1,114 @@
+// Edits through the JSON API (SPEC §4): every request names the version the
+// page shows (`If-Match`), so that an edit made on a stale view is refused (412)
+// rather than applied to the wrong row; a server with an edit token gets it
+// once from the reader (kept in sessionStorage) as `Authorization: Bearer`.
+
+const TOKEN_KEY = "webtableview-token";
+
+/** A refused or failed request: its status and the problem document's `detail`. */
+export class ApiError extends Error {
+  constructor(status, type, detail) {
+    super(detail);
+    this.status = status;
+    this.type = type;
+  }
+
+  /** What to tell the reader: the server's (UIKit's) message, with context where it needs some. */
+  get userMessage() {
+    if (this.status === 412) return `The table changed before this edit arrived, so nothing was changed. ${this.message}`;
+    return this.message;
+  }
+}
+
+/** Reads a problem document (RFC 9457) from a failed response. */
+async function problemOf(response) {
+  let problem = {};
+  try {
+    problem = await response.json();
+  } catch {
+    // A non-JSON error body: the status line says enough.
+  }
+  const detail = problem.detail || problem.title || `${response.status} ${response.statusText}`;
+  return new ApiError(response.status, problem.type ?? "", detail);
+}
+
+function storedToken() {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function storeToken(token) {
+  try {
+    if (token) sessionStorage.setItem(TOKEN_KEY, token);
+    else sessionStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // Storage may be disabled; the token then lasts for this request only.
+  }
+}
+
+/** Mutating requests for one table. */
+export class TableAPI {
+  /**
+   * @param {string} tableID
+   * @param {() => number} version the version the page shows, sent as `If-Match`.
+   */
+  constructor(tableID, version) {
+    this.base = `/api/tables/${encodeURIComponent(tableID)}`;
+    this.version = version;
+    this.token = storedToken();
+  }
+
+  /**
+   * Sends `method path` (relative to the table) with `body` as JSON and answers
+   * the parsed change `{version, batch}`. Throws `ApiError` when refused.
+   * `expected` is the version the request's positions were read at.
+   */
+  async edit(method, path, body, expected = this.version()) {
+    let response = await this.send(method, path, body, expected);
+    if (response.status === 401) {
+      const token = window.prompt("This server needs an edit token to change tables. Token:");
+      if (!token) throw await problemOf(response);
+      this.token = token.trim();
+      storeToken(this.token);
+      response = await this.send(method, path, body, expected);
+      if (response.status === 401) {
+        this.token = null;
+        storeToken(null);
+      }
+    }
+    if (!response.ok) throw await problemOf(response);
+    return response.json();
+  }
+
+  send(method, path, body, expected) {
+    const headers = { "If-Match": `"${expected}"` };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    return fetch(this.base + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  }
+
+  deleteRow(section, row) {
+    return this.edit("DELETE", `/sections/${section}/rows/${row}`);
+  }
+
+  insertRow(section, at, row) {
+    return this.edit("POST", `/sections/${section}/rows`, { at, row });
+  }
+
+  /** `version`: the version the page showed when the row was picked up. */
+  moveRow(from, to, version) {
+    return this.edit("POST", `/sections/${from[0]}/rows/${from[1]}/move`, { to }, version);
+  }
+
+  select(section, row, selected) {
+    return this.edit("POST", `/sections/${section}/rows/${row}/${selected ? "select" : "deselect"}`);
+  }
+}

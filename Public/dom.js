@@ -1,0 +1,114 @@
+// Reading and numbering the server-rendered table (SPEC §5 markup):
+// table.table-view > tbody.section[data-section] > tr.cell[data-section][data-row],
+// with a tr.more row after the rows loaded so far. Items leaving with an
+// animation carry the class `tv-removing` and no index; they are never counted.
+
+/** The sections of `table`, in order. */
+export function sectionsOf(table) {
+  return Array.from(table.querySelectorAll(":scope > tbody.section:not(.tv-removing)"));
+}
+
+/** The loaded rows of `tbody`, in order. */
+export function cellsOf(tbody) {
+  return Array.from(tbody.querySelectorAll(":scope > tr.cell:not(.tv-removing)"));
+}
+
+/** The `tr.more` row of `tbody` when the section has rows not loaded yet. */
+export function moreRowOf(tbody) {
+  return tbody.querySelector(":scope > tr.more");
+}
+
+/** The row a new row goes before: the `more` row, the footer row or nothing. */
+export function rowsEndOf(tbody) {
+  return tbody.querySelector(":scope > tr.more, :scope > tr.section-footer");
+}
+
+/** Parses HTML of table parts (`<tbody>` or `<tr>`) into elements. */
+export function parseParts(html) {
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  return Array.from(template.content.children);
+}
+
+/** The version the page shows. */
+export function versionOf(table) {
+  return Number(table.dataset.version);
+}
+
+/** `[section, row]` of a row element. */
+export function indexPathOf(cell) {
+  return [Number(cell.dataset.section), Number(cell.dataset.row)];
+}
+
+/** A number of rows as the server words it: "Show 1 more row", "Show 9,000 more rows". */
+export function moreLabel(remaining) {
+  if (!Number.isFinite(remaining) || remaining <= 0) return "Show more rows";
+  const count = remaining.toLocaleString("en-US");
+  return remaining === 1 ? "Show 1 more row" : `Show ${count} more rows`;
+}
+
+/** How many rows a `more` row says remain: its `data-remaining`, or the number in its label. */
+export function remainingOf(more) {
+  if (more.dataset.remaining !== undefined) return Number(more.dataset.remaining);
+  const digits = (more.textContent ?? "").replace(/[^0-9]/g, "");
+  return digits ? Number(digits) : NaN;
+}
+
+/** Points a `more` row at section `section`, offset `offset`. */
+export function setMoreRow(more, tableID, section, offset, remaining) {
+  more.dataset.section = String(section);
+  more.dataset.nextOffset = String(offset);
+  more.dataset.remaining = String(remaining);
+  const link = more.querySelector("a");
+  if (link) {
+    link.href = `/tables/${encodeURIComponent(tableID)}/sections/${section}/rows?offset=${offset}`;
+    link.textContent = moreLabel(remaining);
+  }
+}
+
+/** A `more` row like the server's, for a section whose loaded rows were cut short. */
+export function makeMoreRow(tableID, section, offset, remaining) {
+  const more = document.createElement("tr");
+  more.className = "more";
+  const cell = document.createElement("td");
+  cell.append(document.createElement("a"));
+  more.append(cell);
+  setMoreRow(more, tableID, section, offset, remaining);
+  return more;
+}
+
+function setIfChanged(element, name, value) {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+}
+
+/** Renumbers every section and loaded row after the DOM changed order. */
+export function renumber(table) {
+  const tableID = table.dataset.table;
+  sectionsOf(table).forEach((tbody, s) => {
+    const section = String(s);
+    setIfChanged(tbody, "data-section", section);
+    setIfChanged(tbody, "id", `section-${s}`);
+    const cells = cellsOf(tbody);
+    cells.forEach((cell, r) => {
+      setIfChanged(cell, "data-section", section);
+      setIfChanged(cell, "data-row", String(r));
+    });
+    const more = moreRowOf(tbody);
+    if (more && (more.dataset.section !== section || more.dataset.nextOffset !== String(cells.length))) {
+      setMoreRow(more, tableID, s, cells.length, remainingOf(more));
+    }
+  });
+}
+
+/** Takes an item out of the page's numbering while it animates away. */
+export function retire(element) {
+  element.classList.add("tv-removing");
+  element.setAttribute("inert", "");
+  element.setAttribute("aria-hidden", "true");
+  for (const name of ["data-section", "data-row", "data-id", "id"]) element.removeAttribute(name);
+}
+
+/** The text of a row, for labels and announcements. */
+export function rowText(cell) {
+  return cell.querySelector(".text")?.textContent?.trim() || `row ${Number(cell.dataset.row) + 1}`;
+}

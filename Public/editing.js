@@ -1,0 +1,127 @@
+// Editing mode (setEditing(_:animated:)): an Edit/Done button; in editing mode
+// each row shows the control its `editingStyle` and `canEdit` ask for. The red
+// delete control reveals a swipe-style confirmation button titled with the
+// row's `deleteTitle`, which deletes the row through the API; the green insert
+// control inserts a row after it. The change itself arrives through the feed.
+
+import { indexPathOf, rowText } from "./dom.js";
+
+const NEW_ROW = { text: "New row" };
+
+function button(className, label) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.className = className;
+  element.setAttribute("aria-label", label);
+  return element;
+}
+
+/** Adds the editing controls a row asks for (hidden until editing mode). */
+function decorate(cell) {
+  const body = cell.querySelector(":scope > .cell-body");
+  if (!body || body.querySelector(":scope > .tv-edit-control")) return;
+  if (cell.dataset.canEdit !== "true") return;
+  const text = rowText(cell);
+  if (cell.dataset.editingStyle === "delete") {
+    const title = cell.dataset.deleteTitle || "Delete";
+    const control = button("tv-edit-control tv-delete-control", `Delete ${text}`);
+    control.setAttribute("aria-expanded", "false");
+    const confirm = button("tv-delete-confirm", `${title}: ${text}`);
+    confirm.textContent = title;
+    body.prepend(control);
+    body.append(confirm);
+  } else if (cell.dataset.editingStyle === "insert") {
+    body.prepend(button("tv-edit-control tv-insert-control", `Insert a row after ${text}`));
+  }
+}
+
+export class Editing {
+  constructor(view) {
+    this.view = view;
+    this.editing = false;
+    view.enhancers.push(decorate);
+
+    this.toggle = document.createElement("button");
+    this.toggle.type = "button";
+    this.toggle.className = "tv-edit-button";
+    this.toggle.setAttribute("aria-pressed", "false");
+    this.toggle.textContent = "Edit";
+    this.toggle.addEventListener("click", () => this.setEditing(!this.editing));
+    const actions = document.querySelector("[data-nav-actions]");
+    if (actions) actions.append(this.toggle);
+    else view.container.prepend(this.toggle);
+
+    view.table.addEventListener("click", (event) => this.click(event));
+    document.addEventListener("pointerdown", (event) => {
+      const confirming = this.view.table.querySelector("tr.tv-confirming");
+      if (confirming && !event.target.closest?.(".tv-delete-confirm, .tv-delete-control")) this.cancelConfirmation();
+    });
+    view.table.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && this.view.table.querySelector("tr.tv-confirming")) {
+        const cell = this.cancelConfirmation();
+        cell?.querySelector(".tv-delete-control")?.focus();
+      }
+    });
+  }
+
+  setEditing(editing) {
+    this.editing = editing;
+    this.view.table.classList.toggle("editing", editing);
+    this.toggle.textContent = editing ? "Done" : "Edit";
+    this.toggle.setAttribute("aria-pressed", String(editing));
+    if (!editing) this.cancelConfirmation();
+    this.view.table.dispatchEvent(new CustomEvent("webtableview:editing", { detail: { editing } }));
+    this.view.notices.announce(editing ? "Editing" : "Done editing");
+  }
+
+  /** Hides the confirmation button; answers the row that showed it. */
+  cancelConfirmation() {
+    const cell = this.view.table.querySelector("tr.tv-confirming");
+    if (!cell) return null;
+    cell.classList.remove("tv-confirming");
+    cell.querySelector(".tv-delete-control")?.setAttribute("aria-expanded", "false");
+    return cell;
+  }
+
+  click(event) {
+    const target = event.target.closest?.(".tv-delete-control, .tv-delete-confirm, .tv-insert-control");
+    if (!target || !this.editing) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const cell = target.closest("tr.cell");
+    if (target.classList.contains("tv-delete-control")) this.reveal(cell);
+    else if (target.classList.contains("tv-delete-confirm")) this.commitDelete(cell, target);
+    else this.commitInsert(cell);
+  }
+
+  reveal(cell) {
+    const shown = cell.classList.contains("tv-confirming");
+    this.cancelConfirmation();
+    if (shown) return;
+    cell.classList.add("tv-confirming");
+    cell.querySelector(".tv-delete-control").setAttribute("aria-expanded", "true");
+    cell.querySelector(".tv-delete-confirm").focus({ preventScroll: true });
+  }
+
+  async commitDelete(cell, confirm) {
+    const [section, row] = indexPathOf(cell);
+    cell.classList.add("tv-pending");
+    confirm.disabled = true;
+    try {
+      await this.view.api.deleteRow(section, row);
+    } catch (error) {
+      this.view.notices.refused(error);
+      cell.classList.remove("tv-pending", "tv-confirming");
+      confirm.disabled = false;
+    }
+  }
+
+  async commitInsert(cell) {
+    const [section, row] = indexPathOf(cell);
+    try {
+      await this.view.api.insertRow(section, row + 1, NEW_ROW);
+    } catch (error) {
+      this.view.notices.refused(error);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+// The table's change feed (SPEC §3) over EventSource: `update` events are
+// applied in version order, `reset` reloads the page, `deleted` shows a notice.
+// The browser reconnects by itself with Last-Event-ID; when the stream is
+// closed for good it is opened again from the version the page shows.
+// While the reader drags a row, updates wait (`hold`) and are applied on release.
+
+import { applyUpdate } from "./apply-update.js";
+import { versionOf } from "./dom.js";
+
+const RECONNECT_MS = 2000;
+
+export class LiveFeed {
+  constructor(view) {
+    this.view = view;
+    this.holds = 0;
+    this.queue = [];
+    this.waiters = [];
+    this.source = null;
+    this.stopped = false;
+  }
+
+  start() {
+    const { table, tableID } = this.view;
+    const url = `/api/tables/${encodeURIComponent(tableID)}/events?since=${versionOf(table)}`;
+    const source = new EventSource(url);
+    this.source = source;
+    source.addEventListener("update", (event) => this.receive(JSON.parse(event.data)));
+    source.addEventListener("reset", () => this.reload());
+    source.addEventListener("deleted", () => {
+      this.stop();
+      this.view.tableDeleted();
+    });
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED && !this.stopped) {
+        setTimeout(() => { if (this.source === source && !this.stopped) this.start(); }, RECONNECT_MS);
+      }
+    });
+  }
+
+  stop() {
+    this.stopped = true;
+    this.source?.close();
+  }
+
+  reload() {
+    this.stop();
+    window.location.reload();
+  }
+
+  receive(update) {
+    if (this.holds > 0) this.queue.push(update);
+    else this.apply(update);
+  }
+
+  apply(update) {
+    const { table } = this.view;
+    const current = versionOf(table);
+    if (update.version <= current) return;
+    if (update.version !== current + 1) {
+      // A change went missing: the page can no longer follow step by step.
+      this.reload();
+      return;
+    }
+    const drawn = new Map(this.view.beforeUpdate.flatMap((hook) => hook(update)));
+    let result;
+    try {
+      result = applyUpdate(this.view, update, drawn);
+    } catch (error) {
+      console.error("webtableview: could not apply version", update.version, error);
+      this.reload();
+      return;
+    }
+    if (result.reload) {
+      this.reload();
+      return;
+    }
+    table.dispatchEvent(new CustomEvent("webtableview:update", { detail: update }));
+    this.waiters = this.waiters.filter(({ version, resolve }) => {
+      if (version > update.version) return true;
+      resolve(true);
+      return false;
+    });
+  }
+
+  /** Keeps updates back until `release`, e.g. while a row is being dragged. */
+  hold() {
+    this.holds += 1;
+  }
+
+  release() {
+    this.holds = Math.max(0, this.holds - 1);
+    while (this.holds === 0 && this.queue.length) this.apply(this.queue.shift());
+  }
+
+  /** Resolves true once the page shows `version`, false after `timeout` ms. */
+  waitForVersion(version, timeout) {
+    if (versionOf(this.view.table) >= version) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = { version, resolve };
+      this.waiters.push(waiter);
+      setTimeout(() => {
+        this.waiters = this.waiters.filter((other) => other !== waiter);
+        resolve(false);
+      }, timeout);
+    });
+  }
+}

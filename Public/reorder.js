@@ -1,0 +1,269 @@
+// Reordering in editing mode (moveRow(at:to:)): rows whose `canMove` is true
+// get a reorder handle. Drag it (mouse, pen or touch), or focus it and use the
+// keyboard — Space or Enter picks the row up, the arrow keys move it, Space or
+// Enter drops it, Escape puts it back; Alt+Arrow moves it one place at once.
+// A drop sends one move to the API. The row stays where it was dropped until
+// the feed reports the change; if the server refuses it, the row goes back.
+
+import { cellsOf, indexPathOf, renumber, rowsEndOf, rowText, sectionsOf, versionOf } from "./dom.js";
+
+const EDGE = 48;
+const SCROLL_STEP = 14;
+
+function decorate(cell) {
+  const body = cell.querySelector(":scope > .cell-body");
+  if (!body || cell.dataset.canMove !== "true" || body.querySelector(":scope > .tv-reorder-handle")) return;
+  const handle = document.createElement("button");
+  handle.type = "button";
+  handle.className = "tv-reorder-handle";
+  handle.setAttribute("aria-label", `Reorder ${rowText(cell)}`);
+  handle.setAttribute("aria-describedby", "tv-reorder-help");
+  handle.setAttribute("aria-pressed", "false");
+  body.append(handle);
+}
+
+/** Where a row was before it was picked up, to put it back. */
+function originOf(cell) {
+  const tbody = cell.parentNode;
+  return { cell, tbody, index: cellsOf(tbody).indexOf(cell), from: indexPathOf(cell) };
+}
+
+function positionOf(cell) {
+  return [Number(cell.parentNode.dataset.section), cellsOf(cell.parentNode).indexOf(cell)];
+}
+
+function before(a, b) {
+  return Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+}
+
+export class Reorder {
+  constructor(view) {
+    this.view = view;
+    this.drag = null;
+    this.lifted = null;
+    this.pending = null;
+    this.stepping = false;
+    view.enhancers.push(decorate);
+    const help = document.createElement("p");
+    help.id = "tv-reorder-help";
+    help.className = "tv-visually-hidden";
+    help.textContent = "Space picks the row up, arrow keys move it, Space drops it, Escape cancels.";
+    view.container.append(help);
+
+    const { table } = view;
+    table.addEventListener("pointerdown", (event) => this.pointerDown(event));
+    table.addEventListener("keydown", (event) => this.keyDown(event));
+    table.addEventListener("focusout", (event) => {
+      if (this.lifted && !this.stepping && event.target === this.lifted.handle) this.cancelLift();
+    });
+    table.addEventListener("webtableview:editing", (event) => {
+      if (!event.detail.editing && this.lifted) this.cancelLift();
+    });
+    view.beforeUpdate.push(() => this.revertPending());
+  }
+
+  get editing() {
+    return this.view.table.classList.contains("editing");
+  }
+
+  // MARK: Dragging
+
+  pointerDown(event) {
+    const handle = event.target.closest?.(".tv-reorder-handle");
+    if (!handle || !this.editing || event.button !== 0 || this.drag || this.pending || this.lifted) return;
+    event.preventDefault();
+    const cell = handle.closest("tr.cell");
+    const top = cell.getBoundingClientRect().top + window.scrollY;
+    this.drag = { cell, origin: originOf(cell), startY: event.clientY + window.scrollY, startTop: top, shift: 0 };
+    this.view.feed.hold();
+    cell.classList.add("tv-dragging");
+    this.view.table.classList.add("tv-reordering");
+    // Moving the row in the page ends the handle's pointer capture: follow the
+    // pointer on the document instead.
+    const move = (moveEvent) => {
+      if (moveEvent.pointerId === event.pointerId) this.pointerMove(moveEvent);
+    };
+    const end = (endEvent) => {
+      if (endEvent.pointerId !== event.pointerId) return;
+      document.removeEventListener("pointermove", move);
+      document.removeEventListener("pointerup", end);
+      document.removeEventListener("pointercancel", end);
+      this.endDrag(endEvent.type === "pointerup");
+    };
+    document.addEventListener("pointermove", move);
+    document.addEventListener("pointerup", end);
+    document.addEventListener("pointercancel", end);
+  }
+
+  pointerMove(event) {
+    const { cell } = this.drag;
+    const y = event.clientY;
+    if (y < EDGE * 2) window.scrollBy(0, -SCROLL_STEP);
+    else if (y > window.innerHeight - EDGE) window.scrollBy(0, SCROLL_STEP);
+    const bounds = this.view.table.getBoundingClientRect();
+    const over = document.elementsFromPoint(bounds.left + bounds.width / 2, y)
+      .map((element) => element.closest("tr"))
+      .find((row) => row && row !== cell);
+    if (over && this.view.table.contains(over) && !over.closest(".tv-removing")) {
+      this.relocate(cell, over, y);
+    }
+    const naturalTop = cell.getBoundingClientRect().top + window.scrollY - this.drag.shift;
+    this.drag.shift = y + window.scrollY - this.drag.startY - (naturalTop - this.drag.startTop);
+    cell.style.transform = `translateY(${this.drag.shift}px)`;
+  }
+
+  /** Moves the dragged row next to the row under the pointer once the pointer passes its middle. */
+  relocate(cell, over, y) {
+    const tbody = over.parentNode;
+    if (over.matches("tr.cell")) {
+      const box = over.getBoundingClientRect();
+      const upper = y < box.top + box.height / 2;
+      if (upper && before(over, cell)) tbody.insertBefore(cell, over);
+      else if (!upper && before(cell, over)) tbody.insertBefore(cell, over.nextSibling);
+    } else if (over.matches("tr.section-header")) {
+      if (cellsOf(tbody)[0] !== cell) tbody.insertBefore(cell, over.nextSibling);
+    } else if (over.matches("tr.section-footer, tr.more")) {
+      const cells = cellsOf(tbody);
+      if (cells[cells.length - 1] !== cell) tbody.insertBefore(cell, rowsEndOf(tbody));
+    }
+  }
+
+  endDrag(drop) {
+    const { cell, origin } = this.drag;
+    this.drag = null;
+    cell.classList.remove("tv-dragging");
+    cell.style.removeProperty("transform");
+    this.view.table.classList.remove("tv-reordering");
+    if (drop) this.commit(origin);
+    else {
+      this.restore(origin);
+      this.view.feed.release();
+    }
+  }
+
+  // MARK: Keyboard
+
+  keyDown(event) {
+    const handle = event.target.closest?.(".tv-reorder-handle");
+    if (!handle || !this.editing || this.drag || this.pending) return;
+    const cell = handle.closest("tr.cell");
+    const arrow = event.key === "ArrowUp" ? -1 : event.key === "ArrowDown" ? 1 : 0;
+    if (arrow && event.altKey && !this.lifted) {
+      event.preventDefault();
+      const origin = originOf(cell);
+      this.view.feed.hold();
+      this.step(cell, handle, arrow);
+      this.commit(origin);
+    } else if (arrow && this.lifted) {
+      event.preventDefault();
+      this.step(cell, handle, arrow);
+    } else if (event.key === " " || event.key === "Enter") {
+      event.preventDefault();
+      if (this.lifted) this.drop();
+      else this.lift(cell, handle);
+    } else if (event.key === "Escape" && this.lifted) {
+      event.preventDefault();
+      this.cancelLift();
+      handle.focus();
+    }
+  }
+
+  lift(cell, handle) {
+    this.lifted = { cell, handle, origin: originOf(cell) };
+    this.view.feed.hold();
+    cell.classList.add("tv-lifted");
+    handle.setAttribute("aria-pressed", "true");
+    this.view.notices.announce(`Picked up ${rowText(cell)}. ${this.describe(cell)}.`);
+  }
+
+  drop() {
+    const { cell, handle, origin } = this.lifted;
+    this.lifted = null;
+    cell.classList.remove("tv-lifted");
+    handle.setAttribute("aria-pressed", "false");
+    this.commit(origin);
+  }
+
+  cancelLift() {
+    const { cell, handle, origin } = this.lifted;
+    this.lifted = null;
+    cell.classList.remove("tv-lifted");
+    handle.setAttribute("aria-pressed", "false");
+    this.restore(origin);
+    this.view.feed.release();
+    this.view.notices.announce(`${rowText(cell)} put back`);
+  }
+
+  /** Moves `cell` one place up (-1) or down (1), into the next section at either end. */
+  step(cell, handle, direction) {
+    const tbody = cell.parentNode;
+    const cells = cellsOf(tbody);
+    const index = cells.indexOf(cell);
+    const neighbour = cells[index + direction];
+    this.stepping = true;
+    if (neighbour) {
+      tbody.insertBefore(cell, direction < 0 ? neighbour : neighbour.nextSibling);
+    } else {
+      const sections = sectionsOf(this.view.table);
+      const next = sections[sections.indexOf(tbody) + direction];
+      if (next) {
+        const rows = cellsOf(next);
+        if (direction < 0) next.insertBefore(cell, rowsEndOf(next));
+        else next.insertBefore(cell, rows[0] ?? rowsEndOf(next));
+      }
+    }
+    handle.focus({ preventScroll: true });
+    handle.scrollIntoView({ block: "nearest" });
+    this.stepping = false;
+    this.view.notices.announce(this.describe(cell));
+  }
+
+  describe(cell) {
+    const [section, row] = positionOf(cell);
+    return `Row ${row + 1} of section ${section + 1}`;
+  }
+
+  // MARK: Sending the move
+
+  /** Sends the move from `origin` to where the row is now, unless it is back where it was. */
+  async commit(origin) {
+    const { cell, from } = origin;
+    const to = positionOf(cell);
+    if (to[0] === from[0] && to[1] === from[1]) {
+      this.view.feed.release();
+      return;
+    }
+    // Positions were read at this version; updates held back during the drag come after it.
+    const version = versionOf(this.view.table);
+    renumber(this.view.table);
+    this.pending = origin;
+    this.view.feed.release();
+    try {
+      await this.view.api.moveRow(from, to, version);
+    } catch (error) {
+      this.revertPending();
+      this.view.notices.refused(error);
+    }
+  }
+
+  /**
+   * Puts a row moved ahead of the server back, before the feed says what
+   * happened. Answers where the row was drawn, so that the update slides it
+   * from there (not at all when the server put it where it was dropped).
+   */
+  revertPending() {
+    if (!this.pending) return [];
+    const origin = this.pending;
+    this.pending = null;
+    const top = origin.cell.getBoundingClientRect().top;
+    this.restore(origin);
+    return [[origin.cell, top]];
+  }
+
+  restore({ cell, tbody, index }) {
+    if (!cell.isConnected || !tbody.isConnected) return;
+    const others = cellsOf(tbody).filter((other) => other !== cell);
+    tbody.insertBefore(cell, others[index] ?? rowsEndOf(tbody));
+    renumber(this.view.table);
+  }
+}

@@ -1,0 +1,119 @@
+// Selection (selectRow/deselectRow): a click or Enter/Space on a row selects it
+// through the API — or deselects it when it is selected and the table allows
+// multiple selection. The highlight and checkmarks then follow `selected` as
+// the feed reports it. Rows with a `link` open it instead. Rows take focus one
+// at a time (a roving tabindex): Tab enters the table, arrow keys move along it.
+
+import { cellsOf, indexPathOf, sectionsOf } from "./dom.js";
+
+const CONTROLS = "a, button, input, select, textarea, .tv-reorder-handle";
+
+function isRow(element) {
+  return element?.matches?.("tr.cell") && !element.classList.contains("tv-removing");
+}
+
+export class Selection {
+  constructor(view) {
+    this.view = view;
+    const { table } = view;
+    view.enhancers.push((cell) => {
+      if (!cell.hasAttribute("tabindex")) cell.setAttribute("tabindex", "-1");
+    });
+    table.addEventListener("click", (event) => {
+      if (table.classList.contains("editing") || event.target.closest(CONTROLS)) return;
+      const cell = event.target.closest("tr.cell");
+      if (isRow(cell)) this.choose(cell);
+    });
+    table.addEventListener("keydown", (event) => this.keyDown(event));
+    table.addEventListener("focusin", (event) => {
+      const cell = event.target.closest("tr.cell");
+      if (isRow(cell)) this.makeCurrent(cell);
+    });
+    table.addEventListener("webtableview:update", () => this.keepOneTabStop());
+  }
+
+  /** After the page was enhanced: the first row is where Tab enters the table. */
+  start() {
+    this.keepOneTabStop();
+  }
+
+  keepOneTabStop() {
+    const current = this.view.table.querySelector("tr.cell[tabindex='0']:not(.tv-removing)");
+    if (current) return;
+    const first = this.view.table.querySelector("tbody.section:not(.tv-removing) > tr.cell:not(.tv-removing)");
+    first?.setAttribute("tabindex", "0");
+  }
+
+  makeCurrent(cell) {
+    for (const other of this.view.table.querySelectorAll("tr.cell[tabindex='0']")) {
+      if (other !== cell) other.setAttribute("tabindex", "-1");
+    }
+    cell.setAttribute("tabindex", "0");
+  }
+
+  async choose(cell) {
+    const link = cell.querySelector("a.cell-link");
+    if (link) {
+      link.click();
+      return;
+    }
+    const { table, api, notices } = this.view;
+    if (table.dataset.allowsSelection !== "true") return;
+    const selected = cell.classList.contains("selected");
+    const multiple = table.dataset.allowsMultipleSelection === "true";
+    if (selected && !multiple) return;
+    const [section, row] = indexPathOf(cell);
+    cell.classList.add("tv-highlighted");
+    try {
+      await api.select(section, row, !selected);
+    } catch (error) {
+      notices.refused(error);
+    } finally {
+      cell.classList.remove("tv-highlighted");
+    }
+  }
+
+  keyDown(event) {
+    const cell = event.target;
+    if (!isRow(cell) || event.altKey || event.ctrlKey || event.metaKey) return;
+    let target = null;
+    switch (event.key) {
+      case "ArrowDown": target = this.neighbour(cell, 1); break;
+      case "ArrowUp": target = this.neighbour(cell, -1); break;
+      case "Home": target = this.view.table.querySelector("tbody.section:not(.tv-removing) > tr.cell:not(.tv-removing)"); break;
+      case "End": {
+        const sections = sectionsOf(this.view.table);
+        const cells = sections.length ? cellsOf(sections[sections.length - 1]) : [];
+        target = cells[cells.length - 1] ?? null;
+        break;
+      }
+      case "Enter":
+      case " ":
+        event.preventDefault();
+        if (!this.view.table.classList.contains("editing")) this.choose(cell);
+        return;
+      default:
+        return;
+    }
+    event.preventDefault();
+    if (target) {
+      this.makeCurrent(target);
+      target.focus();
+    }
+  }
+
+  /** The row after (1) or before (-1) `cell`, across sections. */
+  neighbour(cell, direction) {
+    let sibling = direction > 0 ? cell.nextElementSibling : cell.previousElementSibling;
+    while (sibling && !isRow(sibling) && sibling.matches("tr.cell")) {
+      sibling = direction > 0 ? sibling.nextElementSibling : sibling.previousElementSibling;
+    }
+    if (isRow(sibling)) return sibling;
+    const sections = sectionsOf(this.view.table);
+    for (let s = sections.indexOf(cell.parentNode) + direction; s >= 0 && s < sections.length; s += direction) {
+      const cells = cellsOf(sections[s]);
+      if (cells.length) return direction > 0 ? cells[0] : cells[cells.length - 1];
+    }
+    return null;
+  }
+}

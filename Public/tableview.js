@@ -1,0 +1,62 @@
+// WebTableView in the browser: enhances the server-rendered table view (SPEC §5)
+// with live animated updates, editing mode, reordering, selection, the section
+// index strip and infinite scroll. The page is complete without this script.
+
+import { TableAPI } from "./api.js";
+import { versionOf } from "./dom.js";
+import { Editing } from "./editing.js";
+import { InfiniteScroll } from "./infinite-scroll.js";
+import { LiveFeed } from "./live-feed.js";
+import { Notices } from "./notices.js";
+import { Reorder } from "./reorder.js";
+import { SectionIndex } from "./section-index.js";
+import { Selection } from "./selection.js";
+import { TableProperties } from "./table-properties.js";
+
+/** One table view on the page and the parts that work on it. */
+class TableView {
+  constructor(table) {
+    this.table = table;
+    this.tableID = table.dataset.table;
+    this.container = table.closest(".table-container") ?? table.parentElement;
+    /** Called with every row element put in the page: adds controls, tab stops. */
+    this.enhancers = [];
+    /** Called before each update from the feed is applied; each answers [row, drawn top] pairs. */
+    this.beforeUpdate = [];
+    this.notices = new Notices(this.container);
+    this.api = new TableAPI(this.tableID, () => versionOf(table));
+    this.properties = new TableProperties(this);
+    this.feed = new LiveFeed(this);
+    this.editing = new Editing(this);
+    this.reorder = new Reorder(this);
+    this.selection = new Selection(this);
+    this.sectionIndex = new SectionIndex(this);
+    this.scroll = new InfiniteScroll(this);
+    this.enhance(table);
+    this.selection.start();
+    table.classList.add("tv-live");
+    this.feed.start();
+  }
+
+  /** Enhances every row in `root` (a table, section or row) and watches its `more` rows. */
+  enhance(root) {
+    const cells = root.matches("tr.cell") ? [root] : root.querySelectorAll("tr.cell");
+    for (const cell of cells) {
+      for (const enhancer of this.enhancers) enhancer(cell);
+    }
+    this.scroll.watch(root);
+  }
+
+  /** The table was deleted on the server: nothing more to edit or follow. */
+  tableDeleted() {
+    this.table.classList.remove("editing");
+    this.table.classList.add("tv-deleted");
+    this.editing.toggle.disabled = true;
+    this.notices.banner("This table has been deleted.", { href: "/", text: "All tables" });
+  }
+}
+
+document.documentElement.classList.add("tv-js");
+for (const table of document.querySelectorAll("table.table-view[data-table]")) {
+  new TableView(table);
+}

@@ -1,0 +1,175 @@
+"""Helpers for the browser tests: the real server on port 0, HTTP calls with
+urllib, headless Chromium through Selenium, and reading the table off the page."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = Path(os.environ.get("WEBTABLEVIEW_BIN", ROOT / ".build" / "debug" / "webtableview"))
+TEMPLATES = ROOT / "Templates"
+PUBLIC = ROOT / "Public"
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+TIMEOUT = 30
+
+
+class Server:
+    """`webtableview serve --port 0 --data FILE`, stopped by `stop()`."""
+
+    def __init__(self, tables: list[dict], workdir: Path, *extra: str):
+        data = workdir / "tables.json"
+        data.write_text(json.dumps(tables))
+        self.log = workdir / "server.log"
+        command = [str(BINARY), "serve", "--port", "0", "--data", str(data),
+                   "--public", str(PUBLIC), "--templates", str(TEMPLATES), *extra]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=self.log.open("wb"), text=True)
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: lines.put(self.process.stdout.readline()), daemon=True).start()
+        try:
+            first = lines.get(timeout=TIMEOUT)
+        except queue.Empty:
+            self.stop()
+            raise RuntimeError(f"server did not start: {self.log.read_text()}")
+        if not first.startswith("listening on "):
+            self.stop()
+            raise RuntimeError(f"server did not start ({first!r}): {self.log.read_text()}")
+        self.url = first.removeprefix("listening on ").strip()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def request(self, method: str, path: str, body=None, headers: dict | None = None):
+        """Answers (status, parsed JSON body or None)."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+                payload = response.read()
+                return response.status, json.loads(payload) if payload else None
+        except urllib.error.HTTPError as error:
+            payload = error.read()
+            return error.code, json.loads(payload) if payload else None
+
+    def table(self, table_id: str) -> dict:
+        status, document = self.request("GET", f"/api/tables/{table_id}")
+        assert status == 200, document
+        return document
+
+    def texts(self, table_id: str) -> list[list[str]]:
+        return [[row.get("text", "") for row in section["rows"]] for section in self.table(table_id)["sections"]]
+
+    def edit(self, method: str, path: str, body=None) -> dict:
+        status, answer = self.request(method, path, body)
+        assert status in (200, 201), answer
+        return answer
+
+
+def chromium(*, width: int = 1024, height: int = 900, javascript: bool = True,
+             reduced_motion: bool = False) -> webdriver.Chrome:
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                 f"--window-size={width},{height}", "--hide-scrollbars", "--force-device-scale-factor=1"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "SEVERE"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    if not javascript:
+        driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    if reduced_motion:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                               {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    return driver
+
+
+def script_errors(driver) -> list[str]:
+    """Uncaught exceptions and console.error messages of the page's scripts."""
+    return [entry["message"] for entry in driver.get_log("browser")
+            if "Failed to load resource" not in entry["message"]]
+
+
+def wait(driver, condition, message: str = "", timeout: float = TIMEOUT):
+    """Waits for `condition()` to be truthy (never a fixed sleep)."""
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda _: condition(), message)
+
+
+def open_table(driver, server: Server, table_id: str, query: str = "") -> None:
+    driver.get(f"{server.url}/tables/{table_id}{query}")
+    wait(driver, lambda: driver.execute_script(
+        "return document.querySelector('table.table-view')?.classList.contains('tv-live')"),
+        "the script did not start")
+
+
+DOM_TEXTS = """
+return Array.from(document.querySelectorAll('table.table-view > tbody.section[data-section]')).map(
+  (tbody) => Array.from(tbody.querySelectorAll(':scope > tr.cell[data-row]')).map(
+    (row) => row.querySelector('.text').textContent));
+"""
+
+
+def dom_texts(driver) -> list[list[str]]:
+    """Row texts per section as the page shows them (rows leaving with an animation excluded)."""
+    return driver.execute_script(DOM_TEXTS)
+
+
+NUMBERING = """
+const table = document.querySelector('table.table-view');
+const problems = [];
+Array.from(table.querySelectorAll(':scope > tbody.section[data-section]')).forEach((tbody, s) => {
+  if (tbody.dataset.section !== String(s)) problems.push(`section ${s} numbered ${tbody.dataset.section}`);
+  Array.from(tbody.querySelectorAll(':scope > tr.cell[data-row]')).forEach((row, r) => {
+    if (row.dataset.section !== String(s) || row.dataset.row !== String(r))
+      problems.push(`row ${s},${r} numbered ${row.dataset.section},${row.dataset.row}`);
+  });
+});
+return {version: Number(table.dataset.version), problems};
+"""
+
+
+def numbering(driver) -> dict:
+    """The page's version and any row or section whose data-section/data-row is wrong."""
+    return driver.execute_script(NUMBERING)
+
+
+def version_shown(driver) -> int:
+    return int(driver.execute_script("return document.querySelector('table.table-view').dataset.version"))
+
+
+def settled(driver) -> bool:
+    """True when no animation runs and nothing is on its way out."""
+    return driver.execute_script(
+        "return !document.querySelector('.tv-animating, .tv-removing')")
+
+
+def row(driver, section: int, index: int):
+    return driver.find_element(
+        "css selector", f"tbody.section[data-section='{section}'] > tr.cell[data-row='{index}']")
+
+
+def cell(text: str, **fields) -> dict:
+    return {"text": text, **fields}
+
+
+def table(table_id: str, sections: list[dict], **properties) -> dict:
+    return {"id": table_id, "title": properties.pop("title", table_id.title()), "sections": sections, **properties}

@@ -1,0 +1,92 @@
+"""Getting around a table: the section index strip, infinite scroll through a
+10,000-row section, and the page without JavaScript."""
+
+import string
+
+from selenium.webdriver.common.action_chains import ActionChains
+
+from support import cell, dom_texts, numbering, open_table, table, version_shown, wait
+
+LETTERS = table("letters", [
+    {"header": f"{letter} words", "indexTitle": letter, "rows": [cell(f"{letter}{n}") for n in range(12)]}
+    for letter in string.ascii_uppercase[:12]
+])
+
+SECTION_TOP = """
+const section = document.getElementById(arguments[0]);
+const bar = document.querySelector('.nav-bar');
+return Math.round(section.getBoundingClientRect().top - (bar ? bar.getBoundingClientRect().bottom : 0));
+"""
+
+
+def index_link(driver, title):
+    return driver.find_element("xpath", f"//nav[contains(@class,'section-index')]/a[text()='{title}']")
+
+
+def test_the_section_index_strip_jumps(serve, browser):
+    server = serve([LETTERS])
+    window = browser(height=700)
+    open_table(window, server, "letters")
+    assert window.execute_script("return window.scrollY") == 0
+
+    index_link(window, "H").click()
+    wait(window, lambda: abs(window.execute_script(SECTION_TOP, "section-7")) <= 1, "H is not at the top")
+    assert window.execute_script("return window.scrollY") > 0
+
+    # Dragging along the strip jumps to each title passed; release on E.
+    ActionChains(window, duration=30).click_and_hold(index_link(window, "A")) \
+        .move_to_element(index_link(window, "C")).move_to_element(index_link(window, "E")).release().perform()
+    wait(window, lambda: abs(window.execute_script(SECTION_TOP, "section-4")) <= 1, "E is not at the top")
+
+    # Deleting a section renumbers the strip's targets.
+    server.edit("DELETE", "/api/tables/letters/sections/0")
+    wait(window, lambda: version_shown(window) == 1)
+    wait(window, lambda: index_link(window, "B").get_attribute("href").endswith("#section-0"))
+    index_link(window, "D").click()
+    wait(window, lambda: abs(window.execute_script(SECTION_TOP, "section-2")) <= 1, "D is not at the top")
+
+
+def test_scrolling_a_10000_row_section_loads_every_row_once_in_order(serve, browser):
+    big = {"header": "Numbers", "rows": [cell(f"Row {n}") for n in range(10_000)]}
+    server = serve([table("big", [big, {"header": "After", "rows": [cell("Last")]}])])
+    window = browser()
+    open_table(window, server, "big")
+    more = "document.querySelector(\"tbody.section[data-section='0'] > tr.more\")"
+    assert window.execute_script(f"return {more}.dataset.nextOffset") == "1000"
+
+    # A live update before the rest is loaded: one row gone from the loaded part,
+    # one added there and one added far below it.
+    server.edit("POST", "/api/tables/big/batch", {
+        "deleteRows": [[0, 0]],
+        "insertRows": [{"at": [0, 2], "row": cell("Near")}, {"at": [0, 5000], "row": cell("Far")}],
+    })
+    wait(window, lambda: version_shown(window) == 1)
+    assert window.execute_script(f"return {more}.dataset.nextOffset") == "1000"
+
+    loads = 0
+    while window.execute_script(f"return {more} !== null"):
+        offset = window.execute_script(f"return {more}.dataset.nextOffset")
+        window.execute_script(f"{more}.scrollIntoView()")
+        wait(window, lambda: window.execute_script(
+            f"return {more} === null || {more}.dataset.nextOffset !== arguments[0]", offset), "no rows loaded")
+        loads += 1
+        assert loads < 40
+    expected = server.texts("big")
+    assert len(expected[0]) == 10_001
+    assert dom_texts(window) == expected
+    assert numbering(window)["problems"] == []
+
+    # Live updates keep working on the fully loaded section.
+    server.edit("DELETE", "/api/tables/big/sections/0/rows/9000")
+    wait(window, lambda: dom_texts(window) == server.texts("big"))
+
+
+def test_without_javascript_every_section_is_shown(serve, browser):
+    server = serve([LETTERS])
+    window = browser(javascript=False)
+    window.get(f"{server.url}/tables/letters")
+    headers = [element.text for element in window.find_elements("css selector", "tbody.section th[scope=rowgroup]")]
+    assert headers == [f"{letter} words" for letter in string.ascii_uppercase[:12]]
+    assert dom_texts(window) == server.texts("letters")
+    assert window.find_elements("css selector", ".tv-edit-button") == []
+    assert "tv-live" not in window.find_element("css selector", "table.table-view").get_attribute("class")

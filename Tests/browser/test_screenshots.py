@@ -1,0 +1,74 @@
+"""Screenshots for the README (docs/screenshots/): the three styles, editing
+mode and a phone-sized window. Each is also checked for what it must show."""
+
+from support import SCREENSHOTS, cell, open_table, row, table, wait
+
+
+def country(name, capital, flag, **fields):
+    return cell(name, id=flag, style="subtitle", detail=capital, image=f"/public/flags/{flag}.svg",
+                accessory="disclosureIndicator", canMove=True, **fields)
+
+
+ATLAS = table("atlas", [
+    {"header": "Europe", "indexTitle": "E", "footer": "Four nations of the European continent.", "rows": [
+        country("England", "London", "england"),
+        country("France", "Paris", "france"),
+        country("Scotland", "Edinburgh", "scotland", deleteTitle="Remove"),
+        country("Spain", "Madrid", "spain"),
+    ]},
+    {"header": "Americas", "indexTitle": "A", "rows": [
+        cell("United States of America", id="usa", style="subtitle", detail="Washington, D.C.",
+             image="/public/flags/usa.svg", accessory="detailDisclosureButton", detailLink="/api/tables/atlas",
+             canMove=True),
+        cell("Add a country", id="add", editingStyle="insert", selectionStyle="none"),
+    ]},
+    {"header": "Settings", "indexTitle": "S", "rows": [
+        cell("Units", id="units", style="value1", detail="Metric", accessory="disclosureIndicator"),
+        cell("Language", id="language", style="value1", detail="English", selected=True),
+        cell("Capital", id="capital", style="value2", detail="Shown under each country"),
+    ]},
+], title="Atlas", header="Countries and their capitals", footer="Flags from Public/flags.")
+
+
+ANIMATIONS_DONE = """
+return document.getAnimations().every((animation) => animation.playState === 'finished'
+  || animation.effect.getComputedTiming().iterations === Infinity);
+"""
+
+
+def save(driver, name):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / name
+    driver.save_screenshot(str(path))
+    assert path.stat().st_size > 10_000, f"{name} looks empty"
+
+
+def images_loaded(driver):
+    return driver.execute_script(
+        "return Array.from(document.images).every((image) => image.complete && image.naturalWidth > 0)")
+
+
+def test_screenshots_of_each_style_editing_and_a_phone(serve, browser):
+    server = serve([ATLAS])
+    window = browser(width=900, height=820)
+    for style, name in (("plain", "plain.png"), ("grouped", "grouped.png"), ("insetGrouped", "inset-grouped.png")):
+        open_table(window, server, "atlas", f"?style={style}")
+        wait(window, lambda: images_loaded(window))
+        assert window.find_elements("css selector", "nav.section-index") or style != "plain"
+        save(window, name)
+
+    window.find_element("css selector", ".tv-edit-button").click()
+    scotland = row(window, 0, 2)
+    scotland.find_element("css selector", ".tv-delete-control").click()
+    confirm = scotland.find_element("css selector", ".tv-delete-confirm")
+    wait(window, lambda: confirm.is_displayed() and window.execute_script(ANIMATIONS_DONE))
+    assert confirm.text == "Remove"
+    save(window, "editing.png")
+
+    phone = browser(width=375, height=812)
+    phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                          {"width": 375, "height": 812, "deviceScaleFactor": 2, "mobile": True})
+    open_table(phone, server, "atlas", "?style=insetGrouped")
+    wait(phone, lambda: images_loaded(phone))
+    assert phone.execute_script("return window.innerWidth") == 375
+    save(phone, "phone.png")

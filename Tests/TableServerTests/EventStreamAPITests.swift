@@ -1,0 +1,74 @@
+import Foundation
+import JSON
+import MicroHTTP
+import MicroHTTPTesting
+import Testing
+
+/// `GET /api/tables/{t}/events` over a real socket: replay, reset, live updates
+/// with their HTML, and the end of the stream when the table is deleted.
+@Suite struct EventStreamAPITests {
+    func subscribe(_ client: TestClient, _ path: String, headers: String = "") throws -> RawConnection {
+        let connection = try client.connect()
+        try connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\n")
+        let head = try connection.readHead()
+        #expect(head.status == 200)
+        #expect(head.headers["Content-Type"] == "text/event-stream; charset=utf-8")
+        return connection
+    }
+
+    func read(_ connection: RawConnection, until marker: String) -> String {
+        String(decoding: connection.readStream(timeout: .seconds(10)) { String(decoding: $0, as: UTF8.self).contains(marker) }, as: UTF8.self)
+    }
+
+    func deleteFirstRow(_ client: TestClient) throws {
+        #expect(try client.request(.DELETE, "/api/tables/t/sections/0/rows/0").status == 200)
+    }
+
+    @Test func replaysFromSinceThenFollowsLive() throws {
+        try withServer(.live) { client in
+            try deleteFirstRow(client)
+            try deleteFirstRow(client)
+            let stream = try subscribe(client, "/api/tables/t/events?since=1")
+            defer { stream.close() }
+            let replay = read(stream, until: "id: 2\n")
+            #expect(replay.hasPrefix("event: update\nid: 2\ndata: {\"version\":2,"))
+            #expect(!replay.contains("id: 1\n"))
+
+            let inserted = try client.request(
+                .POST, "/api/tables/t/sections/0/rows?animation=top", headers: jsonHeaders,
+                body: body(#"{"at": 1, "row": {"id": "new", "text": "<b>New</b>"}}"#))
+            #expect(inserted.status == 200)
+            let live = read(stream, until: "id: 3\n")
+            let data = try #require(live.split(separator: "\n").last { $0.hasPrefix("data: ") }).dropFirst(6)
+            let event = try JSONParser().parse(Array(data.utf8))
+            #expect(event["batch"]?["animation"]?.string == "top")
+            let html = try #require(event["html"]?["rows"]?[0]?["html"]?.string)
+            #expect(event["html"]?["rows"]?[0]?["at"] == .array([.integer(0), .integer(1)]))
+            #expect(html.contains(#"data-section="0" data-row="1" data-id="new""#))
+            #expect(html.contains("&lt;b&gt;New&lt;/b&gt;"))
+        }
+    }
+
+    @Test func lastEventIDReplaysAndATooOldOneResets() throws {
+        try withServer(.live, configure: { $0.history = 2 }) { client in
+            for _ in 0..<4 { try deleteFirstRow(client) }
+            let resumed = try subscribe(client, "/api/tables/t/events", headers: "Last-Event-ID: 2\r\n")
+            #expect(read(resumed, until: "id: 4\n").contains("id: 3\n"))
+            resumed.close()
+
+            let stale = try subscribe(client, "/api/tables/t/events", headers: "Last-Event-ID: 1\r\n")
+            #expect(read(stale, until: "\n\n").hasPrefix("event: reset\ndata: {\"version\":4}\n\n"))
+            stale.close()
+        }
+    }
+
+    @Test func deletingTheTableSendsDeletedAndEndsTheStream() throws {
+        try withServer(.live) { client in
+            let stream = try subscribe(client, "/api/tables/t/events")
+            #expect(try client.request(.DELETE, "/api/tables/t").status == 204)
+            #expect(read(stream, until: "event: deleted\n").contains("event: deleted\n"))
+            _ = stream.readStream(timeout: .seconds(5)) { _ in false }
+            #expect(stream.sawLastChunk)
+        }
+    }
+}

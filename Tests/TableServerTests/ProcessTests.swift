@@ -1,0 +1,77 @@
+import Foundation
+import MicroHTTPTesting
+import Testing
+
+/// The `webtableview` executable as an operator runs it: its first line, the
+/// `check` command's exit codes, and a clean exit 0 on SIGTERM and SIGINT.
+@Suite struct ProcessTests {
+    /// The executable `swift build --build-tests` put beside this test bundle.
+    static let executable: URL = {
+        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("webtableview")
+    }()
+
+    func launch(_ arguments: [String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, output)
+    }
+
+    /// Reads the first line the server prints and answers its port.
+    func port(from output: Pipe) throws -> Int {
+        var line = [UInt8]()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(text.hasPrefix("listening on http://127.0.0.1:"))
+        return try #require(Int(text.split(separator: ":").last ?? ""))
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func stopsCleanlyOnASignal(_ signal: Int32) throws {
+        let root = packageRoot.path
+        let (process, output) = try launch([
+            "serve", "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates",
+        ])
+        let port = try port(from: output)
+        let client = TestClient(port: port)
+        #expect(try client.request(.GET, "/healthz").status == 200)
+        #expect(try client.request(.GET, "/tables/countries").status == 200)
+        let stream = try client.connect()
+        try stream.send("GET /api/tables/countries/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(try stream.readHead().status == 200)
+
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        stream.close()
+    }
+
+    @Test func checkExitsZeroOneOrTwo() throws {
+        let root = packageRoot.path
+        let valid = try launch(["check", root + "/examples/countries.json", root + "/examples/us-cities.json"])
+        valid.0.waitUntilExit()
+        #expect(valid.0.terminationStatus == 0)
+
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("wtv-check-\(getpid()).json")
+        try Data(#"{"id": "x", "sections": [{"rows": [{"accessory": "arrow"}]}], "colour": 1}"#.utf8).write(to: bad)
+        defer { try? FileManager.default.removeItem(at: bad) }
+        let invalid = try launch(["check", bad.path])
+        let text = String(decoding: invalid.1.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        invalid.0.waitUntilExit()
+        #expect(invalid.0.terminationStatus == 1)
+        #expect(text.contains("\(bad.path): $.sections[0].rows[0].accessory: unknown value \"arrow\""))
+        #expect(text.contains("\(bad.path): $: unknown field \"colour\""))
+
+        let usage = try launch(["check"])
+        usage.0.waitUntilExit()
+        #expect(usage.0.terminationStatus == 2)
+    }
+}

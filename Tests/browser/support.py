@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("WEBTABLEVIEW_BIN", ROOT / ".build" / "debug" / "webtableview"))
 TEMPLATES = ROOT / "Templates"
 PUBLIC = ROOT / "Public"
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+# Where screenshots go: a scratch folder, unless `make screenshots` names docs/screenshots.
+SCREENSHOTS = Path(os.environ.get("WEBTABLEVIEW_SCREENSHOTS", "/tmp/webtableview-screenshots"))
 TIMEOUT = 30
 
 

@@ -1,7 +1,9 @@
 """Screenshots for the README (docs/screenshots/): the three styles, editing
 mode and a phone-sized window. Each is also checked for what it must show."""
 
-from support import SCREENSHOTS, cell, open_table, row, table, wait
+import json
+
+from support import ROOT, SCREENSHOTS, cell, open_table, row, table, wait
 
 
 def country(name, capital, flag, **fields):
@@ -72,3 +74,16 @@ def test_screenshots_of_each_style_editing_and_a_phone(serve, browser):
     wait(phone, lambda: images_loaded(phone))
     assert phone.execute_script("return window.innerWidth") == 375
     save(phone, "phone.png")
+
+
+def test_screenshots_of_the_demo_tables(serve, browser):
+    demo = [json.loads((ROOT / "examples" / name).read_text()) for name in ("countries.json", "us-cities.json")]
+    server = serve(demo)
+    window = browser(width=600, height=760)
+    open_table(window, server, "countries")
+    wait(window, lambda: images_loaded(window))
+    assert len(window.find_elements("css selector", "tr.cell")) == 5
+    save(window, "demo-countries.png")
+    open_table(window, server, "us-cities")
+    assert window.find_elements("css selector", "nav.section-index")
+    save(window, "demo-us-cities.png")

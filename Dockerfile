@@ -1,0 +1,61 @@
+# WebTableView in a container: a Swift builder stage and a slim Debian runtime.
+#
+#   docker build -t webtableview .
+#   docker run --rm -p 127.0.0.1:8080:8080 webtableview
+#
+# Both images are build arguments, fully qualified so that podman (which has no
+# default registry) finds them too; override them to build from local copies.
+ARG SWIFT_IMAGE=docker.io/library/swift:6.3.1-bookworm
+ARG RUNTIME_IMAGE=docker.io/library/debian:bookworm-slim
+
+FROM ${SWIFT_IMAGE} AS builder
+
+# Debian's bookworm packages (no version pins: they would break at each security update).
+# hadolint ignore=DL3008
+RUN export DEBIAN_FRONTEND=noninteractive \
+ && apt-get update -q \
+ && apt-get install -y -q --no-install-recommends libmicrohttpd-dev \
+ && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /src
+
+# Packages first: this layer is reused until Package.swift (or Package.resolved) changes.
+COPY Package.* ./
+RUN swift package resolve
+
+COPY Sources ./Sources
+# SwiftPM checks that every target's folder exists, the test targets' too.
+COPY Tests ./Tests
+# The Swift runtime goes into the binary (static stdlib); libmicrohttpd stays a shared library.
+RUN swift build -c release --static-swift-stdlib --product webtableview \
+ && install -D -m 0755 "$(swift build -c release --show-bin-path)/webtableview" /out/webtableview \
+ && strip --strip-debug /out/webtableview
+
+FROM ${RUNTIME_IMAGE}
+
+LABEL org.opencontainers.image.title="WebTableView" \
+      org.opencontainers.image.description="UIKit's table view, served over HTTP"
+
+# hadolint ignore=DL3008
+RUN export DEBIAN_FRONTEND=noninteractive \
+ && apt-get update -q \
+ && apt-get install -y -q --no-install-recommends libmicrohttpd12 \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --system --gid 10001 webtableview \
+ && useradd --system --uid 10001 --gid 10001 --home-dir /app --no-create-home \
+      --shell /usr/sbin/nologin webtableview
+
+COPY --from=builder /out/webtableview /usr/local/bin/webtableview
+WORKDIR /app
+COPY Public ./Public
+COPY Templates ./Templates
+
+USER 10001:10001
+EXPOSE 8080
+STOPSIGNAL SIGTERM
+# No curl in the image: bash speaks HTTP to the server over /dev/tcp (keep the port 8080 inside).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /healthz HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]
+
+ENTRYPOINT ["/usr/local/bin/webtableview"]
+CMD ["serve", "--host", "0.0.0.0", "--port", "8080"]

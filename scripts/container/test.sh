@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# Builds the WebTableView image from the Dockerfile and runs it as an operator
+# would, with podman (no Docker engine runs on the project's machines):
+#   - hadolint finds no error in the Dockerfile
+#   - the image builds from the local base images (scripts/container/setup.sh)
+#   - the server starts as a non-root user, published on 127.0.0.1 only
+#   - /healthz, a table as JSON and as HTML, one edit with the token from
+#     WEBTABLEVIEW_TOKEN (refused without it), the image's HEALTHCHECK passes
+#   - SIGTERM (podman stop) ends it promptly with exit code 0
+#   - a mounted table file served with --data, edits with a mounted --token-file
+# Removes the containers and the image it made, also on failure; keeps the base
+# images and the build cache for the next run. Exits non-zero on any failure.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+# shellcheck source=scripts/container/common.sh
+source "$here/common.sh"
+
+started=$SECONDS
+tag="localhost/webtableview:test-$$"
+demo="webtableview-test-$$"
+mounted="webtableview-test-data-$$"
+token="container-test-token-$$"
+work=$(mktemp -d)
+passed=0
+current=""  # the container whose output a failure report shows
+base=""     # the URL of the running container
+
+cleanup() {
+  podman rm -f -t 0 "$demo" "$mounted" >/dev/null 2>&1 || true
+  podman rmi -f "$tag" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Reports the failure with the server's output, then exits (the trap cleans up).
+fail() {
+  printf '[container] FAILED: %s\n' "$*" >&2
+  if [ -n "$current" ] && podman container exists "$current" 2>/dev/null; then
+    printf '[container] output of %s:\n' "$current" >&2
+    podman logs "$current" 2>&1 | tail -n 40 | sed 's/^/    /' >&2
+  fi
+  local said
+  said=$(grep -sv 'systemd connection' "$work/podman.log" | tail -n 20 || true)
+  [ -z "$said" ] || printf '[container] podman said:\n%s\n' "$said" | sed '2,$s/^/    /' >&2
+  printf 'container-test: %d passed, 1 failed\n' "$passed"
+  exit 1
+}
+pass() { passed=$((passed + 1)); log "ok: $*"; }
+
+# podman with its messages kept for a failure report: without systemd (as on CI) it
+# reports on every run, stop and health check that it cannot schedule health checks.
+podman_quiet() { podman "$@" 2>>"$work/podman.log"; }
+
+# Waits until the container answers /healthz on its published port; sets `base` to its URL.
+wait_until_ready() {
+  local name=$1 address
+  for _ in $(seq 1 120); do
+    if [ "$(podman inspect -f '{{.State.Running}}' "$name")" != true ]; then
+      fail "$name exited with $(podman inspect -f '{{.State.ExitCode}}' "$name") before it answered /healthz"
+    fi
+    address=$(podman port "$name" 8080/tcp 2>/dev/null || true)
+    case "$address" in
+      127.0.0.1:*) base="http://$address" ;;
+      *) fail "$name is published on '$address', not on 127.0.0.1" ;;
+    esac
+    curl -fsS -o /dev/null "$base/healthz" 2>/dev/null && return
+    sleep 0.5
+  done
+  fail "$name did not answer /healthz within 60 s"
+}
+
+# curl_status OUT_FILE CURL_ARGS...: the response body goes to OUT_FILE, the status to stdout.
+curl_status() {
+  local out=$1
+  shift
+  curl -sS -o "$out" -w '%{http_code}' "$@" || echo "no-answer"
+}
+
+# json_field FILE EXPRESSION: evaluates EXPRESSION (Python, over `doc`) on the JSON in FILE.
+json_field() {
+  python3 -c 'import json, sys; doc = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2" 2>/dev/null \
+    || echo "not-json"
+}
+
+"$here/setup.sh" || fail "setup did not finish"
+
+"$HADOLINT" --failure-threshold error "$root/Dockerfile" || fail "hadolint reports errors in the Dockerfile"
+pass "hadolint finds no error"
+
+log "building $tag"
+build_started=$SECONDS
+# --format docker keeps the HEALTHCHECK (OCI images have none); --layers=false keeps
+# no intermediate images, so removing the tag removes all that the build made.
+if ! podman build --pull=never --format docker --layers=false \
+    --build-arg "SWIFT_IMAGE=$BUILDER_IMAGE" --build-arg "RUNTIME_IMAGE=$BASE_IMAGE" \
+    "${builder_volumes[@]}" -t "$tag" "$root" >"$work/build.log" 2>&1; then
+  tail -n 60 "$work/build.log" >&2
+  fail "the image did not build"
+fi
+pass "image built in $((SECONDS - build_started)) s"
+
+[ "$(podman image inspect -f '{{.Config.User}}' "$tag")" = "10001:10001" ] || fail "the image does not run as user 10001"
+podman image inspect -f '{{.HealthCheck}}' "$tag" | grep -q healthz || fail "the image has no HEALTHCHECK on /healthz"
+size=$(podman image inspect -f '{{.Size}}' "$tag")
+pass "image runs as a non-root user and has a health check; size $((size / 1000000)) MB"
+
+# The demo tables, with the edit token from the environment.
+current=$demo
+podman_quiet run -d --name "$demo" -p 127.0.0.1::8080 -e "WEBTABLEVIEW_TOKEN=$token" "$tag" >/dev/null \
+  || fail "the container did not start"
+wait_until_ready "$demo"
+[ "$(podman exec "$demo" id -u)" = 10001 ] || fail "the server does not run as user 10001"
+podman logs "$demo" 2>/dev/null | head -n 1 | grep -qx 'listening on http://0.0.0.0:8080' \
+  || fail "the first line of output is not 'listening on http://0.0.0.0:8080'"
+pass "server listens on 0.0.0.0:8080 inside, published on ${base#http://}"
+
+status=$(curl_status "$work/table.json" "$base/api/tables/countries")
+[ "$status" = 200 ] || fail "GET /api/tables/countries answered $status"
+[ "$(json_field "$work/table.json" 'doc["id"]')" = countries ] || fail "GET /api/tables/countries is not the countries table"
+pass "GET /api/tables/countries is the table as JSON"
+
+status=$(curl_status "$work/table.html" "$base/tables/countries")
+[ "$status" = 200 ] || fail "GET /tables/countries answered $status"
+grep -q 'data-table="countries"' "$work/table.html" || fail "GET /tables/countries has no <table data-table=\"countries\">"
+pass "GET /tables/countries is the table as HTML"
+
+edit="$base/api/tables/countries/sections/0/rows/0"
+status=$(curl_status "$work/refused.json" -X DELETE "$edit")
+[ "$status" = 401 ] || fail "DELETE without the token answered $status, not 401"
+status=$(curl_status "$work/edit.json" -X DELETE -H "Authorization: Bearer $token" "$edit")
+[ "$status" = 200 ] || fail "DELETE with the token answered $status"
+[ "$(json_field "$work/edit.json" 'doc["version"]')" = 1 ] || fail "DELETE did not answer version 1: $(cat "$work/edit.json")"
+pass "an edit needs the token from WEBTABLEVIEW_TOKEN, and applies with it"
+
+podman_quiet healthcheck run "$demo" >/dev/null || fail "the image's HEALTHCHECK does not pass"
+pass "HEALTHCHECK passes"
+
+stop_started=$SECONDS
+podman_quiet stop -t 10 "$demo" >/dev/null || fail "podman stop failed"
+exit_code=$(podman inspect -f '{{.State.ExitCode}}' "$demo")
+[ "$exit_code" = 0 ] || fail "after SIGTERM the server exited with $exit_code, not 0"
+pass "SIGTERM stops it with exit code 0 in $((SECONDS - stop_started)) s"
+podman_quiet rm -f "$demo" >/dev/null
+
+# A mounted table file, with the edit token from a mounted file.
+cat >"$work/tables.json" <<'JSON'
+{
+  "id": "inventory",
+  "title": "Inventory",
+  "style": "grouped",
+  "sections": [
+    { "id": "fruit", "header": "Fruit", "rows": [ { "id": "apple", "text": "Apple" }, { "id": "pear", "text": "Pear" } ] }
+  ]
+}
+JSON
+printf '%s\n' "$token" >"$work/token"
+chmod 0644 "$work/tables.json" "$work/token"
+current=$mounted
+podman_quiet run -d --name "$mounted" -p 127.0.0.1::8080 \
+  -v "$work/tables.json:/data/tables.json:ro" -v "$work/token:/run/secrets/webtableview-token:ro" \
+  "$tag" serve --host 0.0.0.0 --port 8080 --data /data/tables.json --token-file /run/secrets/webtableview-token \
+  >/dev/null || fail "the container with a mounted table did not start"
+wait_until_ready "$mounted"
+status=$(curl_status "$work/inventory.json" "$base/api/tables/inventory")
+[ "$status" = 200 ] || fail "GET /api/tables/inventory (mounted with --data) answered $status"
+[ "$(json_field "$work/inventory.json" 'doc["sections"][0]["rows"][1]["text"]')" = Pear ] \
+  || fail "the mounted table is not served as written: $(cat "$work/inventory.json")"
+edit="$base/api/tables/inventory/sections/0/rows/0"
+status=$(curl_status "$work/refused.json" -X DELETE "$edit")
+[ "$status" = 401 ] || fail "DELETE without the token from --token-file answered $status, not 401"
+status=$(curl_status "$work/edit.json" -X DELETE -H "Authorization: Bearer $token" "$edit")
+[ "$status" = 200 ] || fail "DELETE with the token from --token-file answered $status"
+pass "a mounted table is served with --data; edits need the token from --token-file"
+podman_quiet stop -t 10 "$mounted" >/dev/null || fail "podman stop failed"
+current=""
+
+log "image size: $((size / 1000000)) MB ($size bytes); the test took $((SECONDS - started)) s"
+printf 'container-test: %d passed, 0 failed\n' "$passed"

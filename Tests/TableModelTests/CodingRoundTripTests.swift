@@ -121,6 +121,19 @@ import Testing
         #expect(table.sections[0].rows[0].height == 100)
     }
 
+    /// Found by Fuzz/FuzzDecode: `2.0` in `fields` was kept as a double, written
+    /// back as `2` and read again as an integer, so the row changed (and rendered
+    /// differently) after a round trip through the server's own JSON.
+    @Test func integralDoublesInFieldsReadBackEqual() throws {
+        let table = try ModelDecoder.table(from: CodingFixture.parse(
+            #"{"id": "t", "sections": [{"rows": [{"fields": {"a": 2.0, "b": [-0.0, 1e2, 2.5], "c": {"d": 1e300}}}]}]}"#))
+        let fields = table.sections[0].rows[0].fields
+        #expect(fields["a"] == .integer(2))
+        #expect(fields["b"] == .array([.integer(0), .integer(100), .double(2.5)]))
+        #expect(fields["c"] == .object(JSONObject([JSONMember("d", .double(1e300))])))
+        #expect(try ModelDecoder.table(from: JSONParser().parse(table.jsonBytes)) == table)
+    }
+
     @Test func nullMeansNoneForOptionals() throws {
         let row = try ModelDecoder.row(from: CodingFixture.parse(#"""
             {"id": null, "detail": null, "image": null, "height": null, "template": null, "link": null, "detailLink": null}

@@ -47,32 +47,36 @@ extension DecodingContext {
         if object.members.count > limits.maxCustomFields {
             report("fields has \(object.members.count) members; the limit is \(limits.maxCustomFields)")
         }
-        for member in object.members {
+        let members = object.members.map { member in
             at(member.key) { context in
                 if !context.isIdentifier(member.key) {
                     context.report("field name must match [A-Za-z0-9_-]{1,\(context.limits.maxIDLength)}")
                 }
-                context.checkFieldValue(member.value)
+                return JSONMember(member.key, context.fieldValue(member.value))
             }
         }
-        return object
+        return JSONObject(members)
     }
 
-    /// Checks the strings inside one value of `fields`.
-    private mutating func checkFieldValue(_ value: JSONValue) {
+    /// One value of `fields`, its strings checked. An integral double (`2.0`) is
+    /// kept as the integer that `JSONWriter` writes it as (`2`), so that a row
+    /// reads back equal from the JSON the server sends (answers, change feed,
+    /// journal) and renders the same before and after.
+    private mutating func fieldValue(_ value: JSONValue) -> JSONValue {
         switch value {
         case .string:
             _ = text(value, "field")
+            return value
         case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                at(index: index) { $0.checkFieldValue(element) }
-            }
+            return .array(elements.enumerated().map { index, element in at(index: index) { $0.fieldValue(element) } })
         case .object(let object):
-            for member in object.members {
-                at(member.key) { $0.checkFieldValue(member.value) }
-            }
+            return .object(JSONObject(object.members.map { member in
+                JSONMember(member.key, at(member.key) { $0.fieldValue(member.value) })
+            }))
+        case .double(let double) where double.rounded(.towardZero) == double && double.magnitude < 0x1p53:
+            return .integer(Int(double))
         case .null, .bool, .integer, .double:
-            break
+            return value
         }
     }
 }

@@ -40,13 +40,26 @@ import Testing
         }
     }
 
-    @Test func unknownMethodIs501() throws {
+    /// A method no route can have is refused like any method the path does not
+    /// allow: 405 with `Allow` (SPEC §4), never a 5xx.
+    @Test(arguments: ["BREW", "TRACE", "CONNECT"])
+    func unroutedMethodIs405WithAllow(_ method: String) throws {
         try withLiveServer(Self.router()) { _, client in
             let connection = try client.connect()
-            try connection.send("BREW /echo HTTP/1.1\r\nHost: x\r\n\r\n")
+            try connection.send("\(method) /echo HTTP/1.1\r\nHost: x\r\n\r\n")
             let response = try connection.readResponse()
-            #expect(response.status == 501)
-            #expect(response.text.contains("method-not-implemented"))
+            #expect(response.status == 405)
+            #expect(response.headers["Allow"] == "GET, HEAD, OPTIONS")
+            #expect(response.text.contains("method-not-allowed"))
+        }
+    }
+
+    @Test func unroutedMethodOnUnknownPathIs404() throws {
+        try withLiveServer(Self.router()) { _, client in
+            let connection = try client.connect()
+            try connection.send("TRACE /nowhere HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try connection.readResponse()
+            #expect(response.status == 404)
         }
     }
 

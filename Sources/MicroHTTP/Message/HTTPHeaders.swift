@@ -52,6 +52,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
         fields.removeAll { Self.sameName($0.name, name) }
     }
 
+    /// Makes room for `count` fields, so that adding them does not reallocate.
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// The number of fields.
     public var count: Int { fields.count }
 

@@ -7,13 +7,14 @@ struct Endpoint: Sendable {
 
 /// One node of the routing trie: a path segment, what may follow it, and the
 /// endpoints of the patterns that end here.
+///
+/// Literal children are kept in a short list and compared byte by byte: a node
+/// has a handful of them, and comparing is cheaper than hashing the segment.
 struct RouteNode: Sendable {
-    enum Key: Hashable, Sendable {
-        case literal(String)
-        case parameter
-    }
-
-    var children: [Key: RouteNode] = [:]
+    /// Children reached by a literal segment, in registration order.
+    var literals: [(segment: String, node: RouteNode)] = []
+    /// The child reached by a `{name}` segment: none or one.
+    var parameter: [RouteNode] = []
     /// Patterns ending at this node.
     var endpoints: [HTTPMethod: Endpoint] = [:]
     /// Patterns ending with a catch-all after this node.
@@ -25,18 +26,42 @@ struct RouteNode: Sendable {
             endpoints[method] = endpoint
             return
         }
-        let key: Key
         switch first {
         case .literal(let text):
-            key = .literal(text)
+            let index = literals.firstIndex { $0.segment == text } ?? {
+                literals.append((segment: text, node: RouteNode()))
+                return literals.count - 1
+            }()
+            literals[index].node.insert(segments.dropFirst(), method: method, endpoint: endpoint)
         case .parameter:
-            key = .parameter
+            if parameter.isEmpty {
+                parameter.append(RouteNode())
+            }
+            parameter[0].insert(segments.dropFirst(), method: method, endpoint: endpoint)
         case .catchAll:
             precondition(catchAll[method] == nil, "route \(method) \(endpoint.pattern) registered twice")
             catchAll[method] = endpoint
-            return
         }
-        children[key, default: RouteNode()].insert(segments.dropFirst(), method: method, endpoint: endpoint)
+    }
+
+    /// The segments of a path that starts with `/`, split at every `/` (empty
+    /// segments kept). Works on UTF-8 bytes: `/` is ASCII, so every cut is a
+    /// character boundary, and no `Character` is ever formed.
+    static func segments(of path: String) -> ArraySlice<Substring> {
+        let utf8 = path.utf8
+        var segments: [Substring] = []
+        segments.reserveCapacity(8)
+        var start = utf8.index(after: utf8.startIndex)
+        var index = start
+        while index < utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                segments.append(path[start..<index])
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        segments.append(path[start..<utf8.endIndex])
+        return segments[...]
     }
 
     /// Visits every set of endpoints whose pattern matches `segments`, most
@@ -49,11 +74,11 @@ struct RouteNode: Sendable {
         _ visit: ([HTTPMethod: Endpoint], [String]) -> Bool
     ) -> Bool {
         if let first = segments.first {
-            if let child = children[.literal(String(first))],
+            if let child = literals.first(where: { $0.segment.utf8.elementsEqual(first.utf8) })?.node,
                child.visitMatches(segments.dropFirst(), captured: &captured, visit) {
                 return true
             }
-            if !first.isEmpty, let child = children[.parameter] {
+            if !first.isEmpty, let child = parameter.first {
                 captured.append(String(first))
                 defer { captured.removeLast() }
                 if child.visitMatches(segments.dropFirst(), captured: &captured, visit) {

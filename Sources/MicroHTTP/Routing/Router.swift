@@ -43,13 +43,14 @@ public struct Router: Sendable {
         guard request.path.hasPrefix("/") else {
             return (Self.notFound(request), nil)
         }
-        let segments = request.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
+        let segments = RouteNode.segments(of: request.path)
+        let method = request.method
         var allowed = Set<HTTPMethod>()
         var matchedPattern: String?
         var found: (endpoint: Endpoint, values: [String])?
         var captured: [String] = []
         root.visitMatches(segments, captured: &captured) { endpoints, values in
-            if let endpoint = Self.endpoint(for: request.method, in: endpoints) {
+            if let endpoint = Self.endpoint(for: method, in: endpoints) {
                 found = (endpoint, values)
                 return true
             }
@@ -75,6 +76,36 @@ public struct Router: Sendable {
             status: 405,
             type: "method-not-allowed",
             detail: "\(request.method.rawValue) is not allowed on \(request.path); allowed: \(allow).",
+            headers: ["Allow": allow]
+        )
+        return (problem, pattern)
+    }
+
+    /// The answer to a method that no route can have (`TRACE`, `CONNECT`,
+    /// `BREW`…): 405 with the methods the path allows, as for any method the
+    /// path does not allow (SPEC §4), or 404 when nothing is at the path.
+    func refuseUnroutedMethod(_ methodText: String, path: String) -> (response: HTTPResponse, pattern: String?) {
+        let request = HTTPRequest(method: .OPTIONS, path: path)
+        guard path.hasPrefix("/") else {
+            return (Self.notFound(request), nil)
+        }
+        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
+        var allowed = Set<HTTPMethod>()
+        var matchedPattern: String?
+        var captured: [String] = []
+        root.visitMatches(segments, captured: &captured) { endpoints, _ in
+            allowed.formUnion(endpoints.keys)
+            matchedPattern = matchedPattern ?? endpoints.values.first?.pattern
+            return false
+        }
+        guard let pattern = matchedPattern else {
+            return (Self.notFound(request), nil)
+        }
+        let allow = Self.allowHeader(allowed)
+        let problem = HTTPResponse.problem(
+            status: 405,
+            type: "method-not-allowed",
+            detail: "\(methodText) is not allowed on \(path); allowed: \(allow).",
             headers: ["Allow": allow]
         )
         return (problem, pattern)

@@ -48,12 +48,9 @@ extension HTTPServer {
     /// libmicrohttpd 0.9.75 then closes the connection instead of keeping it alive.)
     private func begin(_ context: RequestContext, connection: OpaquePointer) -> MHD_Result {
         guard context.method != nil else {
-            let problem = HTTPResponse.problem(
-                status: 501,
-                type: "method-not-implemented",
-                detail: "The method \(context.methodText) is not supported."
-            )
-            return queue(problem, for: context, connection: connection)
+            let (response, route) = router.refuseUnroutedMethod(context.methodText, path: context.path)
+            context.route = route
+            return queue(response, for: context, connection: connection)
         }
         let contentLength = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
             .flatMap { Int(String(cString: $0)) }
@@ -132,6 +129,12 @@ extension HTTPServer {
     /// Header fields or query arguments of the current request, in order.
     private static func values(of kind: MHD_ValueKind, on connection: OpaquePointer) -> HTTPHeaders {
         var fields = HTTPHeaders()
+        // Called with no iterator, libmicrohttpd only counts the values.
+        let count = Int(MHD_get_connection_values(connection, kind, nil, nil))
+        guard count > 0 else {
+            return fields
+        }
+        fields.reserveCapacity(count)
         withUnsafeMutablePointer(to: &fields) { pointer in
             _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
                 guard let context, let key else {

@@ -1,3 +1,4 @@
+import Mustache
 import TableModel
 
 /// Draws tables as HTML, the way `UITableView` draws them, from the Mustache
@@ -31,11 +32,38 @@ public struct TableRenderer: Sendable {
     ///
     /// - Parameter style: overrides the table's own style (`?style=`).
     public func page(_ table: Table, style: TableStyle? = nil, rowLimit: Int = 1000) -> String {
+        String(decoding: Array(pagePieces(table, style: style, rowLimit: rowLimit).joined()), as: UTF8.self)
+    }
+
+    /// The document of ``page(_:style:rowLimit:)`` as UTF-8 pieces, each drawn only
+    /// when it is asked for: the document up to the first section, then one piece
+    /// per section, then the rest. A server can send the first bytes of a large
+    /// table before it has drawn the last row.
+    public func pagePieces(_ table: Table, style: TableStyle? = nil, rowLimit: Int = 1000) -> PagePieces {
         let style = style ?? table.style
-        let context = TableContext(table, style: style, rowLimit: rowLimit, drawer: drawer(for: table))
-        return document(
+        let drawer = drawer(for: table)
+        let marker = PagePieces.sectionsMarker
+        let inner = InnerTemplate()
+        let context = TableContext(
+            table, style: style, rowLimit: rowLimit, drawer: drawer,
+            sectionsPlaceholder: MustacheLambda { text in
+                inner.text = text
+                return marker
+            })
+        let whole = document(
             title: context.title, body: templates.render(context, "table"),
             bodyClass: "table-page \(style.rawValue)", backLink: true)
+        guard inner.text == PagePieces.sectionsTemplate, let split = whole.range(of: marker) else {
+            // A table template that draws its sections some other way: one piece, drawn the usual way.
+            let context = TableContext(table, style: style, rowLimit: rowLimit, drawer: drawer)
+            let page = document(
+                title: context.title, body: templates.render(context, "table"),
+                bodyClass: "table-page \(style.rawValue)", backLink: true)
+            return PagePieces(head: page, tail: "", table: table, rowLimit: rowLimit, renderer: self, sectionCount: 0)
+        }
+        return PagePieces(
+            head: String(whole[..<split.lowerBound]), tail: String(whole[split.upperBound...]),
+            table: table, rowLimit: rowLimit, renderer: self, sectionCount: table.sections.count)
     }
 
     /// The HTML document of `GET /`: every table with a link, its title, style
@@ -64,8 +92,12 @@ public struct TableRenderer: Sendable {
     /// does not exist.
     public func section(_ table: Table, at section: Int, rowLimit: Int = 1000) -> String {
         guard table.sections.indices.contains(section) else { return "" }
+        return self.section(table, at: section, rowLimit: rowLimit, drawer: drawer(for: table))
+    }
+
+    func section(_ table: Table, at section: Int, rowLimit: Int, drawer: RowDrawer) -> String {
         let context = SectionContext(
-            table.sections[section], at: section, tableID: table.id, rowLimit: rowLimit, drawer: drawer(for: table))
+            table.sections[section], at: section, tableID: table.id, rowLimit: rowLimit, drawer: drawer)
         return templates.render(context, "section")
     }
 
@@ -84,7 +116,7 @@ public struct TableRenderer: Sendable {
         return document(title: title, body: templates.render(context, "error"), bodyClass: "error-page", backLink: true)
     }
 
-    private func drawer(for table: Table) -> RowDrawer {
+    func drawer(for table: Table) -> RowDrawer {
         RowDrawer(templates: templates, defaults: RowDefaults(table: table, customCells: templates.customCells))
     }
 

@@ -17,6 +17,7 @@ import Testing
             let page = try client.request(.GET, "/tables/t")
             #expect(page.status == 200)
             #expect(page.headers["ETag"] == "\"0\"")
+            #expect(page.headers["Transfer-Encoding"] == "chunked")
             #expect(page.text.contains(#"<table class="table-view plain" data-table="t" data-version="0""#))
             #expect(page.text.contains(#"<th scope="rowgroup""#))
 

@@ -13,20 +13,20 @@ final class StreamBinding {
 
 /// A chunk producer and the part of its last piece not yet written.
 final class ChunkReader {
-    let producer: ChunkProducer
+    let next: () -> [UInt8]?
     var pending: [UInt8] = []
     var offset = 0
 
     init(_ producer: ChunkProducer) {
-        self.producer = producer
+        next = producer.makeNext()
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         while offset == pending.count {
-            guard let next = producer.next() else {
+            guard let piece = next() else {
                 return WTV_READER_END_OF_STREAM
             }
-            pending = next
+            pending = piece
             offset = 0
         }
         let count = min(buffer.count, pending.count - offset)

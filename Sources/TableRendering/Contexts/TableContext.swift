@@ -15,8 +15,10 @@ struct TableContext: MustacheParent {
     let sections: SectionSequence
     let sectionIndex: [SectionIndexEntry]
     let styleLinks: [StyleLink]
+    /// When set, drawn in place of the sections (see `PagePieces`).
+    let sectionsPlaceholder: MustacheLambda?
 
-    init(_ table: Table, style: TableStyle, rowLimit: Int, drawer: RowDrawer) {
+    init(_ table: Table, style: TableStyle, rowLimit: Int, drawer: RowDrawer, sectionsPlaceholder: MustacheLambda? = nil) {
         id = HTMLEscaping.escape(table.id)
         title = HTMLEscaping.escape(table.title ?? table.id)
         self.style = style
@@ -28,6 +30,7 @@ struct TableContext: MustacheParent {
         sections = SectionSequence(table: table, rowLimit: rowLimit, drawer: drawer)
         sectionIndex = style == .plain ? SectionIndexEntry.entries(table.sections) : []
         styleLinks = TableStyle.allCases.map { StyleLink($0, current: $0 == style) }
+        self.sectionsPlaceholder = sectionsPlaceholder
     }
 
     func child(named name: String) -> Any? {
@@ -42,7 +45,7 @@ struct TableContext: MustacheParent {
         case "hasFooter": footer != nil
         case "allowsSelection": allowsSelection ? "true" : "false"
         case "allowsMultipleSelection": allowsMultipleSelection ? "true" : "false"
-        case "sections": sections
+        case "sections": sectionsPlaceholder ?? sections
         case "hasSectionIndex": !sectionIndex.isEmpty
         case "sectionIndex": sectionIndex
         case "styleLinks": styleLinks

@@ -33,7 +33,7 @@ extension RouteBuilder {
                 if ETag.matches(request.headers["If-None-Match"], version: table.version) {
                     return Respond.notModified(version: table.version)
                 }
-                return Respond.html(renderer.page(table, style: style), version: table.version)
+                return Respond.html(pieces: renderer.pagePieces(table, style: style), version: table.version)
             } catch let error as TableServerError {
                 return page(error: error)
             } catch {

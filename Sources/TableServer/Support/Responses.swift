@@ -1,6 +1,7 @@
 import JSON
 import MicroHTTP
 import TableModel
+import TableRendering
 
 /// Building answers: JSON and HTML bodies with their `ETag`, and problem documents.
 enum Respond {
@@ -25,6 +26,14 @@ enum Respond {
         headers.set("Content-Type", htmlType)
         if let version { headers.set("ETag", ETag.string(for: version)) }
         return HTTPResponse(status: status, headers: headers, body: .bytes(Array(text.utf8)))
+    }
+
+    /// An HTML body sent in pieces as they are drawn (chunked transfer coding).
+    static func html(pieces: PagePieces, version: Int) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", htmlType)
+        headers.set("ETag", ETag.string(for: version))
+        return HTTPResponse(status: 200, headers: headers, body: .chunks(ChunkProducer(pieces: pieces)))
     }
 
     /// 304 for a GET whose `If-None-Match` names the current version.

@@ -17,7 +17,7 @@ extension OpenAPIDocument {
           "parameters":[{"$ref":"#/components/parameters/t"}],
           "get":{"operationId":"getTable","summary":"The whole data source","parameters":[{"$ref":"#/components/parameters/IfNoneMatch"}],
             "responses":{"200":{"description":"The Table document","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Table"}}}},"304":{"description":"Not modified"},"404":{"$ref":"#/components/responses/NotFound"}}},
-          "put":{"operationId":"replaceTable","summary":"Apply a snapshot: the server diffs by id and applies UIKit-valid batches","parameters":[{"$ref":"#/components/parameters/IfMatch"}],"requestBody":{"$ref":"#/components/requestBodies/Table"},
+          "put":{"operationId":"replaceTable","summary":"Apply a snapshot: the server diffs by id and applies UIKit-valid batches","parameters":[{"$ref":"#/components/parameters/IfMatch"}],"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/TableSnapshot"}}}},
             "responses":{"200":{"description":"The changes made","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ChangeList"}}}},
               "400":{"$ref":"#/components/responses/BadRequest"},"401":{"$ref":"#/components/responses/Unauthorized"},"404":{"$ref":"#/components/responses/NotFound"},"409":{"$ref":"#/components/responses/Conflict"},"412":{"$ref":"#/components/responses/PreconditionFailed"},"413":{"$ref":"#/components/responses/TooLarge"},"415":{"$ref":"#/components/responses/UnsupportedMediaType"},"422":{"$ref":"#/components/responses/Invalid"}}},
           "patch":{"operationId":"patchTable","summary":"Change table properties","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
@@ -42,7 +42,7 @@ extension OpenAPIDocument {
         "/api/tables/{t}/sections/{s}/move":{
           "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"}],
           "post":{"operationId":"moveSection","summary":"moveSection(_:toSection:)","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
-            "requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","required":["to"],"additionalProperties":false,"properties":{"to":{"type":"integer","minimum":0}}}}}},
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","required":["to"],"additionalProperties":false,"properties":{"to":{"$ref":"#/components/schemas/Position"}}}}}},
             "responses":\#(editResponses)}},
         "/api/tables/{t}/sections/{s}/rows":{
           "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"}],
@@ -78,13 +78,13 @@ extension OpenAPIDocument {
         "/api/tables/{t}/changes":{
           "parameters":[{"$ref":"#/components/parameters/t"}],
           "get":{"operationId":"listChanges","summary":"The changes after a version",
-            "parameters":[{"name":"since","in":"query","schema":{"type":"integer","minimum":0}}],
+            "parameters":[{"name":"since","in":"query","allowEmptyValue":true,"description":"A version; empty is the same as 0","schema":{"$ref":"#/components/schemas/Position"}}],
             "responses":{"200":{"description":"The changes, in order","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ChangeList"}}}},
               "400":{"$ref":"#/components/responses/BadRequest"},"404":{"$ref":"#/components/responses/NotFound"},"410":{"$ref":"#/components/responses/Gone"}}}},
         "/api/tables/{t}/events":{
           "parameters":[{"$ref":"#/components/parameters/t"}],
           "get":{"operationId":"streamEvents","summary":"Server-Sent Events: update, reset, deleted",
-            "parameters":[{"name":"since","in":"query","schema":{"type":"integer","minimum":0}},{"name":"Last-Event-ID","in":"header","schema":{"type":"string"}}],
+            "parameters":[{"name":"since","in":"query","allowEmptyValue":true,"description":"A version; empty is the same as 0","schema":{"$ref":"#/components/schemas/Position"}},{"name":"Last-Event-ID","in":"header","schema":{"type":"string"}}],
             "responses":{"200":{"description":"An event stream","content":{"text/event-stream":{"schema":{"type":"string"}}}},"400":{"$ref":"#/components/responses/BadRequest"},"404":{"$ref":"#/components/responses/NotFound"}}}},
         "/":{"get":{"operationId":"indexPage","summary":"HTML list of tables","responses":{"200":{"$ref":"#/components/responses/HTML"}}}},
         "/tables/{t}":{

@@ -5,8 +5,10 @@
 //
 //   CMicroHTTPD → MicroHTTP ─────────────────────────┐
 //   JSON → TableModel → TableRendering → TableServer → webtableview
+//                     ↘ TableJournal ↗
 //
-// MicroHTTP knows nothing of tables; TableModel does no I/O.
+// MicroHTTP knows nothing of tables; TableModel does no I/O; TableJournal does
+// file I/O only (no HTTP).
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -16,6 +18,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "webtableview", targets: ["webtableview"]),
+        // For the model micro-benchmarks in Benchmarks/ (a separate package).
+        .library(name: "TableModel", targets: ["TableModel"]),
+        // For the libFuzzer harnesses in Fuzz/ (a separate package).
+        .library(name: "JSON", targets: ["JSON"]),
+        .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -41,10 +48,11 @@ let package = Package(
             dependencies: ["TableModel", .product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: strict
         ),
+        .target(name: "TableJournal", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
         .target(
             name: "TableServer",
             dependencies: [
-                "MicroHTTP", "TableModel", "TableRendering", "JSON",
+                "MicroHTTP", "TableModel", "TableRendering", "TableJournal", "JSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -52,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "webtableview",
             dependencies: [
-                "TableServer", "TableModel", "JSON",
+                "TableServer", "TableModel", "TableJournal", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -62,6 +70,7 @@ let package = Package(
         .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
         .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel"], swiftSettings: strict),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
+        .testTarget(name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "TableServerTests",
             dependencies: ["TableServer", "TableModel", "JSON", "MicroHTTP", "MicroHTTPTesting"],

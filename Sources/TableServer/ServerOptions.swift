@@ -1,3 +1,4 @@
+import TableJournal
 import TableModel
 
 /// Everything `webtableview serve` can be told, with the defaults of SPEC §6.
@@ -16,6 +17,10 @@ public struct ServerOptions: Sendable {
     /// Bearer token edits must carry; nil leaves edits open.
     public var token: String?
     public var limits = ModelLimits()
+    /// Where and how changes are made durable; nil keeps tables in memory only.
+    /// With a journal, its tables are served and the `tables` given to the server
+    /// only seed a journal that has never held anything.
+    public var journal: JournalOptions?
 
     public init() {}
 }

@@ -1,5 +1,6 @@
 import Logging
 import MicroHTTP
+import TableJournal
 import TableModel
 import TableRendering
 
@@ -12,19 +13,38 @@ public final class WebTableViewServer: Sendable {
     public let router: Router
     private let store: TableStore
     private let http: HTTPServer
+    private let journal: Journal?
 
     /// Loads the templates (failing with a clear error when one is missing or
-    /// broken) and adds `tables`; refuses duplicate table ids.
+    /// broken) and adds `tables`; refuses duplicate table ids. With
+    /// `options.journal`, first rebuilds the tables the journal holds, and adds
+    /// `tables` only when the journal has never held anything.
     public init(options: ServerOptions, tables: [Table], logger: Logger) throws {
         let renderer = try TableRenderer(templatesDirectory: options.templatesDirectory)
-        store = TableStore(history: options.history, renderer: renderer)
-        for table in tables {
-            do {
-                try store.create(table)
-            } catch {
-                throw StartError.duplicateTable(table.id)
-            }
+        var seen = Set<String>()
+        if let duplicate = tables.first(where: { !seen.insert($0.id).inserted }) {
+            throw StartError.duplicateTable(duplicate.id)
         }
+        var recovery: JournalRecovery?
+        if let journalOptions = options.journal {
+            do throws(JournalError) {
+                let opened = try Journal.open(journalOptions) { notice in Self.log(notice, to: logger) }
+                journal = opened.journal
+                recovery = opened.recovery
+            } catch {
+                throw StartError.journal(error)
+            }
+        } else {
+            journal = nil
+        }
+        store = TableStore(history: options.history, renderer: renderer, journal: journal)
+        do {
+            try Self.load(tables, recovery: recovery, into: store, logger: logger)
+        } catch {
+            journal?.close()
+            throw error
+        }
+        journal?.start { [store] in store.snapshotTables() }
         let metrics = MetricsSource()
         var builder = RouteBuilder(
             router: Router(),
@@ -58,19 +78,24 @@ public final class WebTableViewServer: Sendable {
 
     public var port: Int { http.port }
 
-    /// Ends every event stream, lets in-flight requests finish, and stops.
+    /// Ends every event stream, lets in-flight requests finish, and stops; then
+    /// flushes and closes the journal.
     public func shutdown() {
         store.closeAllStreams()
         http.shutdown()
+        journal?.close()
     }
 
     /// Why the server could not start.
     public enum StartError: Error, CustomStringConvertible {
         case duplicateTable(String)
+        /// The journal could not be opened or replayed; nothing was served.
+        case journal(JournalError)
 
         public var description: String {
             switch self {
             case .duplicateTable(let id): "two tables have the id \"\(id)\""
+            case .journal(let error): "journal: \(error.message)"
             }
         }
     }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import Logging
 import MicroHTTP
+import TableJournal
 import TableModel
 import TableServer
 
@@ -12,6 +14,11 @@ struct Serve: ParsableCommand {
         discussion: """
             Without --data the server starts with the demo tables (countries, US cities).
             It prints the URL it listens on as its first line, and stops cleanly on SIGINT or SIGTERM.
+
+            Without --journal, tables live in memory only and a restart starts over. \
+            With --journal DIR, every change is written to DIR before it is answered, and the \
+            tables are rebuilt from DIR at start-up with their versions continuing; --data and \
+            the demo tables then only seed a journal that has never held anything.
             """
     )
 
@@ -48,6 +55,30 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("connection-timeout"), help: "Seconds an idle connection is kept open.")
     var connectionTimeout = 30
 
+    @Option(name: .customLong("connection-limit"), help: "Most connections open at once, event streams included.")
+    var connectionLimit = ServerOptions().connectionLimit
+
+    @Option(help: ArgumentHelp(
+        "Folder of the journal that makes changes durable (created when missing).",
+        discussion: "Every change is appended there before it is answered; at start-up the tables are rebuilt from it.",
+        valueName: "dir"))
+    var journal: String?
+
+    @Option(help: ArgumentHelp(
+        "When journal writes reach the disk: always (before each answer), interval (every second), never (left to the OS).",
+        valueName: "always|interval|never"))
+    var fsync = FsyncPolicy.always.rawValue
+
+    @Option(
+        name: .customLong("snapshot-every"),
+        help: ArgumentHelp("Journal records between background snapshots, which trim the journal.", valueName: "records"))
+    var snapshotEvery = JournalOptions(directory: "").snapshotEveryRecords
+
+    @Option(
+        name: .customLong("snapshot-bytes"),
+        help: ArgumentHelp("Journal bytes between background snapshots.", valueName: "bytes"))
+    var snapshotBytes = JournalOptions(directory: "").snapshotEveryBytes
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -55,7 +86,15 @@ struct Serve: ParsableCommand {
         guard (0...65535).contains(port) else { throw ArgumentParser.ValidationError("--port must be 0…65535") }
         guard (1...256).contains(threads) else { throw ArgumentParser.ValidationError("--threads must be 1…256") }
         guard history >= 1 else { throw ArgumentParser.ValidationError("--history must be at least 1") }
+        guard connectionLimit >= 1 else { throw ArgumentParser.ValidationError("--connection-limit must be at least 1") }
         guard maxBody >= 1024 else { throw ArgumentParser.ValidationError("--max-body must be at least 1024") }
+        guard FsyncPolicy(rawValue: fsync) != nil else {
+            throw ArgumentParser.ValidationError("--fsync must be always, interval or never")
+        }
+        guard snapshotEvery >= 1, snapshotBytes >= 1 else {
+            throw ArgumentParser.ValidationError("--snapshot-every and --snapshot-bytes must be at least 1")
+        }
+        guard journal?.isEmpty != true else { throw ArgumentParser.ValidationError("--journal needs a folder") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ArgumentParser.ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -84,7 +123,15 @@ struct Serve: ParsableCommand {
         options.maxBodySize = maxBody
         options.limits = limits
         options.connectionTimeout = connectionTimeout
+        options.connectionLimit = connectionLimit
         options.token = try readToken()
+        if let journal {
+            var journalOptions = JournalOptions(directory: journal)
+            journalOptions.fsync = FsyncPolicy(rawValue: fsync) ?? .always
+            journalOptions.snapshotEveryRecords = snapshotEvery
+            journalOptions.snapshotEveryBytes = snapshotBytes
+            options.journal = journalOptions
+        }
 
         SignalWaiter.blockTerminationSignals()
         let server: WebTableViewServer
@@ -95,12 +142,22 @@ struct Serve: ParsableCommand {
             FileHandle.standardError.write(Data("webtableview: \(error)\n".utf8))
             throw ExitCode(1)
         }
+        Self.releaseFreeHeap()
         let shownHost = host.contains(":") ? "[\(host)]" : host
         // Written straight to the file descriptor: a pipe must see this line at once.
         FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(server.port)\n".utf8))
         let signal = SignalWaiter.wait()
         logger.info("stopping", metadata: ["signal": "\(signal)"])
         server.shutdown()
+    }
+
+    /// Loading parsed every `--data` file into JSON values that are gone now: hands
+    /// that memory back to the system (glibc's `malloc_trim`) rather than keeping
+    /// it as free heap. `<malloc.h>` is not in the Glibc module, hence `dlsym`.
+    private static func releaseFreeHeap() {
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(nil, "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
     }
 
     /// The tables of every `--data` file, or the demo tables when there is none.

@@ -8,12 +8,16 @@ import TableModel
 /// batch, records the change and hands the event to every subscriber while
 /// holding it, so versions are gap-free, subscribers see changes in order, and a
 /// reader copies the table (O(1), copy-on-write) and never sees half a batch.
+/// With a journal, the writer also appends the change to it under this lock, so
+/// the journal holds each table's changes in the order they were applied.
 final class TableHandle: Sendable {
     struct State: Sendable {
         var table: Table
         var log: ChangeLog
         var subscribers: [EventStream] = []
         var isDeleted = false
+        /// The sequence number of the last journal record about this table (0 without a journal).
+        var journalSequence: UInt64 = 0
     }
 
     private let state: Mutex<State>
@@ -38,14 +42,17 @@ final class TableHandle: Sendable {
         state.withLock { state in state.subscribers.removeAll { ObjectIdentifier($0) == id } }
     }
 
-    /// Marks the table deleted, sends `deleted` to every subscriber and ends their streams.
-    func markDeleted() {
-        let streams = state.withLock { state -> [EventStream] in
-            state.isDeleted = true
-            defer { state.subscribers.removeAll() }
-            return state.subscribers
-        }
-        let event = FeedEvent.deleted(tableID: table.id)
+    /// Marks the table deleted (`withState` refuses from now on) and answers its
+    /// subscribers, whom it forgets; call with the lock held, through `withState`.
+    static func markDeleted(_ state: inout State) -> [EventStream] {
+        state.isDeleted = true
+        defer { state.subscribers.removeAll() }
+        return state.subscribers
+    }
+
+    /// Sends `deleted` to the streams of a deleted table and ends them.
+    static func sendDeleted(tableID: String, to streams: [EventStream]) {
+        let event = FeedEvent.deleted(tableID: tableID)
         for stream in streams {
             stream.send(event)
             stream.close()

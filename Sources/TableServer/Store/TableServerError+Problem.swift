@@ -10,6 +10,7 @@ extension TableServerError {
         case .invalid: 422
         case .badRequest: 400
         case .unsupportedMediaType: 415
+        case .journalFailed: 503
         }
     }
 
@@ -24,6 +25,7 @@ extension TableServerError {
         case .invalid: "validation"
         case .badRequest(let type, _): type
         case .unsupportedMediaType: "unsupported-media-type"
+        case .journalFailed: "journal-unavailable"
         }
     }
 
@@ -50,6 +52,8 @@ extension TableServerError {
             detail
         case .unsupportedMediaType(let type):
             "send the body as JSON with Content-Type: application/json (got \"\(type)\")"
+        case .journalFailed(let reason):
+            "the change could not be recorded in the journal, so it was not made: \(reason)"
         }
     }
 }

@@ -14,4 +14,6 @@ enum TableServerError: Error, Sendable {
     case invalid(ValidationError)
     case badRequest(type: String, detail: String)
     case unsupportedMediaType(String)
+    /// The journal could not record the change, which is therefore not made.
+    case journalFailed(String)
 }

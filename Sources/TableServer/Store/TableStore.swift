@@ -1,5 +1,6 @@
 import MicroHTTP
 import Synchronization
+import TableJournal
 import TableModel
 import TableRendering
 
@@ -7,19 +8,26 @@ import TableRendering
 ///
 /// The directory of tables has its own `Mutex`; each table's content sits behind
 /// its `TableHandle`'s. A request takes the directory lock only to find its table.
+/// Lock order: a table's lock, then the directory's (creating a table holds both).
+///
+/// With a `journal`, every change (create, batch, PATCH, snapshot PUT, delete) is
+/// appended to it inside the table's lock, after the change validated and before
+/// it is published or answered; see `TableStore+Journal.swift`.
 final class TableStore: Sendable {
-    private struct Directory: Sendable {
+    struct Directory: Sendable {
         var handles: [String: TableHandle] = [:]
         var order: [String] = []
     }
 
-    private let directory = Mutex(Directory())
+    let directory = Mutex(Directory())
     let history: Int
     let events: ChangeEvents
+    let journal: Journal?
 
-    init(history: Int, renderer: TableRenderer) {
+    init(history: Int, renderer: TableRenderer, journal: Journal? = nil) {
         self.history = history
         self.events = ChangeEvents(renderer: renderer)
+        self.journal = journal
     }
 
     // MARK: Tables
@@ -44,30 +52,57 @@ final class TableStore: Sendable {
     func create(_ table: Table) throws -> Table {
         var table = table
         table.version = 0
-        let handle = TableHandle(table: table, history: history)
-        let added = directory.withLock { directory -> Bool in
-            guard directory.handles[table.id] == nil else { return false }
-            directory.handles[table.id] = handle
-            directory.order.append(table.id)
-            return true
-        }
-        guard added else { throw TableServerError.tableExists(table.id) }
+        try insert(table) { try journal?.append(.create(table)) ?? 0 }
         return table
     }
 
+    /// Adds `table` as it is, version included, with the journal sequence number
+    /// `record()` answers. The table is in the directory, but locked, while it is
+    /// recorded, so no change to it can be recorded before its creation; when the
+    /// record fails, the table is taken out again and marked deleted.
+    func insert(_ table: Table, record: () throws -> UInt64) throws {
+        let handle = TableHandle(table: table, history: history)
+        try handle.withState { state in
+            let added = directory.withLock { directory -> Bool in
+                guard directory.handles[table.id] == nil else { return false }
+                directory.handles[table.id] = handle
+                directory.order.append(table.id)
+                return true
+            }
+            guard added else { throw TableServerError.tableExists(table.id) }
+            do {
+                state.journalSequence = try record()
+            } catch {
+                state.isDeleted = true
+                removeFromDirectory(handle, id: table.id)
+                throw TableServerError.journal(error)
+            }
+        }
+    }
+
+    /// Deletes a table: recorded, and marked deleted so no later edit reaches it,
+    /// under its lock; then taken out of the directory and its streams ended.
     func delete(_ id: String, ifMatch: String?) throws {
         let handle = try handle(id)
-        try handle.withState { state in
+        let streams = try handle.withState { state in
             try Self.checkPrecondition(ifMatch, version: state.table.version)
+            do {
+                try journal?.append(.delete(tableID: id))
+            } catch {
+                throw TableServerError.journal(error)
+            }
+            return TableHandle.markDeleted(&state)
         }
-        let removed = directory.withLock { directory -> Bool in
-            guard directory.handles[id] === handle else { return false }
+        removeFromDirectory(handle, id: id)
+        TableHandle.sendDeleted(tableID: id, to: streams)
+    }
+
+    func removeFromDirectory(_ handle: TableHandle, id: String) {
+        directory.withLock { directory in
+            guard directory.handles[id] === handle else { return }
             directory.handles[id] = nil
             directory.order.removeAll { $0 == id }
-            return true
         }
-        guard removed else { throw TableServerError.tableNotFound(id) }
-        handle.markDeleted()
     }
 
     // MARK: Edits
@@ -88,7 +123,11 @@ final class TableStore: Sendable {
             } catch {
                 throw TableServerError.refused(error)
             }
-            if !applied.isEmpty { publish(applied, in: &state) }
+            if !applied.isEmpty {
+                let change = events.change(version: state.table.version, batch: applied, table: state.table)
+                recordApplied(change, in: &state)
+                publish([change], in: &state)
+            }
             return (state.table, applied)
         }
     }
@@ -109,22 +148,23 @@ final class TableStore: Sendable {
                     throw TableServerError.refused(error)
                 }
             }
-            var changes: [Change] = []
-            for step in steps {
-                state.table = step.table
-                changes.append(publish(step.batch, in: &state))
+            let changes = steps.map { events.change(version: $0.table.version, batch: $0.batch, table: $0.table) }
+            if !changes.isEmpty {
+                // One record for every step: a crash keeps all of them or none.
+                try record(changes, in: &state)
+                state.table = steps[steps.count - 1].table
+                publish(changes, in: &state)
             }
             return (state.table.version, changes)
         }
     }
 
-    /// Records an applied batch (already in `state.table`) and sends it to every subscriber.
-    @discardableResult
-    private func publish(_ batch: Batch, in state: inout TableHandle.State) -> Change {
-        let change = events.change(version: state.table.version, batch: batch, table: state.table)
-        state.log.append(change)
-        state.subscribers.removeAll { !$0.send(change.event) }
-        return change
+    /// Adds changes already in `state.table` to the change log and sends them to every subscriber.
+    func publish(_ changes: [Change], in state: inout TableHandle.State) {
+        for change in changes {
+            state.log.append(change)
+            state.subscribers.removeAll { !$0.send(change.event) }
+        }
     }
 
     static func checkPrecondition(_ ifMatch: String?, version: Int) throws {

@@ -1,0 +1,19 @@
+// Model micro-benchmarks, run by scripts/bench/run.sh; each prints result lines
+// `name key=value ...` (times in nanoseconds of thread CPU time).
+//
+//   ModelBench edits ROWS OPERATIONS ROUNDS
+//   ModelBench diff ROWS SECTIONS ROUNDS [swift]
+import Glibc
+
+let arguments = CommandLine.arguments.dropFirst().map { $0 }
+switch (arguments.first, arguments.count) {
+case ("edits", 4):
+    EditBench.run(rows: Int(arguments[1]) ?? 1000, operations: Int(arguments[2]) ?? 1000, rounds: Int(arguments[3]) ?? 5)
+case ("diff", 4), ("diff", 5):
+    DiffBench.run(
+        rows: Int(arguments[1]) ?? 100_000, sections: Int(arguments[2]) ?? 100,
+        rounds: Int(arguments[3]) ?? 5, swiftDifference: arguments.count == 5 && arguments[4] == "swift")
+default:
+    print("usage: ModelBench edits ROWS OPERATIONS ROUNDS | diff ROWS SECTIONS ROUNDS [swift]")
+    exit(2)
+}

@@ -1,0 +1,86 @@
+"""Runs every benchmark of docs/PERFORMANCE.md and writes that file.
+
+Usage: bench.py --product BIN --floor BIN --hummingbird BIN --model-bench BIN
+                --sse-clients BIN --out FILE --raw FILE [--quick]
+       bench.py --report-only RAW_FILE OUT_FILE   (the Markdown again, from saved results)
+Run by scripts/bench/run.sh, which installs and builds what these need.
+"""
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import measure  # noqa: E402
+import report  # noqa: E402
+import tables  # noqa: E402
+
+
+class Tools:
+    """Paths of the programs under test and of the data files."""
+
+    def __init__(self, args, work):
+        self.product = args.product
+        self.floor = args.floor
+        self.hummingbird = args.hummingbird
+        self.sse_clients = args.sse_clients
+        self.bench = args.model_bench
+        self.work = work
+        self.scripts = os.path.dirname(os.path.abspath(__file__))
+        self.root = os.path.dirname(os.path.dirname(self.scripts))
+        self.data = tables.make(work)
+
+    def serve(self, *extra):
+        return [self.product, "serve", "--port", "0", "--log-level", "warning", *extra]
+
+    def model_bench(self, *arguments):
+        output = subprocess.run([self.bench, *map(str, arguments)], capture_output=True, text=True, check=True).stdout
+        return [dict(field.split("=", 1) for field in line.split()[1:]) for line in output.splitlines() if line]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for name in ("product", "floor", "hummingbird", "model-bench", "sse-clients", "out", "raw"):
+        parser.add_argument(f"--{name}", required=True)
+    parser.add_argument("--quick", action="store_true", help="fewer and shorter runs, to try the script")
+    if sys.argv[1:2] == ["--report-only"]:
+        # Rewrites the Markdown from the raw results of an earlier run: --report-only RAW OUT
+        with open(sys.argv[2]) as file:
+            results = json.load(file, object_hook=lambda o: {int(k) if k.isdigit() else k: v for k, v in o.items()})
+        with open(sys.argv[3], "w") as file:
+            file.write(report.markdown(results))
+        return
+    args = parser.parse_args()
+    rounds, seconds = (2, 2) if args.quick else (5, 4)
+    with tempfile.TemporaryDirectory(prefix="wtv-bench-") as work:
+        tools = Tools(args, work)
+        os.chdir(tools.root)
+        results = {"rounds": rounds, "seconds": seconds}
+        steps = [
+            ("json_row", lambda: measure.json_row(tools, rounds, seconds)),
+            ("page", lambda: measure.page_vs_json(tools, rounds, seconds)),
+            ("edits", lambda: measure.edits_and_memory(tools, rounds, seconds)),
+            ("diff", lambda: measure.snapshot_diff(tools, 3)),
+            ("fan_out", lambda: measure.fan_out(tools, (1000, 10_000), 10 if args.quick else 20)),
+            ("start_up", lambda: measure.start_up(tools, 5 if args.quick else 15)),
+        ]
+        for name, step in steps:
+            print(f"bench: {name}", file=sys.stderr, flush=True)
+            results[name] = step()
+            print(json.dumps(results[name], default=str), file=sys.stderr, flush=True)
+    results["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    results["machine"] = report.machine()
+    results["commit"] = report.commit(tools.root)
+    with open(args.out, "w") as file:
+        file.write(report.markdown(results))
+    with open(args.raw, "w") as file:
+        json.dump(results, file, indent=1, default=str)
+    print(f"bench: wrote {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

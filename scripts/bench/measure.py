@@ -1,0 +1,176 @@
+"""The measurements of docs/PERFORMANCE.md, one function a row of its table."""
+import os
+import subprocess
+import time
+
+from procs import Server, first_byte_and_total, http, loaded, summary
+
+
+def json_row(tools, rounds, seconds):
+    """GET one row as JSON: WebTableView vs the C floor vs Hummingbird, interleaved."""
+    product = Server("webtableview", tools.serve())
+    try:
+        path = "/api/tables/countries/sections/0/rows/0"
+        status, headers, body = http(product.port, "GET", path)
+        assert status == 200, status
+        body_file = os.path.join(tools.work, "row.json")
+        with open(body_file, "wb") as file:
+            file.write(body)
+        same = [body_file, headers["content-type"], headers["etag"]]
+        floor = Server("C floor", [tools.floor] + same + ["2"])
+        hummingbird = Server("Hummingbird", [tools.hummingbird] + same)
+        servers = [product, floor, hummingbird]
+        for server in servers:
+            assert http(server.port, "GET", path)[2] == body, f"{server.name} answers other bytes"
+        results = {server.name: {"cpu": [], "rate": []} for server in servers}
+        for round_index in range(rounds):
+            order = servers[round_index % 3:] + servers[:round_index % 3]
+            for server in order:
+                cpu, rate = loaded(server, server.base + path, seconds, 32)
+                results[server.name]["cpu"].append(cpu)
+                results[server.name]["rate"].append(rate)
+        floor.stop()
+        hummingbird.stop()
+    finally:
+        product.stop()
+    p, c, h = (results[name] for name in ("webtableview", "C floor", "Hummingbird"))
+    return {
+        "bytes": len(body),
+        "servers": {name: {"cpu": summary(r["cpu"]), "rate": summary(r["rate"])} for name, r in results.items()},
+        "vs_floor_cpu": summary([a / b for a, b in zip(p["cpu"], c["cpu"])]),
+        "vs_hb_rate": summary([a / b for a, b in zip(p["rate"], h["rate"])]),
+        "vs_hb_cpu": summary([a / b for a, b in zip(p["cpu"], h["cpu"])]),
+    }
+
+
+def page_vs_json(tools, rounds, seconds):
+    """The 10,000-row page against the same table as JSON; and whether the page streams."""
+    server = Server("webtableview", tools.serve("--data", tools.data["page"]))
+    try:
+        html, json = [], []
+        for _ in range(rounds):
+            html.append(loaded(server, server.base + "/tables/page10k", seconds, 2)[0] / 10_000)
+            json.append(loaded(server, server.base + "/api/tables/page10k", seconds, 2)[0] / 10_000)
+        firsts, totals, chunked = [], [], True
+        for _ in range(rounds):
+            first, total, is_chunked = first_byte_and_total(server.port, "/tables/page10k")
+            firsts.append(first * 1000)
+            totals.append(total * 1000)
+            chunked = chunked and is_chunked
+        size_html = len(http(server.port, "GET", "/tables/page10k")[2])
+        size_json = len(http(server.port, "GET", "/api/tables/page10k")[2])
+    finally:
+        server.stop()
+    return {
+        "html_row": summary(html), "json_row": summary(json),
+        "ratio": summary([a / b for a, b in zip(html, json)]),
+        "first_ms": summary(firsts), "total_ms": summary(totals), "chunked": chunked,
+        "html_bytes": size_html, "json_bytes": size_json,
+    }
+
+
+def edits_and_memory(tools, rounds, seconds):
+    """Random single-row moves at 1k and 1M rows over HTTP, and the memory of the 1M-row table."""
+    started = time.monotonic()
+    server = Server("webtableview", tools.serve("--data", tools.data["edits"]))
+    load_seconds = time.monotonic() - started
+    try:
+        rss, hwm = server.memory_kib()
+        status, _, body = http(server.port, "GET", "/api/tables/rows1m")
+        assert status == 200
+        json_bytes = len(body)
+        del body
+        rss_after_get = server.memory_kib()[0]
+        script = os.path.join(tools.scripts, "move.lua")
+        http_cost = {"rows1k": [], "rows1m": []}
+        for _ in range(rounds):
+            for table, rows in (("rows1k", 1000), ("rows1m", 1_000_000)):
+                os.environ["BENCH_TABLE"], os.environ["BENCH_ROWS"] = table, str(rows)
+                http_cost[table].append(loaded(server, server.base, seconds, 4, script)[0])
+        rss_after, hwm_after = server.memory_kib()
+    finally:
+        server.stop()
+    model = {1000: {"insert_ns": [], "delete_ns": [], "move_ns": []},
+             1_000_000: {"insert_ns": [], "delete_ns": [], "move_ns": []}}
+    for _ in range(rounds):
+        for rows in model:
+            for line in tools.model_bench("edits", rows, 2000, 1):
+                for key in model[rows]:
+                    model[rows][key].append(int(line[key]))
+    return {
+        "json_bytes": json_bytes, "input_bytes": os.path.getsize(tools.data["edits"]),
+        "rss_kib": rss, "hwm_kib": hwm, "load_s": load_seconds, "rss_after_get_kib": rss_after_get,
+        "rss_after_edits_kib": rss_after, "hwm_after_edits_kib": hwm_after,
+        "http": {k: summary(v) for k, v in http_cost.items()},
+        "http_ratio": summary([a / b for a, b in zip(http_cost["rows1m"], http_cost["rows1k"])]),
+        "model": {rows: {k: summary(v) for k, v in kinds.items()} for rows, kinds in model.items()},
+        "model_ratio": {k: summary([a / b for a, b in zip(model[1_000_000][k], model[1000][k])])
+                        for k in model[1000]},
+    }
+
+
+def snapshot_diff(tools, rounds):
+    """SnapshotDiff at 100k and 200k rows; Swift's difference where it fits in memory and time."""
+    ours = {}
+    for rows, sections in ((100_000, 100), (200_000, 200)):
+        lines = tools.model_bench("diff", rows, sections, rounds)
+        ours[rows] = {key: summary([int(line[key]) / 1e6 for line in lines]) for key in ("diff_ns", "apply_ns")}
+        ours[rows]["batches"] = int(lines[0]["batches"])
+    side = {}
+    for rows, sections in ((5_000, 50), (10_000, 100)):
+        lines = tools.model_bench("diff", rows, sections, rounds, "swift")
+        side[rows] = {key: summary([int(line[key]) / 1e6 for line in lines]) for key in ("diff_ns", "swift_ns")}
+        side[rows]["ratio"] = summary([int(line["swift_ns"]) / int(line["diff_ns"]) for line in lines])
+    return {"ours": ours, "side": side,
+            "linearity": ours[200_000]["diff_ns"]["median"] / ours[100_000]["diff_ns"]["median"]}
+
+
+def fan_out(tools, counts, changes):
+    """One change delivered to N event-stream subscribers: server CPU per delivered event, idle CPU."""
+    results = {}
+    for count in counts:
+        server = Server("webtableview", tools.serve("--data", tools.data["feed"], "--connection-limit", "20000"))
+        clients = subprocess.Popen([tools.sse_clients, str(server.port), "/api/tables/feed/events", str(count)],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            assert clients.stdout.readline().startswith("ready"), "subscribers did not connect"
+            time.sleep(1)
+            idle_before = server.cpu_us()
+            time.sleep(3)
+            idle = (server.cpu_us() - idle_before) / 3
+            per_event = []
+            for round_index in range(3):
+                before = server.cpu_us()
+                for change in range(changes):
+                    text = f"Change {round_index}-{change}"
+                    status = http(server.port, "PUT", "/api/tables/feed/sections/0/rows/0",
+                                  body=f'{{"id":"r0","text":"{text}"}}',
+                                  headers={"Content-Type": "application/json"})[0]
+                    assert status == 200, status
+                    line = clients.stdout.readline()
+                    assert line.startswith("events"), line
+                per_event.append((server.cpu_us() - before) / (changes * count))
+        finally:
+            clients.stdin.close()
+            clients.wait(timeout=30)
+            server.stop()
+        results[count] = {"per_event_us": summary(per_event), "idle_us_per_s": idle}
+    return results
+
+
+def start_up(tools, runs):
+    """Spawn to the first answer of GET /healthz, with the demo tables; against spawning `true`."""
+    product, baseline, cpu = [], [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(["true"])
+        baseline.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        server = Server("webtableview", tools.serve())
+        try:
+            assert http(server.port, "GET", "/healthz")[0] == 200
+            product.append((time.perf_counter() - start) * 1000)
+            cpu.append(server.cpu_us() / 1000)
+        finally:
+            server.stop()
+    return {"product_ms": summary(product), "true_ms": summary(baseline), "cpu_ms": summary(cpu)}

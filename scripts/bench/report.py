@@ -1,0 +1,141 @@
+"""docs/PERFORMANCE.md from the results of bench.py."""
+import os
+import platform
+import subprocess
+
+FINDINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "findings.md")
+
+
+def machine():
+    model = "unknown CPU"
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as meminfo:
+        memory = int(meminfo.readline().split()[1]) // (1024 * 1024)
+    load = open("/proc/loadavg").read().split()[:3]
+    return (f"{model}, {os.cpu_count()} cores, {memory} GiB, Linux {platform.release()}; "
+            f"load average at the end {' '.join(load)} (shared machine, others building)")
+
+
+def commit(root):
+    def git(*args):
+        return subprocess.run(["git", "-C", root, *args], capture_output=True, text=True).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", "Sources", "Package.swift", "Templates")
+    return head + (" with uncommitted changes to Sources/" if dirty else "")
+
+
+def spread(s, digits=1, unit=""):
+    f = f"{{:.{digits}f}}"
+    return f"{f.format(s['median'])}{unit} ({f.format(s['min'])}–{f.format(s['max'])}, n={s['n']})"
+
+
+def verdict(ok):
+    return "**met**" if ok else "**not met**"
+
+
+def summary_rows(r):
+    j, p, e, d, f, s = (r[k] for k in ("json_row", "page", "edits", "diff", "fan_out", "start_up"))
+    wtv, floor, hb = (j["servers"][k] for k in ("webtableview", "C floor", "Hummingbird"))
+    edit_worst = max(e["model_ratio"][k]["median"] for k in e["model_ratio"])
+    fan_worst = max(v["per_event_us"]["median"] for v in f.values())
+    idle_worst = max(v["idle_us_per_s"] for v in f.values())
+    side = d["side"][10_000]
+    rss_mb = e["rss_kib"] / 1024
+    return [
+        ("JSON row, server CPU per request", f"{wtv['cpu']['median']:.2f} µs vs C floor {floor['cpu']['median']:.2f} µs",
+         f"×{j['vs_floor_cpu']['median']:.2f}", "≤ ×1.10", verdict(j["vs_floor_cpu"]["median"] <= 1.10)),
+        ("JSON row vs Hummingbird 2", f"{wtv['rate']['median']:,.0f} vs {hb['rate']['median']:,.0f} req/s; "
+         f"CPU/request ×{j['vs_hb_cpu']['median']:.2f}", f"×{j['vs_hb_rate']['median']:.2f} req/s",
+         "≥ ×2 req/s at ≤ ×1 CPU", verdict(j["vs_hb_rate"]["median"] >= 2 and j["vs_hb_cpu"]["median"] <= 1)),
+        ("HTML page, 10,000 rows, per row", f"{p['html_row']['median']:.3f} µs vs JSON {p['json_row']['median']:.3f} µs",
+         f"×{p['ratio']['median']:.2f}", "≤ ×2", verdict(p["ratio"]["median"] <= 2)),
+        ("HTML page streams", f"first bytes {p['first_ms']['median']:.1f} ms, last {p['total_ms']['median']:.1f} ms, "
+         f"chunked: {'yes' if p['chunked'] else 'no'}", f"×{p['first_ms']['median'] / p['total_ms']['median']:.2f}",
+         "first bytes before the whole table", verdict(p["chunked"] and p["first_ms"]["median"] < 0.5 * p["total_ms"]["median"])),
+        ("one row inserted/deleted/moved, 1M vs 1k rows (model)", ", ".join(
+            f"{k.split('_')[0]} ×{v['median']:.2f}" for k, v in e["model_ratio"].items()),
+         f"×{edit_worst:.2f} (worst)", "≤ ×3", verdict(edit_worst <= 3)),
+        ("one row moved over HTTP, 1M vs 1k rows", f"{e['http']['rows1m']['median']:.1f} vs {e['http']['rows1k']['median']:.1f} µs CPU",
+         f"×{e['http_ratio']['median']:.2f}", "≤ ×3", verdict(e["http_ratio"]["median"] <= 3)),
+        ("PUT snapshot diff, 100k rows", f"{d['ours'][100_000]['diff_ns']['median']:.0f} ms; at 10k rows "
+         f"{side['diff_ns']['median']:.1f} ms vs Swift's {side['swift_ns']['median']:.0f} ms",
+         f"Swift ×{side['ratio']['median']:.0f} slower", "faster", verdict(side["ratio"]["median"] > 1)),
+        ("PUT snapshot diff, linear", "200k vs 100k rows", f"×{d['linearity']:.2f}", "≈ ×2",
+         verdict(d["linearity"] <= 2.4)),
+        ("one change to 1,000 / 10,000 subscribers", ", ".join(
+            f"{n:,}: {v['per_event_us']['median']:.2f} µs" for n, v in f.items()), f"{fan_worst:.2f} µs (worst)",
+         "≤ 2 µs per delivered event", verdict(fan_worst <= 2)),
+        ("idle subscribers", ", ".join(f"{n:,}: {v['idle_us_per_s']:.0f} µs CPU/s" for n, v in f.items()),
+         f"{idle_worst / 10_000:.2f} % of a core", "no idle CPU", verdict(idle_worst <= 10_000)),
+        ("memory, 1,000,000 short rows", f"{rss_mb:.0f} MB RSS (peak {e['hwm_kib'] / 1024:.0f} MB); JSON {e['json_bytes'] / 1e6:.1f} MB",
+         f"×{e['rss_kib'] * 1024 / e['json_bytes']:.2f} of the JSON", "≤ 300 MB RSS", verdict(rss_mb <= 300)),
+        ("start-up to the first answer", f"{s['product_ms']['median']:.1f} ms vs `true` {s['true_ms']['median']:.1f} ms",
+         f"×{s['product_ms']['median'] / s['true_ms']['median']:.0f}", "< 100 ms", verdict(s["product_ms"]["median"] < 100)),
+    ]
+
+
+def markdown(r):
+    j, p, e, d, f, s = (r[k] for k in ("json_row", "page", "edits", "diff", "fan_out", "start_up"))
+    out = ["# Performance", "",
+           "Written by `make bench` (`scripts/bench/run.sh`); do not edit by hand: the prose under",
+           "*Findings* comes from `scripts/bench/findings.md`.", "",
+           f"- Date: {r['date']}", f"- Machine: {r['machine']}", f"- Commit: {r['commit']}",
+           "- Release builds: `swift build -c release --scratch-path .build-bench --product webtableview`; "
+           "`swift build -c release` in `Benchmarks/`; the C programs with `gcc -O2`.",
+           f"- Load: `wrk -t1 -c32 -d{r['seconds']}s` (JSON row), `-c2` (page), `-c4 -s scripts/bench/move.lua` (moves), "
+           f"on 127.0.0.1; servers run `--threads 2 --log-level warning`.",
+           f"- Every figure is the median of {r['rounds']} interleaved runs (servers take turns, A B C A B C …) with "
+           "(min–max, n); ratios are taken run by run, within the same round, then their median.",
+           "- Server CPU is utime+stime of the server process from `/proc/PID/stat` over the run, divided by the "
+           "requests wrk completed; it is steadier than requests/s on this shared machine. Model figures are "
+           "thread CPU time inside one process.", "",
+           "## Targets", "", "| what | measured | ratio | target | |", "|---|---|---|---|---|"]
+    out += [f"| {a} | {b} | {c} | {t} | {v} |" for a, b, c, t, v in summary_rows(r)]
+    out += ["", "## Raw figures", "", f"### JSON row (`GET /api/tables/countries/sections/0/rows/0`, {j['bytes']} bytes)", "",
+            "| server | CPU µs/request | requests/s |", "|---|---|---|"]
+    for name, v in j["servers"].items():
+        out.append(f"| {name} | {spread(v['cpu'], 2)} | {spread(v['rate'], 0)} |")
+    out += ["", "Requests per CPU-second of the server (1 / CPU per request), what each would answer on "
+            "cores of its own: " + ", ".join(f"{name} {1e6 / v['cpu']['median']:,.0f}" for name, v in j["servers"].items()) + "."]
+    out += ["", f"Ratios: CPU vs floor {spread(j['vs_floor_cpu'], 2)}; requests/s vs Hummingbird "
+            f"{spread(j['vs_hb_rate'], 2)}; CPU vs Hummingbird {spread(j['vs_hb_cpu'], 2)}.", "",
+            "### Page vs JSON (10 sections × 1,000 rows)", "",
+            f"- HTML: {spread(p['html_row'], 3, ' µs')} server CPU per row; {p['html_bytes']:,} bytes",
+            f"- JSON: {spread(p['json_row'], 3, ' µs')} server CPU per row; {p['json_bytes']:,} bytes",
+            f"- ratio HTML/JSON: {spread(p['ratio'], 2)}",
+            f"- page first bytes {spread(p['first_ms'], 1, ' ms')}, last byte {spread(p['total_ms'], 1, ' ms')}, "
+            f"chunked transfer coding: {'yes' if p['chunked'] else 'no'}", "",
+            "### Edits at 1,000 and 1,000,000 rows", "", "Model (`Table.apply`, thread CPU ns per edit, 2,000 random edits a run):", "",
+            "| rows | insert | delete | move |", "|---|---|---|---|"]
+    for rows, kinds in e["model"].items():
+        out.append(f"| {int(rows):,} | " + " | ".join(spread(kinds[k], 0) for k in ("insert_ns", "delete_ns", "move_ns")) + " |")
+    out += ["", f"Ratios 1M/1k: " + ", ".join(f"{k.split('_')[0]} {spread(v, 2)}" for k, v in e["model_ratio"].items()), "",
+            f"HTTP (`POST …/rows/{{r}}/move` to a random place, server CPU µs per request): 1k rows "
+            f"{spread(e['http']['rows1k'], 1)}, 1M rows {spread(e['http']['rows1m'], 1)}; ratio {spread(e['http_ratio'], 2)}.", "",
+            "### Memory (`--data` with a 1,000-row and a 1,000,000-row table of short rows)", "",
+            f"- RSS after loading {e['rss_kib'] / 1024:.0f} MB, peak during load {e['hwm_kib'] / 1024:.0f} MB "
+            f"(loaded in {e['load_s']:.1f} s); after one `GET /api/tables/rows1m` {e['rss_after_get_kib'] / 1024:.0f} MB; "
+            f"after the move runs {e['rss_after_edits_kib'] / 1024:.0f} MB",
+            f"- JSON of the 1M-row table as `GET` answers it (every field, defaults filled in): {e['json_bytes']:,} bytes; "
+            f"the `--data` file (ids and texts only, both tables): {e['input_bytes']:,} bytes", "",
+            "### Snapshot diff (thread CPU ms; a tenth of the rows each deleted, inserted, moved, changed)", "",
+            "| rows | SnapshotDiff | applying its batches | batches |", "|---|---|---|---|"]
+    for rows, v in d["ours"].items():
+        out.append(f"| {int(rows):,} | {spread(v['diff_ns'], 1)} | {spread(v['apply_ns'], 1)} | {v['batches']} |")
+    out += ["", "Against Swift's `difference(from:).inferringMoves()` on the flattened ids (Myers: O((N+M)·D) time, "
+            "O(D²) memory, so it is run at smaller sizes):", "", "| rows | SnapshotDiff | Swift | Swift/ours |", "|---|---|---|---|"]
+    for rows, v in d["side"].items():
+        out.append(f"| {int(rows):,} | {spread(v['diff_ns'], 1)} | {spread(v['swift_ns'], 1)} | {spread(v['ratio'], 0)} |")
+    out += ["", "### Event-stream fan-out (20 changes a run, 3 runs)", "", "| subscribers | server CPU per delivered event | idle CPU |", "|---|---|---|"]
+    for n, v in f.items():
+        out.append(f"| {int(n):,} | {spread(v['per_event_us'], 2, ' µs')} | {v['idle_us_per_s']:.0f} µs/s |")
+    out += ["", "### Start-up (`serve --port 0` with the demo tables, spawn to the first `GET /healthz` answer)", "",
+            f"- webtableview: {spread(s['product_ms'], 1, ' ms')} (its own CPU time by then: "
+            f"{spread(s['cpu_ms'], 0, ' ms')})", f"- `true`: {spread(s['true_ms'], 1, ' ms')}", ""]
+    if os.path.exists(FINDINGS):
+        out += ["## Findings", "", open(FINDINGS).read().strip(), ""]
+    return "\n".join(out)

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# `make bench`: installs what is missing (as root), builds release binaries of
+# WebTableView, of the Benchmarks/ package and of the C floor, runs every
+# benchmark on loopback and writes docs/PERFORMANCE.md. About 10–15 minutes
+# on a fresh 2-core machine, most of it building; a few minutes once built.
+#
+# Usage: scripts/bench/run.sh [--quick]   (--quick: short runs, to try the script)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+packages=(libmicrohttpd-dev pkg-config gcc wrk python3)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "missing packages: ${missing[*]} — run as root, or: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "bench: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get -o DPkg::Lock::Timeout=600 update -qq
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+scratch=.build-bench
+echo "bench: building (release)" >&2
+swift build -c release --scratch-path "$scratch" --product webtableview
+(cd Benchmarks && swift build -c release --product ModelBench && swift build -c release --product HummingbirdRow)
+mkdir -p "$scratch/c"
+flags=$(pkg-config --cflags --libs libmicrohttpd)
+# shellcheck disable=SC2086
+gcc -O2 -Wall -o "$scratch/c/mhd_floor" Benchmarks/Floor/mhd_floor.c $flags -lpthread
+gcc -O2 -Wall -o "$scratch/c/sse_clients" Benchmarks/Floor/sse_clients.c
+
+# 10,000 event streams in one process, and as many in the server.
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
+benchmarks=Benchmarks/.build/release
+python3 -B scripts/bench/bench.py \
+  --product "$scratch/release/webtableview" \
+  --floor "$scratch/c/mhd_floor" \
+  --hummingbird "$benchmarks/HummingbirdRow" \
+  --model-bench "$benchmarks/ModelBench" \
+  --sse-clients "$scratch/c/sse_clients" \
+  --out docs/PERFORMANCE.md \
+  --raw "$scratch/bench-results.json" \
+  "$@"

@@ -1,0 +1,36 @@
+"""Table documents the benchmarks load with `webtableview serve --data`."""
+import json
+
+
+def short_rows(count, prefix="r"):
+    return [{"id": f"{prefix}{i}", "text": f"Row {i}"} for i in range(count)]
+
+
+def page_rows(count, first):
+    """Rows as a real page draws them: text, detail, an accessory."""
+    return [{"id": f"r{i}", "style": "subtitle", "text": f"Row {i}", "detail": f"Detail {i}",
+             "accessory": "disclosureIndicator"} for i in range(first, first + count)]
+
+
+def write(path, tables):
+    with open(path, "w") as file:
+        json.dump(tables, file, separators=(",", ":"))
+
+
+def make(folder):
+    """Writes the data files; answers their paths by name."""
+    files = {
+        # 10,000 rows in 10 sections of 1,000: the page draws every row (at most 1,000 a section).
+        "page": [{"id": "page10k", "title": "10,000 rows", "sections": [
+            {"id": f"s{s}", "header": f"Section {s}", "rows": page_rows(1000, s * 1000)} for s in range(10)]}],
+        "edits": [
+            {"id": "rows1k", "sections": [{"id": "s", "rows": short_rows(1_000)}]},
+            {"id": "rows1m", "sections": [{"id": "s", "rows": short_rows(1_000_000)}]},
+        ],
+        "feed": [{"id": "feed", "sections": [{"id": "s", "rows": short_rows(10)}]}],
+    }
+    paths = {}
+    for name, tables in files.items():
+        paths[name] = f"{folder}/{name}.json"
+        write(paths[name], tables)
+    return paths

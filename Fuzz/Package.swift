@@ -1,0 +1,61 @@
+// swift-tools-version: 5.4
+// (5.4: from 5.5 on, SwiftPM links an executable's entry point under another
+// name, which a harness does not have: libFuzzer's runtime provides `main`.)
+// libFuzzer harnesses of WebTableView, kept out of the product: `scripts/fuzz.sh`
+// builds them with `-sanitize=fuzzer,address` and runs each over its seed corpus
+// in `Corpus/<harness>/`. See docs/RELIABILITY.md.
+//
+//   FuzzDecode  JSON parsing, the strict model decoders, and their round trips
+//   FuzzBatch   the batch engine on a fixed table: refusals change nothing, accepted batches do what they say
+//   FuzzDiff    snapshot diffs of two tables, replayed with the batch engine
+//   FuzzHTTP    percent-decoding, query splitting, route matching and static-file paths
+import Foundation
+import PackageDescription
+
+/// The product package is `..`; SwiftPM names it after its folder.
+let product = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+/// Swift 6 language mode, as the product uses.
+let swift6: [SwiftSetting] = [.unsafeFlags(["-swift-version", "6"])]
+/// A harness has no `main`: libFuzzer's runtime provides it.
+let harness: [SwiftSetting] = [.unsafeFlags(["-swift-version", "6", "-parse-as-library"])]
+
+let package = Package(
+    name: "WebTableViewFuzz",
+    dependencies: [.package(path: "..")],
+    targets: [
+        .target(
+            name: "FuzzSupport",
+            dependencies: [.product(name: "TableModel", package: product)],
+            swiftSettings: swift6
+        ),
+        .executableTarget(
+            name: "FuzzDecode",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "JSON", package: product),
+                .product(name: "TableModel", package: product),
+            ],
+            swiftSettings: harness
+        ),
+        .executableTarget(
+            name: "FuzzBatch",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "JSON", package: product),
+                .product(name: "TableModel", package: product),
+            ],
+            swiftSettings: harness
+        ),
+        .executableTarget(
+            name: "FuzzDiff",
+            dependencies: ["FuzzSupport", .product(name: "TableModel", package: product)],
+            swiftSettings: harness
+        ),
+        .executableTarget(
+            name: "FuzzHTTP",
+            dependencies: ["FuzzSupport", .product(name: "MicroHTTP", package: product)],
+            swiftSettings: harness
+        ),
+    ]
+)

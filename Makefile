@@ -1,22 +1,33 @@
 # WebTableView — two commands for a fresh machine: `make run` and `make test`.
 # Each installs the system packages it needs (apt-get, as root) when missing.
 
-SWIFT       ?= swift
-PORT        ?= 8080
-BUILD_FLAGS ?=
-BIN          = .build/debug/webtableview
+SWIFT        ?= swift
+PORT         ?= 8080
+BUILD_FLAGS  ?=
+FUZZ_SECONDS ?= 300
+BIN           = .build/debug/webtableview
+RELEASE_BIN   = .build/release/webtableview
 
-.PHONY: run build release deps test test-unit test-http test-openapi test-browser screenshots \
+.PHONY: run build release deps test test-unit test-http test-openapi test-schemathesis \
+        test-crash test-sanitizers test-fuzz test-load test-browser screenshots \
         container-test test-container bench fuzz clean help
 
 help:
-	@echo "make run             install what is missing, build, serve the demo tables on :$(PORT)"
-	@echo "make test            install what is missing, build, run every test"
-	@echo "make test-unit       model, JSON and rendering unit tests"
-	@echo "make test-http       HTTP server and API tests over real sockets"
-	@echo "make test-openapi    validate /api/openapi.json with openapi-spec-validator"
-	@echo "make test-browser    the live page in headless Chromium (Selenium)"
-	@echo "make container-test  build and run the container image with podman"
+	@echo "make run               install what is missing, build, serve the demo tables on :$(PORT)"
+	@echo "make test              install what is missing, build, run every test (below)"
+	@echo "make test-unit         model, JSON, journal and rendering unit tests"
+	@echo "make test-http         HTTP server and API tests over real sockets"
+	@echo "make test-openapi      validate /api/openapi.json with openapi-spec-validator"
+	@echo "make test-schemathesis fuzz every API operation against /api/openapi.json"
+	@echo "make test-crash        SIGKILL/restart cycles against serve --journal"
+	@echo "make test-sanitizers   the Swift tests under AddressSanitizer, then ThreadSanitizer"
+	@echo "make test-fuzz         each libFuzzer harness for 20 s"
+	@echo "make test-load         1,000 readers + writers, slowloris, 2,000 SSE subscribers"
+	@echo "make test-browser      the live page in headless Chromium (Selenium)"
+	@echo "make container-test    build and run the container image with podman"
+	@echo "make fuzz              each libFuzzer harness for FUZZ_SECONDS ($(FUZZ_SECONDS) s)"
+	@echo "make bench             benchmarks side by side; writes docs/PERFORMANCE.md"
+	@echo "make screenshots       rewrite docs/screenshots/ from the browser tests"
 
 deps:
 	@scripts/install-deps.sh build
@@ -35,18 +46,39 @@ test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 	$(MAKE) test-openapi
+	$(MAKE) test-schemathesis
+	$(MAKE) test-crash
+	$(MAKE) test-sanitizers
+	$(MAKE) test-fuzz
+	$(MAKE) test-load
 	$(MAKE) test-browser
 	$(MAKE) container-test
 	@echo "make test: every suite passed"
 
 test-unit: deps
-	$(SWIFT) test $(BUILD_FLAGS) --filter 'JSONTests|TableModelTests|TableRenderingTests'
+	$(SWIFT) test $(BUILD_FLAGS) --filter 'JSONTests|TableModelTests|TableRenderingTests|TableJournalTests'
 
 test-http: deps
 	$(SWIFT) test $(BUILD_FLAGS) --filter 'MicroHTTPTests|TableServerTests'
 
 test-openapi: build
 	scripts/test-openapi.sh $(BIN)
+
+test-schemathesis: build
+	scripts/test-schemathesis.sh $(BIN)
+
+test-crash: build
+	scripts/test-crash.sh $(BIN)
+
+test-sanitizers: deps
+	scripts/test-sanitizers.sh address
+	scripts/test-sanitizers.sh thread
+
+test-fuzz: deps
+	scripts/fuzz.sh 20
+
+test-load: release
+	scripts/test-load.sh $(RELEASE_BIN)
 
 test-browser:
 	scripts/test-browser.sh
@@ -57,5 +89,11 @@ screenshots:
 container-test test-container:
 	scripts/container/test.sh
 
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+bench:
+	scripts/bench/run.sh
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-* Benchmarks/.build Fuzz/.build

@@ -41,6 +41,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "MicroHTTPTesting", dependencies: ["MicroHTTP"], swiftSettings: strict),
+        .target(name: "TestSupport", swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: strict),
         .target(
@@ -66,11 +67,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
-        .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel"], swiftSettings: strict),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
-        .testTarget(name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON"], swiftSettings: strict),
+        .testTarget(name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "TableServerTests",
             dependencies: ["TableServer", "TableModel", "JSON", "MicroHTTP", "MicroHTTPTesting"],

@@ -1,5 +1,6 @@
 import JSON
 import Testing
+import TestSupport
 
 @Suite struct JSONParserTests {
     let parser = JSONParser()
@@ -112,18 +113,5 @@ import Testing
         let members = (0..<50).map { "\"k\($0)\": \($0)" }.joined(separator: ",")
         let error = #expect(throws: JSONParseError.self) { try parser.parse("{\(members), \"k7\": 0}") }
         #expect(error?.reason == #"duplicate key "k7" in object"#)
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so that random tests repeat.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Dispatch
 import Foundation
 import TableModel
@@ -9,7 +10,7 @@ import Testing
 @Suite struct JournalSnapshotTests {
     @Test func aSnapshotTrimsAndVersionsContinueAfterARestart() throws {
         try withJournalDirectory { directory in
-            var generator = SeededGenerator(state: 1)
+            var generator = SeededGenerator(seed: 1)
             var expected: [Table] = []
             do {
                 let store = try MiniStore(journalOptions(directory))
@@ -85,7 +86,7 @@ import Testing
             let options = journalOptions(directory, snapshotEvery: 25)
             let store = try MiniStore(options)
             DispatchQueue.concurrentPerform(iterations: 4) { worker in
-                var generator = SeededGenerator(state: UInt64(worker) + 10)
+                var generator = SeededGenerator(seed: UInt64(worker) + 10)
                 for step in 0..<150 {
                     let id = "w\(worker)-\(step / 50)"
                     if step % 50 == 0 { try! store.create(journalTable(id)) }
@@ -117,7 +118,7 @@ import Testing
             options.flushInterval = .milliseconds(5)
             let store = try MiniStore(options)
             try store.create(journalTable("t"))
-            var generator = SeededGenerator(state: 3)
+            var generator = SeededGenerator(seed: 3)
             for _ in 0..<30 { try store.apply(randomBatch(for: store.tables[0], using: &generator), to: "t") }
             let expected = store.tables
             store.journal.close()

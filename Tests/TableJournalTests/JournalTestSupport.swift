@@ -3,6 +3,7 @@ import Synchronization
 import TableJournal
 import TableModel
 import Testing
+import TestSupport
 
 /// Runs `body` with a fresh empty folder, removed afterwards.
 func withJournalDirectory(_ body: (String) throws -> Void) throws {
@@ -134,17 +135,5 @@ func randomBatch(for table: Table, using generator: inout some RandomNumberGener
     default:
         let at = TableIndexPath(0, Int.random(in: 0...count, using: &generator))
         return Batch(insertRows: [.init(at: at, row: Row(text: "inserted \(tag)", detail: "é ✓ \"quoted\""))])
-    }
-}
-
-/// A reproducible generator (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

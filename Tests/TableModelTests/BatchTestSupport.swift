@@ -1,5 +1,6 @@
 import Testing
 @testable import TableModel
+import TestSupport
 
 /// Small tables whose rows are named by their text (`A0`, `A1`, …), for batch tests.
 enum BatchFixture {
@@ -56,18 +57,4 @@ func applied(
     _ = try copy.apply(batch)
     #expect(copy.ids == TableIDIndex(copy.sections), "id index out of date", sourceLocation: sourceLocation)
     return copy
-}
-
-/// A small, fast, seeded random number generator (SplitMix64), so that random
-/// tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

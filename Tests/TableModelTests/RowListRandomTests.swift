@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import TableModel
 
@@ -9,7 +10,7 @@ struct RowListRandomTests {
     /// One run: grows a tree past three levels, shrinks it to nothing, grows it again.
     @Test(arguments: [1 as UInt64, 42, 2_024])
     func mixedOperationsMatchAnArray(seed: UInt64) throws {
-        var random = RowListSeededGenerator(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var list = RowList(F.rows(0..<3_000))
         var model = Array(0..<3_000)
         var nextNumber = 3_000
@@ -54,7 +55,7 @@ struct RowListRandomTests {
         case page(Range<Int>)
     }
 
-    func randomOperation(insertPercent: Int, count: Int, using random: inout RowListSeededGenerator) -> Operation {
+    func randomOperation(insertPercent: Int, count: Int, using random: inout SeededGenerator) -> Operation {
         guard count > 0 else { return Bool.random(using: &random) ? .append : .insert(at: 0) }
         let position = Int.random(in: 0..<count, using: &random)
         switch Int.random(in: 0..<100, using: &random) {

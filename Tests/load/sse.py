@@ -39,39 +39,37 @@ class Subscriber:
             self.received += 1
             self.last_at = time.monotonic()
 
+    async def read_once(self, deadline):
+        """Reads what arrives before `deadline`: True when bytes came, False on
+        timeout, None when the stream ended."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        try:
+            data = await asyncio.wait_for(self.connection.reader.read(1 << 18), remaining)
+        except asyncio.TimeoutError:
+            return False
+        except ConnectionError:
+            data = b""
+        if not data:
+            self.ended = True
+            return None
+        self.feed(data)
+        return True
+
     async def read_until(self, count, deadline):
         while self.received < count and self.problem is None:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if not await self.read_once(deadline):
                 return False
-            try:
-                data = await asyncio.wait_for(self.connection.reader.read(1 << 18), remaining)
-            except asyncio.TimeoutError:
-                return False
-            except ConnectionError:
-                data = b""
-            if not data:
-                self.ended = True
-                return False
-            self.feed(data)
         return self.problem is None
 
     async def read_to_end(self, deadline):
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return False
-            try:
-                data = await asyncio.wait_for(self.connection.reader.read(1 << 18), remaining)
-            except asyncio.TimeoutError:
-                return False
-            except ConnectionError:
-                data = b""
-            if not data:
-                self.ended = True
+            read = await self.read_once(deadline)
+            if read is None:
                 return True
-            self.feed(data)
-
+            if not read:
+                return False
 
 async def subscribe(port, table_id, version, receive_buffer=None):
     connection = await Connection.open(port, receive_buffer)

@@ -28,3 +28,31 @@ import Testing
         }
     }
 }
+
+@Suite struct ProcessMetricsTests {
+    @Test func heapInUseCountsWhatIsHeldAndNotWhatWasFreed() throws {
+        let before = try #require(ProcessMetrics.current().heapInUseBytes)
+        var held: [UInt8]? = [UInt8](repeating: 1, count: 256 << 20)
+        let holding = ProcessMetrics.current()
+        #expect(try #require(holding.heapInUseBytes) - before >= 200 << 20)
+        #expect(holding.residentMemoryBytes >= 256 << 20)
+        #expect(held?.last == 1)
+        held = nil
+        let after = try #require(ProcessMetrics.current().heapInUseBytes)
+        #expect(after < before + (56 << 20))
+    }
+
+    @Test func exposesTheStandardProcessFigures() throws {
+        let metrics = ProcessMetrics.current()
+        #expect(metrics.virtualMemoryBytes >= metrics.residentMemoryBytes)
+        #expect(metrics.cpuSeconds > 0)
+        let open = try #require(metrics.openFileDescriptors)
+        #expect(open >= 3 && open <= metrics.maxFileDescriptors)
+        let text = metrics.prometheusText()
+        for name in ["process_resident_memory_bytes", "process_virtual_memory_bytes", "process_cpu_seconds_total",
+                     "process_max_fds", "process_open_fds", "process_heap_in_use_bytes"] {
+            #expect(text.contains("# TYPE \(name) "))
+            #expect(text.contains("\n\(name) "))
+        }
+    }
+}

@@ -62,6 +62,7 @@ import Testing
             let metrics = try client.request(.GET, "/metrics")
             #expect(metrics.status == 200)
             #expect(metrics.text.contains("webtableview_rows 9"))
+            #expect(metrics.text.contains("\nprocess_heap_in_use_bytes "))
             let css = try client.request(.GET, "/public/tableview.css")
             #expect(css.status == 200)
             #expect(css.headers["Content-Type"]?.hasPrefix("text/css") == true)

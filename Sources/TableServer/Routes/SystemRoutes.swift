@@ -12,7 +12,7 @@ extension RouteBuilder {
         }
 
         router.add(.GET, "/metrics") { _ in
-            var text = metrics.prometheusText()
+            var text = metrics.prometheusText() + ProcessMetrics.current().prometheusText()
             let tables = store.tables()
             text += """
                 # HELP webtableview_tables Tables held by the server.

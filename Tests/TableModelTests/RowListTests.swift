@@ -28,6 +28,34 @@ struct RowListTests {
         #expect(list[size / 2] == rows[size / 2])
     }
 
+    @Test func builtTreesAreSoundAtEverySizeUpToAFewLevels() {
+        let rows = F.rows(0..<4_000)
+        for size in Array(0...1_600) + [2_047, 2_048, 2_049, 3_071, 3_072, 3_073, 4_000] {
+            let list = RowList(rows.prefix(size))
+            #expect(list.count == size)
+            #expect(list.invariantViolations().isEmpty, "size \(size): \(list.invariantViolations())")
+        }
+    }
+
+    /// Built three quarters full, so that the first inserts after loading find room.
+    @Test func builtLeavesAndBranchesLeaveRoomForInserts() {
+        var list = RowList(F.rows(0..<100_000))
+        var leaves: [RowListNode] = []
+        var branches: [RowListNode] = []
+        var pending = [list.root]
+        while let node = pending.popLast() {
+            if node.isLeaf { leaves.append(node) } else { branches.append(node); pending += node.children }
+        }
+        #expect(leaves.allSatisfy { $0.rows.count == RowListNode.leafCapacity * 3 / 4 || $0.rows.count == RowListNode.leafCapacity * 3 / 4 - 1 })
+        #expect(branches.dropFirst().allSatisfy { $0.children.count <= RowListNode.branchCapacity * 3 / 4 })
+        let height = list.height
+        for step in 0..<leaves.count {
+            list.insert(F.row(100_000 + step), at: step * (RowListNode.leafCapacity * 3 / 4))
+        }
+        #expect(list.height == height)
+        #expect(list.invariantViolations().isEmpty)
+    }
+
     @Test func buildsFromLazySequence() {
         let list = RowList((0..<1_000).lazy.map(F.row))
         #expect(F.numbers(list) == Array(0..<1_000))
@@ -37,8 +65,10 @@ struct RowListTests {
     @Test func heightGrowsLogarithmically() {
         #expect(RowList(F.rows(0..<32)).height == 1)
         #expect(RowList(F.rows(0..<33)).height == 2)
-        #expect(RowList(F.rows(0..<2_048)).height == 2)
-        #expect(RowList(F.rows(0..<2_049)).height == 3)
+        // Built three quarters full: one root holds up to 64 leaves of 24.
+        #expect(RowList(F.rows(0..<1_536)).height == 2)
+        #expect(RowList(F.rows(0..<1_537)).height == 3)
+        #expect(RowList(F.rows(0..<1_000_000)).height == 4)
     }
 
     @Test func arrayLiteral() {

@@ -25,6 +25,11 @@ extension RowListNode {
     func insert(_ row: Row, at position: Int) -> RowListNode? {
         count += 1
         if isLeaf {
+            if rows.count == rows.capacity {
+                // Array would double its buffer; a leaf never holds more than one
+                // row over capacity (then splits), so grow at most to that.
+                rows.reserveCapacity(Swift.min(Swift.max(2 * rows.count, 4), Self.leafCapacity + 1))
+            }
             rows.insert(row, at: position)
             return rows.count > Self.leafCapacity ? splitOffRightHalf() : nil
         }

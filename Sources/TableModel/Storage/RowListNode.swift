@@ -64,26 +64,35 @@ final class RowListNode: @unchecked Sendable {
 
     // MARK: Building
 
-    /// A tree of `rows` in O(n): full-enough leaves first, then each level above them.
+    /// A tree of `rows` in O(n): leaves first, then each level above them.
+    ///
+    /// Nodes are built three quarters full, as databases bulk-load their B-trees:
+    /// a table loaded and then edited takes its first inserts into free room
+    /// rather than splitting a full leaf and, in turn, its full parents — the
+    /// splits a fully packed tree pays on nearly every early insert.
     static func build(_ rows: [Row]) -> RowListNode {
-        var level = evenRanges(of: rows.count, capacity: leafCapacity).map {
+        var level = fillRanges(of: rows.count, capacity: leafCapacity, minimum: leafMinimum).map {
             RowListNode(rows: rows[$0])
         }
         while level.count > 1 {
             let below = level
-            level = evenRanges(of: below.count, capacity: branchCapacity).map {
+            level = fillRanges(of: below.count, capacity: branchCapacity, minimum: branchMinimum).map {
                 RowListNode(children: below[$0])
             }
         }
         return level.first ?? RowListNode(rows: [Row]())
     }
 
-    /// `0..<total` cut into as few ranges of at most `capacity` as possible, their
-    /// sizes differing by at most one — so each is at least half of `capacity` when
-    /// there are two or more.
-    private static func evenRanges(of total: Int, capacity: Int) -> [Range<Int>] {
-        let pieces = (total + capacity - 1) / capacity
-        guard pieces > 0 else { return [] }
+    /// `0..<total` cut into ranges of about three quarters of `capacity`, their
+    /// sizes differing by at most one, none over `capacity` and — when there are
+    /// two or more — none under `minimum` (at most half of `capacity`). What fits
+    /// in one node stays in one: a small section is a single leaf.
+    private static func fillRanges(of total: Int, capacity: Int, minimum: Int) -> [Range<Int>] {
+        guard total > capacity else { return total > 0 ? [0..<total] : [] }   // one node, the root
+        let fill = capacity * 3 / 4
+        // Enough pieces to keep each within capacity; the fill's count when that
+        // keeps each at the minimum or more.
+        let pieces = max((total + capacity - 1) / capacity, min((total + fill - 1) / fill, total / minimum))
         let base = total / pieces
         let larger = total % pieces
         var ranges: [Range<Int>] = []

@@ -1,3 +1,4 @@
+import Dispatch
 import MicroHTTP
 import Synchronization
 import TableModel
@@ -5,11 +6,18 @@ import TableModel
 /// One table on the server, with its change log and the event streams watching it.
 ///
 /// Everything mutable about a table sits in one `Mutex`: a writer applies its
-/// batch, records the change and hands the event to every subscriber while
-/// holding it, so versions are gap-free, subscribers see changes in order, and a
-/// reader copies the table (O(1), copy-on-write) and never sees half a batch.
-/// With a journal, the writer also appends the change to it under this lock, so
-/// the journal holds each table's changes in the order they were applied.
+/// batch, records the change and queues its event for the subscribers while
+/// holding it, so versions are gap-free and a reader copies the table (O(1),
+/// copy-on-write) and never sees half a batch. With a journal, the writer also
+/// appends the change to it under this lock, so the journal holds each table's
+/// changes in the order they were applied.
+///
+/// Events are handed to the streams by the table's own serial `delivery` queue,
+/// off the lock: fanning one change out to thousands of streams takes a while,
+/// and neither the writer's answer nor the table's readers wait for it. Each
+/// delivery carries the subscribers of the moment it was queued, so a stream
+/// that subscribes — and is sent the changes it missed, under the lock — gets
+/// every later change exactly once, in order, after them.
 final class TableHandle: Sendable {
     struct State: Sendable {
         var table: Table
@@ -18,12 +26,29 @@ final class TableHandle: Sendable {
         var isDeleted = false
         /// The sequence number of the last journal record about this table (0 without a journal).
         var journalSequence: UInt64 = 0
+        /// Delivers this table's events, in the order they were queued.
+        let delivery: DispatchQueue
+
+        /// Queues `events` for every stream subscribed now; call with the lock
+        /// held, so deliveries are queued in version order. A stream that cannot
+        /// take an event (closed, or its client too slow) closes itself, and its
+        /// close action takes it off `subscribers`.
+        func deliver(_ events: [[UInt8]]) {
+            let streams = subscribers
+            guard !streams.isEmpty, !events.isEmpty else { return }
+            delivery.async {
+                for stream in streams {
+                    for event in events where !stream.send(event) { break }
+                }
+            }
+        }
     }
 
     private let state: Mutex<State>
 
     init(table: Table, history: Int) {
-        state = Mutex(State(table: table, log: ChangeLog(capacity: history)))
+        let delivery = DispatchQueue(label: "webtableview.delivery")
+        state = Mutex(State(table: table, log: ChangeLog(capacity: history), delivery: delivery))
     }
 
     /// A consistent copy of the table as it is now.
@@ -42,20 +67,24 @@ final class TableHandle: Sendable {
         state.withLock { state in state.subscribers.removeAll { ObjectIdentifier($0) == id } }
     }
 
-    /// Marks the table deleted (`withState` refuses from now on) and answers its
-    /// subscribers, whom it forgets; call with the lock held, through `withState`.
-    static func markDeleted(_ state: inout State) -> [EventStream] {
+    /// Marks the table deleted (`withState` refuses from now on) and, after the
+    /// changes already queued, sends `deleted` to its streams and ends them. Call
+    /// with the lock held, through `withState`.
+    static func markDeleted(_ state: inout State) {
         state.isDeleted = true
-        defer { state.subscribers.removeAll() }
-        return state.subscribers
+        state.deliver([FeedEvent.deleted(tableID: state.table.id)])
+        let streams = state.subscribers
+        state.subscribers.removeAll()
+        state.delivery.async { streams.forEach { $0.close() } }
     }
 
-    /// Sends `deleted` to the streams of a deleted table and ends them.
-    static func sendDeleted(tableID: String, to streams: [EventStream]) {
-        let event = FeedEvent.deleted(tableID: tableID)
-        for stream in streams {
-            stream.send(event)
-            stream.close()
+    /// Ends every stream once the events queued for it are handed over, and
+    /// returns when they are (server shutdown).
+    func closeStreams() {
+        let (streams, delivery) = state.withLock { state in
+            defer { state.subscribers.removeAll() }
+            return (state.subscribers, state.delivery)
         }
+        delivery.sync { streams.forEach { $0.close() } }
     }
 }

@@ -74,7 +74,7 @@ extension TableStore {
 
         func remove(tableID id: String) {
             guard let handle = try? store.handle(id) else { return }
-            _ = try? handle.withState { TableHandle.markDeleted(&$0) }
+            try? handle.withState { TableHandle.markDeleted(&$0) }
             store.removeFromDirectory(handle, id: id)
         }
     }

@@ -84,17 +84,16 @@ final class TableStore: Sendable {
     /// under its lock; then taken out of the directory and its streams ended.
     func delete(_ id: String, ifMatch: String?) throws {
         let handle = try handle(id)
-        let streams = try handle.withState { state in
+        try handle.withState { state in
             try Self.checkPrecondition(ifMatch, version: state.table.version)
             do {
                 try journal?.append(.delete(tableID: id))
             } catch {
                 throw TableServerError.journal(error)
             }
-            return TableHandle.markDeleted(&state)
+            TableHandle.markDeleted(&state)
         }
         removeFromDirectory(handle, id: id)
-        TableHandle.sendDeleted(tableID: id, to: streams)
     }
 
     func removeFromDirectory(_ handle: TableHandle, id: String) {
@@ -159,12 +158,13 @@ final class TableStore: Sendable {
         }
     }
 
-    /// Adds changes already in `state.table` to the change log and sends them to every subscriber.
+    /// Adds changes already in `state.table` to the change log and queues them
+    /// for every subscriber (see `TableHandle`).
     func publish(_ changes: [Change], in state: inout TableHandle.State) {
         for change in changes {
             state.log.append(change)
-            state.subscribers.removeAll { !$0.send(change.event) }
         }
+        state.deliver(changes.map(\.event))
     }
 
     static func checkPrecondition(_ ifMatch: String?, version: Int) throws {
@@ -206,11 +206,7 @@ final class TableStore: Sendable {
     func closeAllStreams() {
         let handles = directory.withLock { Array($0.handles.values) }
         for handle in handles {
-            let streams = (try? handle.withState { state -> [EventStream] in
-                defer { state.subscribers.removeAll() }
-                return state.subscribers
-            }) ?? []
-            streams.forEach { $0.close() }
+            handle.closeStreams()
         }
     }
 }

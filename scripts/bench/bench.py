@@ -1,7 +1,7 @@
 """Runs every benchmark of docs/PERFORMANCE.md and writes that file.
 
 Usage: bench.py --product BIN --floor BIN --hummingbird BIN --model-bench BIN
-                --sse-clients BIN --out FILE --raw FILE [--quick]
+                --sse-clients BIN --sse-floor BIN --out FILE --raw FILE [--quick]
        bench.py --report-only RAW_FILE OUT_FILE   (the Markdown again, from saved results)
 Run by scripts/bench/run.sh, which installs and builds what these need.
 """
@@ -28,6 +28,7 @@ class Tools:
         self.floor = args.floor
         self.hummingbird = args.hummingbird
         self.sse_clients = args.sse_clients
+        self.sse_floor = args.sse_floor
         self.bench = args.model_bench
         self.work = work
         self.scripts = os.path.dirname(os.path.abspath(__file__))
@@ -44,7 +45,7 @@ class Tools:
 
 def main():
     parser = argparse.ArgumentParser()
-    for name in ("product", "floor", "hummingbird", "model-bench", "sse-clients", "out", "raw"):
+    for name in ("product", "floor", "hummingbird", "model-bench", "sse-clients", "sse-floor", "out", "raw"):
         parser.add_argument(f"--{name}", required=True)
     parser.add_argument("--quick", action="store_true", help="fewer and shorter runs, to try the script")
     if sys.argv[1:2] == ["--report-only"]:

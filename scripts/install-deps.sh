@@ -1,25 +1,34 @@
 #!/usr/bin/env bash
-# Installs the Debian packages a target needs, only those that are missing.
-# Usage: scripts/install-deps.sh build|browser
+# Installs the Debian packages of one or more sets, only those that are missing
+# (apt-get, as root; without root, names what is missing and fails).
+# Usage: scripts/install-deps.sh SET...   SET: build browser python bench container
 set -euo pipefail
 
-case "${1:-build}" in
-  build)   packages=(libmicrohttpd-dev pkg-config curl) ;;
-  browser) packages=(chromium chromium-driver fonts-liberation) ;;
-  *) echo "usage: $0 build|browser" >&2; exit 2 ;;
-esac
+[ $# -gt 0 ] || set -- build
+for set in "$@"; do
+  recommends=(--no-install-recommends)
+  case "$set" in
+    build)     packages=(libmicrohttpd-dev pkg-config curl) ;;
+    browser)   packages=(chromium chromium-driver fonts-liberation) ;;
+    python)    packages=(python3) ;;
+    bench)     packages=(libmicrohttpd-dev pkg-config gcc wrk python3) ;;
+    # podman wants its recommended helpers (slirp, uid maps, …) too.
+    container) packages=(podman buildah runc debootstrap curl); recommends=() ;;
+    *) echo "usage: $0 SET...   SET: build browser python bench container" >&2; exit 2 ;;
+  esac
 
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  missing=()
+  for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && continue
+
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "missing packages: ${missing[*]} — run as root, or: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get -o DPkg::Lock::Timeout=600 update -qq
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${recommends[@]}" "${missing[@]}" >/dev/null
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-if [ "$(id -u)" -ne 0 ]; then
-  echo "missing packages: ${missing[*]} — run as root, or: sudo apt-get install ${missing[*]}" >&2
-  exit 1
-fi
-echo "installing ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get -o DPkg::Lock::Timeout=600 update -qq
-apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -8,8 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh build
-scripts/install-deps.sh browser
+scripts/install-deps.sh build browser
 if ! python3 -c 'import selenium, pytest' 2>/dev/null; then
   if ! python3 -m pip install -q --disable-pip-version-check selenium pytest; then
     echo "pip refused; installing Debian's python3-selenium and python3-pytest" >&2

@@ -10,12 +10,7 @@ cd "$(dirname "$0")/.."
 binary=${1:-.build/debug/webtableview}
 shift || true
 
-scripts/install-deps.sh build
-if ! command -v python3 >/dev/null; then
-  [ "$(id -u)" -eq 0 ] || { echo "python3 is missing — run as root, or: sudo apt-get install python3" >&2; exit 1; }
-  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends python3 >/dev/null \
-    || { apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 >/dev/null; }
-fi
+scripts/install-deps.sh build python
 [ -x "$binary" ] || swift build
 [ -x "$binary" ] || { echo "no executable at $binary" >&2; exit 1; }
 

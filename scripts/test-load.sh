@@ -15,11 +15,7 @@ cd "$(dirname "$0")/.."
 binary=${1:-.build/release/webtableview}
 scenario=${2:-all}
 [ -x "$binary" ] || { echo "no binary at $binary (swift build -c release first)" >&2; exit 2; }
-command -v python3 >/dev/null || {
-  [ "$(id -u)" -eq 0 ] || { echo "python3 is missing" >&2; exit 2; }
-  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends python3 >/dev/null
-}
+scripts/install-deps.sh python
 # 1,000 readers or 2,000 subscribers need more descriptors than the usual 1,024,
 # in this shell, in the client and in the server it starts.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true

@@ -8,21 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-packages=(libmicrohttpd-dev pkg-config gcc wrk python3)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "missing packages: ${missing[*]} — run as root, or: sudo apt-get install ${missing[*]}" >&2
-    exit 1
-  fi
-  echo "bench: installing ${missing[*]}" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get -o DPkg::Lock::Timeout=600 update -qq
-  apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+scripts/install-deps.sh bench
 
 scratch=.build-bench
 echo "bench: building (release)" >&2

@@ -17,18 +17,6 @@ source "$here/common.sh"
 
 [ "$(id -u)" -eq 0 ] || die "run as root: podman builds here run rootful and setup installs Debian packages"
 
-install_packages() {
-  local packages=(podman buildah runc debootstrap curl) missing=() package
-  for package in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-  done
-  [ ${#missing[@]} -eq 0 ] && return
-  log "installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get -o DPkg::Lock::Timeout=600 update -qq
-  apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}" >/dev/null
-}
-
 # ulimit -H prints "unlimited" or a number; containers may not ask for more than the host allows.
 capped_limit() {
   local host=$1 cap=$2
@@ -144,7 +132,7 @@ make_builder_image() {
     || { tail -n 30 "$CONTAINER_CACHE/swift-builder.log" >&2; die "the builder image did not build (log: $CONTAINER_CACHE/swift-builder.log)"; }
 }
 
-install_packages
+"$here/../install-deps.sh" container
 configure_podman
 mkdir -p "$CONTAINER_CACHE/empty-context"
 # One setup at a time on this machine; a second waits for the first.

@@ -72,13 +72,7 @@ public struct Router: Sendable {
         if request.method == .OPTIONS {
             return (HTTPResponse(status: 204, headers: ["Allow": allow]), pattern)
         }
-        let problem = HTTPResponse.problem(
-            status: 405,
-            type: "method-not-allowed",
-            detail: "\(request.method.rawValue) is not allowed on \(request.path); allowed: \(allow).",
-            headers: ["Allow": allow]
-        )
-        return (problem, pattern)
+        return (Self.methodNotAllowed(request.method.rawValue, path: request.path, allow: allow), pattern)
     }
 
     /// The answer to a method that no route can have (`TRACE`, `CONNECT`,
@@ -89,7 +83,7 @@ public struct Router: Sendable {
         guard path.hasPrefix("/") else {
             return (Self.notFound(request), nil)
         }
-        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
+        let segments = RouteNode.segments(of: path)
         var allowed = Set<HTTPMethod>()
         var matchedPattern: String?
         var captured: [String] = []
@@ -101,14 +95,17 @@ public struct Router: Sendable {
         guard let pattern = matchedPattern else {
             return (Self.notFound(request), nil)
         }
-        let allow = Self.allowHeader(allowed)
-        let problem = HTTPResponse.problem(
+        return (Self.methodNotAllowed(methodText, path: path, allow: Self.allowHeader(allowed)), pattern)
+    }
+
+    /// 405 with `Allow`, for a path that exists and a method it does not take.
+    private static func methodNotAllowed(_ method: String, path: String, allow: String) -> HTTPResponse {
+        HTTPResponse.problem(
             status: 405,
             type: "method-not-allowed",
-            detail: "\(methodText) is not allowed on \(path); allowed: \(allow).",
+            detail: "\(method) is not allowed on \(path); allowed: \(allow).",
             headers: ["Allow": allow]
         )
-        return (problem, pattern)
     }
 
     private static func endpoint(for method: HTTPMethod, in endpoints: [HTTPMethod: Endpoint]) -> Endpoint? {

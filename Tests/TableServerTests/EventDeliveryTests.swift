@@ -25,7 +25,7 @@ import Testing
         }
     }
 
-    /// The `id:` of every `update` event in `text`, and whether it ends with `deleted`.
+    /// The `id:` of every event in `text`, in order.
     func ids(_ text: String) -> [Int] {
         text.split(separator: "\n").compactMap { line in line.hasPrefix("id: ") ? Int(line.dropFirst(4)) : nil }
     }

@@ -42,6 +42,12 @@ final class TableHandle: Sendable {
                 }
             }
         }
+
+        /// The streams subscribed now, which the table forgets.
+        mutating func takeSubscribers() -> [EventStream] {
+            defer { subscribers.removeAll() }
+            return subscribers
+        }
     }
 
     private let state: Mutex<State>
@@ -73,18 +79,14 @@ final class TableHandle: Sendable {
     static func markDeleted(_ state: inout State) {
         state.isDeleted = true
         state.deliver([FeedEvent.deleted(tableID: state.table.id)])
-        let streams = state.subscribers
-        state.subscribers.removeAll()
+        let streams = state.takeSubscribers()
         state.delivery.async { streams.forEach { $0.close() } }
     }
 
     /// Ends every stream once the events queued for it are handed over, and
     /// returns when they are (server shutdown).
     func closeStreams() {
-        let (streams, delivery) = state.withLock { state in
-            defer { state.subscribers.removeAll() }
-            return (state.subscribers, state.delivery)
-        }
+        let (streams, delivery) = state.withLock { state in (state.takeSubscribers(), state.delivery) }
         delivery.sync { streams.forEach { $0.close() } }
     }
 }

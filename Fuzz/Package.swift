@@ -17,8 +17,14 @@ let product = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
 
 /// Swift 6 language mode, as the product uses.
 let swift6: [SwiftSetting] = [.unsafeFlags(["-swift-version", "6"])]
-/// A harness has no `main`: libFuzzer's runtime provides it.
-let harness: [SwiftSetting] = [.unsafeFlags(["-swift-version", "6", "-parse-as-library"])]
+/// A harness over the product's `products`. It has no `main`: libFuzzer's runtime provides it.
+func harness(_ name: String, _ products: String...) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["FuzzSupport"] + products.map { .product(name: $0, package: product) },
+        swiftSettings: [.unsafeFlags(["-swift-version", "6", "-parse-as-library"])]
+    )
+}
 
 let package = Package(
     name: "WebTableViewFuzz",
@@ -29,33 +35,9 @@ let package = Package(
             dependencies: [.product(name: "TableModel", package: product)],
             swiftSettings: swift6
         ),
-        .executableTarget(
-            name: "FuzzDecode",
-            dependencies: [
-                "FuzzSupport",
-                .product(name: "JSON", package: product),
-                .product(name: "TableModel", package: product),
-            ],
-            swiftSettings: harness
-        ),
-        .executableTarget(
-            name: "FuzzBatch",
-            dependencies: [
-                "FuzzSupport",
-                .product(name: "JSON", package: product),
-                .product(name: "TableModel", package: product),
-            ],
-            swiftSettings: harness
-        ),
-        .executableTarget(
-            name: "FuzzDiff",
-            dependencies: ["FuzzSupport", .product(name: "TableModel", package: product)],
-            swiftSettings: harness
-        ),
-        .executableTarget(
-            name: "FuzzHTTP",
-            dependencies: ["FuzzSupport", .product(name: "MicroHTTP", package: product)],
-            swiftSettings: harness
-        ),
+        harness("FuzzDecode", "JSON", "TableModel"),
+        harness("FuzzBatch", "JSON", "TableModel"),
+        harness("FuzzDiff", "TableModel"),
+        harness("FuzzHTTP", "MicroHTTP"),
     ]
 )

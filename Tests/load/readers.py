@@ -34,6 +34,20 @@ async def readers_round(server, verdict, round_number, readers, writers, seconds
     reader_connections = await connect_all(readers)
     writer_connections = await connect_all(writers)
 
+    async def timed(who, connection, method, path, body, timings):
+        """One request, its latency added to `timings`; false (and the error noted) unless 200."""
+        began = time.monotonic()
+        try:
+            status, _, content = await asyncio.wait_for(connection.request(method, path, body), 30)
+        except Exception as error:  # a reset, a timeout, a malformed answer
+            errors.append(f"{who}: {error!r}")
+            return False
+        timings.append(time.monotonic() - began)
+        if status != 200:
+            errors.append(f"{who}: {method} {path} answered {status}: {content[:160]!r}")
+            return False
+        return True
+
     async def reader(index, connection):
         await start_gate.wait()
         rng = random.Random(index)
@@ -42,15 +56,7 @@ async def readers_round(server, verdict, round_number, readers, writers, seconds
                 path = f"/api/tables/load/sections/0/rows?offset={rng.randrange(rows)}&limit=10"
             else:
                 path = f"/api/tables/load/sections/0/rows/{rng.randrange(rows)}"
-            began = time.monotonic()
-            try:
-                status, _, content = await asyncio.wait_for(connection.request("GET", path), 30)
-            except Exception as error:  # a reset, a timeout, a malformed answer
-                errors.append(f"reader {index}: {error!r}")
-                return
-            latencies.append(time.monotonic() - began)
-            if status != 200:
-                errors.append(f"reader {index}: GET {path} answered {status}: {content[:120]!r}")
+            if not await timed(f"reader {index}", connection, "GET", path, None, latencies):
                 return
             served[index] += 1
 
@@ -68,15 +74,7 @@ async def readers_round(server, verdict, round_number, readers, writers, seconds
                 source = rng.randrange(rows)
                 target = (source + 1 + rng.randrange(rows - 1)) % rows
                 method, path, body = "POST", f"/api/tables/load/sections/0/rows/{source}/move", {"to": [0, target]}
-            began = time.monotonic()
-            try:
-                status, _, content = await asyncio.wait_for(connection.request(method, path, body), 30)
-            except Exception as error:
-                errors.append(f"writer {index}: {error!r}")
-                return
-            write_latencies.append(time.monotonic() - began)
-            if status != 200:
-                errors.append(f"writer {index}: {method} {path} answered {status}: {content[:160]!r}")
+            if not await timed(f"writer {index}", connection, method, path, body, write_latencies):
                 return
             writes[0] += 1
 

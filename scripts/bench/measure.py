@@ -1,5 +1,6 @@
 """The measurements of docs/PERFORMANCE.md, one function a row of its table."""
 import os
+import socket
 import subprocess
 import time
 
@@ -138,7 +139,7 @@ def fan_out(tools, counts, changes):
                               body=f'{{"id":"r0","text":"{text}"}}', headers={"Content-Type": "application/json"})[0]
                 assert status == 200, status
             idle, per_event = subscribed(tools, server, count, change, changes)
-            size = last_event_size(server.port, "/api/tables/feed/events")
+            size = last_event_size(server.port, "feed")
         finally:
             server.stop()
         floor = Server("SSE floor", [tools.sse_floor, str(size)])
@@ -179,12 +180,11 @@ def subscribed(tools, server, count, change, changes):
     return idle, per_event
 
 
-def last_event_size(port, path):
-    """The size of the last change's `update` event, from the chunk that replays it alone."""
-    import socket
-    version = int(http(port, "GET", "/api/tables/feed")[1]["etag"].strip('"'))
+def last_event_size(port, table):
+    """The size of the table's last `update` event, from the chunk that replays it alone."""
+    version = int(http(port, "GET", f"/api/tables/{table}")[1]["etag"].strip('"'))
     with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
-        connection.sendall(f"GET {path}?since={version - 1} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        connection.sendall(f"GET /api/tables/{table}/events?since={version - 1} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
         data = b""
         while b"\r\n\r\n" not in data or b"\r\n" not in data.split(b"\r\n\r\n", 1)[1]:
             data += connection.recv(65536)

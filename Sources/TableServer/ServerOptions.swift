@@ -14,6 +14,9 @@ public struct ServerOptions: Sendable {
     /// Seconds an idle connection is kept open.
     public var connectionTimeout = 30
     public var connectionLimit = 10_000
+    /// Bytes of JSON read answers kept ready to send again while their table is
+    /// unchanged; 0 keeps none.
+    public var answerCacheBytes = 8 << 20
     /// Bearer token edits must carry; nil leaves edits open.
     public var token: String?
     public var limits = ModelLimits()

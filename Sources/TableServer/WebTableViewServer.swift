@@ -66,6 +66,7 @@ public final class WebTableViewServer: Sendable {
         configuration.maxBodySize = options.maxBodySize
         configuration.connectionTimeout = .seconds(options.connectionTimeout)
         configuration.connectionLimit = options.connectionLimit
+        configuration.preparedResponseBudget = options.answerCacheBytes
         http = HTTPServer(configuration: configuration, router: router, logger: logger)
         metrics.attach(http)
     }

@@ -58,6 +58,13 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("connection-limit"), help: "Most connections open at once, event streams included.")
     var connectionLimit = ServerOptions().connectionLimit
 
+    @Option(
+        name: .customLong("answer-cache"),
+        help: ArgumentHelp(
+            "Bytes of JSON read answers kept ready to send again while their table is unchanged (0: none).",
+            valueName: "bytes"))
+    var answerCache = ServerOptions().answerCacheBytes
+
     @Option(help: ArgumentHelp(
         "Folder of the journal that makes changes durable (created when missing).",
         discussion: "Every change is appended there before it is answered; at start-up the tables are rebuilt from it.",
@@ -88,6 +95,7 @@ struct Serve: ParsableCommand {
         guard history >= 1 else { throw ArgumentParser.ValidationError("--history must be at least 1") }
         guard connectionLimit >= 1 else { throw ArgumentParser.ValidationError("--connection-limit must be at least 1") }
         guard maxBody >= 1024 else { throw ArgumentParser.ValidationError("--max-body must be at least 1024") }
+        guard answerCache >= 0 else { throw ArgumentParser.ValidationError("--answer-cache must be 0 or more") }
         guard FsyncPolicy(rawValue: fsync) != nil else {
             throw ArgumentParser.ValidationError("--fsync must be always, interval or never")
         }
@@ -124,6 +132,7 @@ struct Serve: ParsableCommand {
         options.limits = limits
         options.connectionTimeout = connectionTimeout
         options.connectionLimit = connectionLimit
+        options.answerCacheBytes = answerCache
         options.token = try readToken()
         if let journal {
             var journalOptions = JournalOptions(directory: journal)

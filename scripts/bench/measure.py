@@ -8,8 +8,13 @@ from procs import Server, first_byte_and_total, http, loaded, summary
 
 
 def json_row(tools, rounds, seconds):
-    """GET one row as JSON: WebTableView vs the C floor vs Hummingbird, interleaved."""
+    """GET one row as JSON: WebTableView vs the C floor vs Hummingbird, interleaved.
+
+    WebTableView answers an unchanged row from the answer it keeps ready
+    (docs/ARCHITECTURE.md, Kept answers); a second WebTableView with
+    `--answer-cache 0` makes the answer for every request, for comparison."""
     product = Server("webtableview", tools.serve())
+    made = None
     try:
         path = "/api/tables/countries/sections/0/rows/0"
         status, headers, body = http(product.port, "GET", path)
@@ -20,12 +25,14 @@ def json_row(tools, rounds, seconds):
         same = [body_file, headers["content-type"], headers["etag"]]
         floor = Server("C floor", [tools.floor] + same + ["2"])
         hummingbird = Server("Hummingbird", [tools.hummingbird] + same)
-        servers = [product, floor, hummingbird]
+        made = Server("webtableview, made each time", tools.serve("--answer-cache", "0"))
+        servers = [product, floor, hummingbird, made]
         for server in servers:
             assert http(server.port, "GET", path)[2] == body, f"{server.name} answers other bytes"
         results = {server.name: {"cpu": [], "rate": []} for server in servers}
         for round_index in range(rounds):
-            order = servers[round_index % 3:] + servers[:round_index % 3]
+            turn = round_index % len(servers)
+            order = servers[turn:] + servers[:turn]
             for server in order:
                 cpu, rate = loaded(server, server.base + path, seconds, 32)
                 results[server.name]["cpu"].append(cpu)
@@ -34,13 +41,18 @@ def json_row(tools, rounds, seconds):
         hummingbird.stop()
     finally:
         product.stop()
-    p, c, h = (results[name] for name in ("webtableview", "C floor", "Hummingbird"))
+        if made:
+            made.stop()
+    p, c, h, m = (results[name] for name in ("webtableview", "C floor", "Hummingbird", "webtableview, made each time"))
     return {
         "bytes": len(body),
         "servers": {name: {"cpu": summary(r["cpu"]), "rate": summary(r["rate"])} for name, r in results.items()},
         "vs_floor_cpu": summary([a / b for a, b in zip(p["cpu"], c["cpu"])]),
         "vs_hb_rate": summary([a / b for a, b in zip(p["rate"], h["rate"])]),
         "vs_hb_cpu": summary([a / b for a, b in zip(p["cpu"], h["cpu"])]),
+        "made_vs_floor_cpu": summary([a / b for a, b in zip(m["cpu"], c["cpu"])]),
+        "made_vs_hb_rate": summary([a / b for a, b in zip(m["rate"], h["rate"])]),
+        "made_vs_hb_cpu": summary([a / b for a, b in zip(m["cpu"], h["cpu"])]),
     }
 
 

@@ -6,6 +6,9 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: HTTPBody
+    /// Set when the server may send this answer again without asking the
+    /// handler; see ``reusable(while:at:)``.
+    public var reuse: ResponseReuse?
 
     public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .bytes([])) {
         self.status = status

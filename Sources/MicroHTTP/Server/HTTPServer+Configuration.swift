@@ -17,6 +17,9 @@ extension HTTPServer {
         public var heartbeat: Duration
         /// How long ``HTTPServer/shutdown()`` waits for in-flight requests.
         public var shutdownGracePeriod: Duration
+        /// Bytes of reusable GET answers kept ready to send again (see
+        /// ``ResponseReuse``); 0 keeps none.
+        public var preparedResponseBudget: Int
 
         public init(
             host: String = "127.0.0.1",
@@ -26,7 +29,8 @@ extension HTTPServer {
             connectionTimeout: Duration = .seconds(30),
             maxBodySize: Int = 16 << 20,
             heartbeat: Duration = .seconds(15),
-            shutdownGracePeriod: Duration = .seconds(10)
+            shutdownGracePeriod: Duration = .seconds(10),
+            preparedResponseBudget: Int = 8 << 20
         ) {
             self.host = host
             self.port = port
@@ -36,6 +40,7 @@ extension HTTPServer {
             self.maxBodySize = maxBodySize
             self.heartbeat = heartbeat
             self.shutdownGracePeriod = shutdownGracePeriod
+            self.preparedResponseBudget = preparedResponseBudget
         }
     }
 }

@@ -61,10 +61,15 @@ extension HTTPServer {
         return .YES
     }
 
-    /// The whole request is in: route it and queue the answer.
+    /// The whole request is in: send the answer kept for it, or route it and
+    /// queue the handler's answer (keeping it, when the handler allows).
     private func respond(_ context: RequestContext, connection: OpaquePointer) -> MHD_Result {
         guard let method = context.method else {
             return .NO
+        }
+        let mayReuse = (method == .GET || method == .HEAD) && Self.isPlain(context, on: connection)
+        if mayReuse, let entry = preparedResponses.entry(for: context.path) {
+            return queue(entry, for: context, connection: connection)
         }
         let request = HTTPRequest(
             method: method,
@@ -79,8 +84,21 @@ extension HTTPServer {
         )
         context.body = []
         let (response, route) = router.dispatch(request)
+        if mayReuse, let entry = prepare(response, route: route) {
+            preparedResponses.keep(entry, for: context.path)
+            return queue(entry, for: context, connection: connection)
+        }
         context.route = route
         return queue(response, for: context, connection: connection)
+    }
+
+    /// Whether the request is one a reusable answer fits: no body, no query,
+    /// not conditional, and its connection is not closing (a kept answer
+    /// carries no `Connection: close`).
+    private static func isPlain(_ context: RequestContext, on connection: OpaquePointer) -> Bool {
+        context.body.isEmpty && !context.closesConnection
+            && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
+            && MHD_lookup_connection_value(connection, .HEADER_KIND, "If-None-Match") == nil
     }
 
     private func tooLarge() -> HTTPResponse {

@@ -8,9 +8,7 @@ extension HTTPServer {
         guard let native = makeNative(&response, connection: connection) else {
             return .NO
         }
-        for (name, value) in response.headers where !HTTPHeaders.sameName(name, "Content-Length") {
-            _ = MHD_add_response_header(native, name, value)
-        }
+        Self.addHeaders(of: response, to: native)
         if context.closesConnection {
             _ = MHD_add_response_header(native, "Connection", "close")
         }
@@ -19,6 +17,43 @@ extension HTTPServer {
         let result = MHD_queue_response(connection, UInt32(response.status), native)
         MHD_destroy_response(native)
         return result
+    }
+
+    /// Queues an answer kept ready (see ``PreparedResponses``).
+    func queue(_ entry: PreparedResponses.Entry, for context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+        context.status = entry.status
+        context.route = entry.route
+        context.queuedAt = .now
+        return MHD_queue_response(connection, UInt32(entry.status), entry.native)
+    }
+
+    /// `response`, which a handler declared reusable, made into an answer to
+    /// keep ready; nil when it is not kept (not a 200, not bytes, too large).
+    func prepare(_ response: HTTPResponse, route: String?) -> PreparedResponses.Entry? {
+        guard let reuse = response.reuse, response.status == 200, case .bytes(let bytes) = response.body,
+              bytes.count <= preparedResponses.largestBody else {
+            return nil
+        }
+        let made = bytes.withUnsafeBytes { buffer in
+            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let native = made else {
+            return nil
+        }
+        Self.addHeaders(of: response, to: native)
+        return PreparedResponses.Entry(
+            native: native,
+            status: response.status,
+            route: route,
+            reuse: reuse,
+            size: bytes.count + PreparedResponses.entryOverhead
+        )
+    }
+
+    private static func addHeaders(of response: HTTPResponse, to native: OpaquePointer) {
+        for (name, value) in response.headers where !HTTPHeaders.sameName(name, "Content-Length") {
+            _ = MHD_add_response_header(native, name, value)
+        }
     }
 
     /// The body as a libmicrohttpd response. A file that cannot be opened

@@ -31,9 +31,11 @@ public final class HTTPServer: Sendable {
     let router: Router
     let logger: Logger
     let state = Mutex(State())
+    let preparedResponses: PreparedResponses
 
     public init(configuration: Configuration, router: Router, logger: Logger) {
         self.configuration = configuration
+        self.preparedResponses = PreparedResponses(budget: configuration.preparedResponseBudget)
         self.router = router
         self.logger = logger
     }
@@ -165,14 +167,19 @@ public final class HTTPServer: Sendable {
 
     /// Sends a keep-alive comment to every stream each `heartbeat`; a client
     /// that has gone away is noticed when the write fails.
+    ///
+    /// The timer holds the server strongly until ``shutdown()`` cancels it (a
+    /// running server keeps itself alive anyway). A weak reference would give
+    /// the server a side table, which makes every retain of it — one per
+    /// libmicrohttpd callback — take the runtime's slow path.
     private func makeHeartbeat() -> DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         let (seconds, attoseconds) = configuration.heartbeat.components
         let interval = DispatchTimeInterval.nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
         timer.schedule(deadline: .now() + interval, repeating: interval)
         let beat = ServerSentEvent.comment("keep-alive")
-        timer.setEventHandler { [weak self] in
-            let streams = self?.state.withLock { Array($0.streams.values) } ?? []
+        timer.setEventHandler {
+            let streams = self.state.withLock { Array($0.streams.values) }
             for stream in streams {
                 stream.send(beat)
             }

@@ -12,7 +12,8 @@ extension RouteBuilder {
         let store = context.store
 
         read("/api/tables/{t}/sections") { request in
-            let table = try store.table(request.tableID)
+            let handle = try store.handle(request.tableID)
+            let table = handle.table
             if ETag.matches(request.headers["If-None-Match"], version: table.version) {
                 return Respond.notModified(version: table.version)
             }
@@ -25,10 +26,12 @@ extension RouteBuilder {
                 writer.endArray()
                 writer.endObject()
             }
+            .reusable(while: handle.revision, at: table.version)
         }
 
         read("/api/tables/{t}/sections/{s}/rows") { request in
-            let table = try store.table(request.tableID)
+            let handle = try store.handle(request.tableID)
+            let table = handle.table
             let s = try request.index("s")
             try table.requireSection(s)
             let offset = try request.queryInteger("offset", default: 0)
@@ -49,10 +52,12 @@ extension RouteBuilder {
                 writer.endArray()
                 writer.endObject()
             }
+            .reusable(while: handle.revision, at: table.version)
         }
 
         read("/api/tables/{t}/sections/{s}/rows/{r}") { request in
-            let table = try store.table(request.tableID)
+            let handle = try store.handle(request.tableID)
+            let table = handle.table
             let indexPath = TableIndexPath(try request.index("s"), try request.index("r"))
             try table.requireRow(indexPath)
             if ETag.matches(request.headers["If-None-Match"], version: table.version) {
@@ -61,6 +66,7 @@ extension RouteBuilder {
             return Respond.json(version: table.version) { writer in
                 table.sections[indexPath.section].rows[indexPath.row].writeJSON(to: &writer)
             }
+            .reusable(while: handle.revision, at: table.version)
         }
     }
 }

@@ -31,11 +31,13 @@ extension RouteBuilder {
         }
 
         read("/api/tables/{t}") { request in
-            let table = try store.table(request.tableID)
+            let handle = try store.handle(request.tableID)
+            let table = handle.table
             if ETag.matches(request.headers["If-None-Match"], version: table.version) {
                 return Respond.notModified(version: table.version)
             }
             return Respond.json(version: table.version) { table.writeJSON(to: &$0) }
+                .reusable(while: handle.revision, at: table.version)
         }
 
         edit(.PUT, "/api/tables/{t}") { request in

@@ -51,10 +51,15 @@ final class TableHandle: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The table's version, or -1 once it is deleted: set under the lock after
+    /// every `withState`, so that the server stops sending answers kept from an
+    /// earlier version (`HTTPResponse.reusable`) before the edit is answered.
+    let revision: Revision
 
     init(table: Table, history: Int) {
         let delivery = DispatchQueue(label: "webtableview.delivery")
         state = Mutex(State(table: table, log: ChangeLog(capacity: history), delivery: delivery))
+        revision = Revision(table.version)
     }
 
     /// A consistent copy of the table as it is now.
@@ -64,6 +69,7 @@ final class TableHandle: Sendable {
     func withState<T>(_ body: (inout State) throws -> T) throws -> T {
         try state.withLock { (state: inout State) throws -> T in
             guard !state.isDeleted else { throw TableServerError.tableGone(state.table.id) }
+            defer { revision.set(state.isDeleted ? -1 : state.table.version) }
             return try body(&state)
         }
     }

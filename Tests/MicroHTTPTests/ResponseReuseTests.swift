@@ -1,0 +1,146 @@
+import MicroHTTP
+import MicroHTTPTesting
+import Testing
+
+/// Answers a handler declares reusable are sent again without calling it, and
+/// only while their revision holds and the request is a plain GET or HEAD.
+@Suite struct ResponseReuseTests {
+    /// Runs `body` against a live server whose `/items/{i}` answers `item i
+    /// at r` (r the revision's value) and `/big` answers `size` bytes, both
+    /// reusable; `calls` counts the handlers' calls.
+    private func withCountingServer(
+        budget: Int? = nil,
+        size: Int = 16,
+        _ body: (_ revision: Revision, _ calls: Shared<Int>, _ client: TestClient) throws -> Void
+    ) throws {
+        let revision = Revision(1)
+        let calls = Shared(0)
+        var router = Router()
+        router.add(.GET, "/items/{i}") { request in
+            calls.update { $0 += 1 }
+            let value = revision.current
+            var response = HTTPResponse.text("item \(request.parameters["i"] ?? "") at \(value)")
+            response.headers.set("ETag", "\"\(value)\"")
+            return response.reusable(while: revision, at: value)
+        }
+        router.add(.GET, "/big") { _ in
+            calls.update { $0 += 1 }
+            let value = revision.current
+            return HTTPResponse(contentType: "text/plain", bytes: Array(repeating: 0x61, count: size))
+                .reusable(while: revision, at: value)
+        }
+        var configuration = HTTPServer.Configuration(port: 0)
+        if let budget {
+            configuration.preparedResponseBudget = budget
+        }
+        try withLiveServer(router, configuration: configuration) { (server: HTTPServer, client: TestClient) throws in
+            try body(revision, calls, client)
+            #expect(eventually { server.metrics.requestsInFlight == 0 })
+        }
+    }
+
+    @Test func aReusableAnswerIsSentAgainWithoutTheHandlerUntilItsRevisionMoves() throws {
+        try withCountingServer { (revision, calls, client) throws in
+            for _ in 0..<5 {
+                let response = try client.request(.GET, "/items/7")
+                #expect(response.status == 200)
+                #expect(response.text == "item 7 at 1")
+                #expect(response.headers["ETag"] == "\"1\"")
+                #expect(response.headers["Content-Type"] == "text/plain; charset=utf-8")
+            }
+            #expect(calls.value == 1)
+            #expect(try client.request(.GET, "/items/8").text == "item 8 at 1")
+            #expect(calls.value == 2)
+
+            revision.set(2)
+            #expect(try client.request(.GET, "/items/7").text == "item 7 at 2")
+            #expect(try client.request(.GET, "/items/7").text == "item 7 at 2")
+            #expect(calls.value == 3)
+        }
+    }
+
+    @Test func keptAnswersAreCountedUnderTheirRoute() throws {
+        var router = Router()
+        let revision = Revision(1)
+        router.add(.GET, "/items/{i}") { _ in HTTPResponse.text("item").reusable(while: revision, at: 1) }
+        try withLiveServer(router) { server, client in
+            for _ in 0..<4 {
+                _ = try client.request(.GET, "/items/1")
+            }
+            #expect(eventually { server.metrics.totalRequests == 4 })
+            #expect(server.metrics.count(method: .GET, route: "/items/{i}", status: 200) == 4)
+        }
+    }
+
+    @Test func headIsAnsweredFromTheKeptAnswerWithoutItsBody() throws {
+        try withCountingServer { (_, calls, client) throws in
+            _ = try client.request(.GET, "/items/3")
+            let head = try client.request(.HEAD, "/items/3")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.headers["Content-Length"] == "11")
+            #expect(head.headers["ETag"] == "\"1\"")
+            #expect(calls.value == 1)
+        }
+    }
+
+    @Test func queriesConditionsAndBodiesAlwaysReachTheHandler() throws {
+        try withCountingServer { (_, calls, client) throws in
+            _ = try client.request(.GET, "/items/1")
+            _ = try client.request(.GET, "/items/1?x=1")
+            _ = try client.request(.GET, "/items/1", headers: ["If-None-Match": "\"9\""])
+            _ = try client.request(.GET, "/items/1", body: Array("body".utf8))
+            #expect(calls.value == 4)
+            _ = try client.request(.GET, "/items/1")
+            #expect(calls.value == 4)
+        }
+    }
+
+    @Test func answersOverTheBudgetAreNotKept() throws {
+        try withCountingServer(budget: 16 * 1024, size: 2048) { (_, calls, client) throws in
+            for _ in 0..<3 {
+                #expect(try client.request(.GET, "/big").body.count == 2048)
+            }
+            #expect(calls.value == 3)
+        }
+    }
+
+    @Test func manyPathsStayWithinTheBudgetAndTheLatestAreKept() throws {
+        try withCountingServer(budget: 4 * 1024) { (_, calls, client) throws in
+            for item in 0..<40 {
+                #expect(try client.request(.GET, "/items/\(item)").text == "item \(item) at 1")
+            }
+            #expect(calls.value == 40)
+            // 4 KiB holds 15 answers of 11 bytes and 256 of overhead: the
+            // last ten read are still kept, the first ones are not.
+            for item in 30..<40 {
+                #expect(try client.request(.GET, "/items/\(item)").text == "item \(item) at 1")
+            }
+            #expect(calls.value == 40)
+            #expect(try client.request(.GET, "/items/0").text == "item 0 at 1")
+            #expect(calls.value == 41)
+        }
+    }
+
+    @Test func aBudgetOfZeroKeepsNothing() throws {
+        try withCountingServer(budget: 0) { (_, calls, client) throws in
+            _ = try client.request(.GET, "/items/1")
+            _ = try client.request(.GET, "/items/1")
+            #expect(calls.value == 2)
+        }
+    }
+
+    @Test func answersNotDeclaredReusableAreNeverKept() throws {
+        let calls = Shared(0)
+        var router = Router()
+        router.add(.GET, "/plain") { _ in
+            calls.update { $0 += 1 }
+            return .text("plain")
+        }
+        try withLiveServer(router) { _, client in
+            _ = try client.request(.GET, "/plain")
+            _ = try client.request(.GET, "/plain")
+            #expect(calls.value == 2)
+        }
+    }
+}

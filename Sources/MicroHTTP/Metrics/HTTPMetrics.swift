@@ -11,15 +11,18 @@ public struct HTTPMetrics: Sendable {
         0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
     ]
 
-    struct CounterKey: Hashable {
+    /// One series: a method, a route (by number; -1 for no route) and a status.
+    /// Counting a request hashes this, never the pattern's text.
+    struct SeriesKey: Hashable {
         let method: String
-        let route: String
+        let route: Int
         let status: Int
     }
 
-    struct RouteKey: Hashable {
-        let method: String
+    /// Requests of one series and their latencies.
+    struct Series {
         let route: String
+        var histogram = Histogram()
     }
 
     struct Histogram {
@@ -34,10 +37,17 @@ public struct HTTPMetrics: Sendable {
             sum += seconds
             count += 1
         }
+
+        mutating func add(_ other: Histogram) {
+            for index in buckets.indices {
+                buckets[index] += other.buckets[index]
+            }
+            sum += other.sum
+            count += other.count
+        }
     }
 
-    var counters: [CounterKey: Int] = [:]
-    var latencies: [RouteKey: Histogram] = [:]
+    var series: [SeriesKey: Series] = [:]
     /// Requests received and not yet completed (open event streams included).
     public internal(set) var requestsInFlight = 0
     /// Event streams connected now.
@@ -45,18 +55,26 @@ public struct HTTPMetrics: Sendable {
 
     /// Requests answered with `status` on `route` (a pattern, or ``unmatchedRoute``).
     public func count(method: HTTPMethod, route: String, status: Int) -> Int {
-        counters[CounterKey(method: method.rawValue, route: route, status: status)] ?? 0
+        series.reduce(0) { total, entry in
+            entry.key.method == method.rawValue && entry.key.status == status && entry.value.route == route
+                ? total + entry.value.histogram.count : total
+        }
     }
 
     /// Requests answered, over every label.
     public var totalRequests: Int {
-        counters.values.reduce(0, +)
+        series.values.reduce(0) { $0 + $1.histogram.count }
     }
 
-    mutating func record(method: String, route: String?, status: Int, seconds: Double) {
-        let route = route ?? Self.unmatchedRoute
-        counters[CounterKey(method: method, route: route, status: status), default: 0] += 1
-        latencies[RouteKey(method: method, route: route), default: Histogram()].observe(seconds)
+    mutating func record(method: String, route: RouteLabel?, status: Int, seconds: Double) {
+        let key = SeriesKey(method: method, route: route?.id ?? -1, status: status)
+        series[key, default: Series(route: route?.pattern ?? Self.unmatchedRoute)].histogram.observe(seconds)
+    }
+
+    /// A method and a route pattern: the labels of one latency histogram.
+    private struct RouteKey: Hashable {
+        let method: String
+        let route: String
     }
 
     /// The Prometheus text exposition format (version 0.0.4).
@@ -66,14 +84,19 @@ public struct HTTPMetrics: Sendable {
             # TYPE http_requests_total counter
 
             """
-        for (key, value) in counters.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
-            text += "http_requests_total{method=\"\(key.method)\",route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(value)\n"
+        let counted = series.map { (method: $0.key.method, route: $0.value.route, status: $0.key.status, histogram: $0.value.histogram) }
+        for entry in counted.sorted(by: { ($0.route, $0.method, $0.status) < ($1.route, $1.method, $1.status) }) {
+            text += "http_requests_total{method=\"\(entry.method)\",route=\"\(Self.escape(entry.route))\",status=\"\(entry.status)\"} \(entry.histogram.count)\n"
         }
         text += """
             # HELP http_request_duration_seconds Time from request headers to response queued.
             # TYPE http_request_duration_seconds histogram
 
             """
+        var latencies: [RouteKey: Histogram] = [:]
+        for entry in counted {
+            latencies[RouteKey(method: entry.method, route: entry.route), default: Histogram()].add(entry.histogram)
+        }
         for (key, histogram) in latencies.sorted(by: { ($0.key.route, $0.key.method) < ($1.key.route, $1.key.method) }) {
             let labels = "method=\"\(key.method)\",route=\"\(Self.escape(key.route))\""
             var cumulative = 0

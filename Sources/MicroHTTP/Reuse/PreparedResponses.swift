@@ -15,11 +15,11 @@ final class PreparedResponses: Sendable {
     final class Entry: @unchecked Sendable {
         let native: OpaquePointer
         let status: Int
-        let route: String?
+        let route: RouteLabel?
         let reuse: ResponseReuse
         let size: Int
 
-        init(native: OpaquePointer, status: Int, route: String?, reuse: ResponseReuse, size: Int) {
+        init(native: OpaquePointer, status: Int, route: RouteLabel?, reuse: ResponseReuse, size: Int) {
             self.native = native
             self.status = status
             self.route = route

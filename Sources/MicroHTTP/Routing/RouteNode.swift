@@ -1,6 +1,13 @@
+/// A route pattern and the number its router gave it: requests are counted
+/// by number, so the metrics never hash the pattern's text.
+struct RouteLabel: Sendable {
+    let pattern: String
+    let id: Int
+}
+
 /// A handler registered for one method on one pattern.
 struct Endpoint: Sendable {
-    let pattern: String
+    let route: RouteLabel
     let parameterNames: [String]
     let handler: HTTPHandler
 }
@@ -22,7 +29,7 @@ struct RouteNode: Sendable {
 
     mutating func insert(_ segments: ArraySlice<RoutePattern.Segment>, method: HTTPMethod, endpoint: Endpoint) {
         guard let first = segments.first else {
-            precondition(endpoints[method] == nil, "route \(method) \(endpoint.pattern) registered twice")
+            precondition(endpoints[method] == nil, "route \(method) \(endpoint.route.pattern) registered twice")
             endpoints[method] = endpoint
             return
         }
@@ -39,7 +46,7 @@ struct RouteNode: Sendable {
             }
             parameter[0].insert(segments.dropFirst(), method: method, endpoint: endpoint)
         case .catchAll:
-            precondition(catchAll[method] == nil, "route \(method) \(endpoint.pattern) registered twice")
+            precondition(catchAll[method] == nil, "route \(method) \(endpoint.route.pattern) registered twice")
             catchAll[method] = endpoint
         }
     }

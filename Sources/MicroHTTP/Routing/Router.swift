@@ -10,6 +10,8 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 public struct Router: Sendable {
     private var root = RouteNode()
     private var registered: [(method: HTTPMethod, pattern: String)] = []
+    /// The number of each registered pattern (see ``RouteLabel``).
+    private var patternIDs: [String: Int] = [:]
 
     public init() {}
 
@@ -17,7 +19,13 @@ public struct Router: Sendable {
     /// method and pattern twice is a programming error.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
         let parsed = RoutePattern(pattern)
-        let endpoint = Endpoint(pattern: pattern, parameterNames: parsed.parameterNames, handler: handler)
+        let id = patternIDs[pattern] ?? patternIDs.count
+        patternIDs[pattern] = id
+        let endpoint = Endpoint(
+            route: RouteLabel(pattern: pattern, id: id),
+            parameterNames: parsed.parameterNames,
+            handler: handler
+        )
         root.insert(parsed.segments[...], method: method, endpoint: endpoint)
         registered.append((method: method, pattern: pattern))
     }
@@ -37,16 +45,16 @@ public struct Router: Sendable {
         return response
     }
 
-    /// The response and the pattern that matched (nil when no path matched).
+    /// The response and the route that matched (nil when no path matched).
     /// HEAD answers keep their body; the server leaves it out on the wire.
-    func dispatch(_ request: HTTPRequest) -> (response: HTTPResponse, pattern: String?) {
+    func dispatch(_ request: HTTPRequest) -> (response: HTTPResponse, route: RouteLabel?) {
         guard request.path.hasPrefix("/") else {
             return (Self.notFound(request), nil)
         }
         let segments = RouteNode.segments(of: request.path)
         let method = request.method
         var allowed = Set<HTTPMethod>()
-        var matchedPattern: String?
+        var matched: RouteLabel?
         var found: (endpoint: Endpoint, values: [String])?
         var captured: [String] = []
         root.visitMatches(segments, captured: &captured) { endpoints, values in
@@ -55,7 +63,7 @@ public struct Router: Sendable {
                 return true
             }
             allowed.formUnion(endpoints.keys)
-            matchedPattern = matchedPattern ?? endpoints.values.first?.pattern
+            matched = matched ?? endpoints.values.first?.route
             return false
         }
         if let (endpoint, values) = found {
@@ -63,39 +71,39 @@ public struct Router: Sendable {
             for (name, value) in zip(endpoint.parameterNames, values) {
                 request.parameters[name] = value
             }
-            return (endpoint.handler(request), endpoint.pattern)
+            return (endpoint.handler(request), endpoint.route)
         }
-        guard let pattern = matchedPattern else {
+        guard let matched else {
             return (Self.notFound(request), nil)
         }
         let allow = Self.allowHeader(allowed)
         if request.method == .OPTIONS {
-            return (HTTPResponse(status: 204, headers: ["Allow": allow]), pattern)
+            return (HTTPResponse(status: 204, headers: ["Allow": allow]), matched)
         }
-        return (Self.methodNotAllowed(request.method.rawValue, path: request.path, allow: allow), pattern)
+        return (Self.methodNotAllowed(request.method.rawValue, path: request.path, allow: allow), matched)
     }
 
     /// The answer to a method that no route can have (`TRACE`, `CONNECT`,
     /// `BREW`…): 405 with the methods the path allows, as for any method the
     /// path does not allow (SPEC §4), or 404 when nothing is at the path.
-    func refuseUnroutedMethod(_ methodText: String, path: String) -> (response: HTTPResponse, pattern: String?) {
+    func refuseUnroutedMethod(_ methodText: String, path: String) -> (response: HTTPResponse, route: RouteLabel?) {
         let request = HTTPRequest(method: .OPTIONS, path: path)
         guard path.hasPrefix("/") else {
             return (Self.notFound(request), nil)
         }
         let segments = RouteNode.segments(of: path)
         var allowed = Set<HTTPMethod>()
-        var matchedPattern: String?
+        var matched: RouteLabel?
         var captured: [String] = []
         root.visitMatches(segments, captured: &captured) { endpoints, _ in
             allowed.formUnion(endpoints.keys)
-            matchedPattern = matchedPattern ?? endpoints.values.first?.pattern
+            matched = matched ?? endpoints.values.first?.route
             return false
         }
-        guard let pattern = matchedPattern else {
+        guard let matched else {
             return (Self.notFound(request), nil)
         }
-        return (Self.methodNotAllowed(methodText, path: path, allow: Self.allowHeader(allowed)), pattern)
+        return (Self.methodNotAllowed(methodText, path: path, allow: Self.allowHeader(allowed)), matched)
     }
 
     /// 405 with `Allow`, for a path that exists and a method it does not take.

@@ -29,7 +29,7 @@ extension HTTPServer {
 
     /// `response`, which a handler declared reusable, made into an answer to
     /// keep ready; nil when it is not kept (not a 200, not bytes, too large).
-    func prepare(_ response: HTTPResponse, route: String?) -> PreparedResponses.Entry? {
+    func prepare(_ response: HTTPResponse, route: RouteLabel?) -> PreparedResponses.Entry? {
         guard let reuse = response.reuse, response.status == 200, case .bytes(let bytes) = response.body,
               bytes.count <= preparedResponses.largestBody else {
             return nil

@@ -13,7 +13,7 @@ final class RequestContext {
     var closesConnection = false
     /// Set once a response is queued; later upload data is discarded.
     var status: Int?
-    var route: String?
+    var route: RouteLabel?
     var queuedAt: ContinuousClock.Instant?
 
     init(methodText: String, path: String) {

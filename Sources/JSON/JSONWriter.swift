@@ -28,6 +28,16 @@ public struct JSONWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Hands over the bytes written so far and empties the buffer, keeping the
+    /// writer's place: what is written next continues the same document, so a
+    /// large document can be sent in pieces.
+    public mutating func takeBytes() -> [UInt8] {
+        let taken = bytes
+        bytes = []
+        bytes.reserveCapacity(taken.count)
+        return taken
+    }
+
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }

@@ -1,6 +1,7 @@
 import JSON
 import MicroHTTP
 import MicroHTTPTesting
+import TableModel
 import Testing
 
 /// The read API and whole-table create, patch and delete, over both transports.
@@ -126,6 +127,31 @@ import Testing
             #expect(paths.contains("$.sections[0].rows[1].accessory"))
             #expect(errors.contains { $0["message"]?.string == "unknown field \"txt\"" })
             #expect(try client.request(.GET, "/api/tables/x").status == 404)
+        }
+    }
+
+    @Test(arguments: [TestTransport.inProcess, .live])
+    func sendsALargeTableInPiecesAndASmallOneWhole(_ transport: TestTransport) throws {
+        let large = Table(id: "large", sections: [
+            Section(id: "a", rows: (0..<2500).map { Row(id: "a\($0)", text: "A \($0) <b>") }),
+            Section(id: "b"),
+            Section(id: "c", rows: (0..<700).map { Row(id: "c\($0)") }),
+        ])
+        try withServer(transport, tables: [fixtureTable(), large]) { client in
+            let response = try client.request(.GET, "/api/tables/large")
+            #expect(response.status == 200)
+            #expect(response.headers["Transfer-Encoding"] == "chunked")
+            #expect(response.headers["ETag"] == "\"0\"")
+            #expect(response.headers["Content-Type"] == "application/json; charset=utf-8")
+            #expect(response.body == large.jsonBytes)
+            let document = try response.json
+            #expect(document["sections"]?[0]?["rows"]?.array?.count == 2500)
+            #expect(document["sections"]?[2]?["rows"]?[699]?["id"]?.string == "c699")
+            #expect(try client.request(.GET, "/api/tables/large", headers: ["If-None-Match": "\"0\""]).status == 304)
+
+            let small = try client.request(.GET, "/api/tables/t")
+            #expect(small.headers["Transfer-Encoding"] == nil)
+            #expect(small.headers["Content-Length"] == String(small.body.count))
         }
     }
 }

@@ -123,19 +123,25 @@ def edits_and_memory(tools, rounds, seconds):
 
 
 def snapshot_diff(tools, rounds):
-    """SnapshotDiff at 100k and 200k rows; Swift's difference where it fits in memory and time."""
+    """SnapshotDiff at 100k and 200k rows, interleaved (100k, 200k, 100k, …; each the second,
+    warm, of two runs in one process) so that linearity is a ratio within each round; Swift's
+    difference where it fits in memory and time."""
+    sizes = ((100_000, 100), (200_000, 200))
+    lines = {rows: [] for rows, _ in sizes}
+    for _ in range(rounds):
+        for rows, sections in sizes:
+            lines[rows].append(tools.model_bench("diff", rows, sections, 2)[-1])
     ours = {}
-    for rows, sections in ((100_000, 100), (200_000, 200)):
-        lines = tools.model_bench("diff", rows, sections, rounds)
-        ours[rows] = {key: summary([int(line[key]) / 1e6 for line in lines]) for key in ("diff_ns", "apply_ns")}
-        ours[rows]["batches"] = int(lines[0]["batches"])
+    for rows, _ in sizes:
+        ours[rows] = {key: summary([int(line[key]) / 1e6 for line in lines[rows]]) for key in ("diff_ns", "apply_ns")}
+        ours[rows]["batches"] = int(lines[rows][0]["batches"])
+    linearity = summary([int(big["diff_ns"]) / int(small["diff_ns"]) for small, big in zip(lines[100_000], lines[200_000])])
     side = {}
     for rows, sections in ((5_000, 50), (10_000, 100)):
         lines = tools.model_bench("diff", rows, sections, rounds, "swift")
         side[rows] = {key: summary([int(line[key]) / 1e6 for line in lines]) for key in ("diff_ns", "swift_ns")}
         side[rows]["ratio"] = summary([int(line["swift_ns"]) / int(line["diff_ns"]) for line in lines])
-    return {"ours": ours, "side": side,
-            "linearity": ours[200_000]["diff_ns"]["median"] / ours[100_000]["diff_ns"]["median"]}
+    return {"ours": ours, "side": side, "linearity": linearity}
 
 
 def fan_out(tools, counts, changes):

@@ -3,13 +3,18 @@ import JSON
 extension Section {
     /// Writes the section with all its rows, as SPEC §1 shows it.
     public func writeJSON(to writer: inout JSONWriter) {
+        writeOpening(to: &writer)
+        for row in rows { row.writeJSON(to: &writer) }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    /// Everything before the first row: the fields and `"rows":[`.
+    func writeOpening(to writer: inout JSONWriter) {
         writer.beginObject()
         writeProperties(to: &writer)
         writer.key("rows")
         writer.beginArray()
-        for row in rows { row.writeJSON(to: &writer) }
-        writer.endArray()
-        writer.endObject()
     }
 
     /// Writes the section without its rows, plus `rowCount` (`GET .../sections`).

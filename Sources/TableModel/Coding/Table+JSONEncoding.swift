@@ -4,14 +4,19 @@ extension Table {
     /// Writes the Table document of SPEC §1: every field, defaults filled in,
     /// `version` included, `null` for absent optionals.
     public func writeJSON(to writer: inout JSONWriter) {
+        writeOpening(to: &writer)
+        for section in sections { section.writeJSON(to: &writer) }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    /// Everything before the first section: the fields, `version`, `"sections":[`.
+    func writeOpening(to writer: inout JSONWriter) {
         writer.beginObject()
         writeProperties(to: &writer)
         writer.key("version"); writer.integer(version)
         writer.key("sections")
         writer.beginArray()
-        for section in sections { section.writeJSON(to: &writer) }
-        writer.endArray()
-        writer.endObject()
     }
 
     /// Writes the table's entry in `GET /api/tables`: id, title, style,

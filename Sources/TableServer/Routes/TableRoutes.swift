@@ -36,6 +36,9 @@ extension RouteBuilder {
             if ETag.matches(request.headers["If-None-Match"], version: table.version) {
                 return Respond.notModified(version: table.version)
             }
+            guard table.rowCount <= Respond.rowsPerPiece else {
+                return Respond.json(pieces: table.jsonPieces(rowsPerPiece: Respond.rowsPerPiece), version: table.version)
+            }
             return Respond.json(version: table.version) { table.writeJSON(to: &$0) }
                 .reusable(while: handle.revision, at: table.version)
         }

@@ -21,6 +21,18 @@ enum Respond {
         return json(writer.bytes, status: status, version: version)
     }
 
+    /// Rows a large table's JSON is sent in pieces of (chunked transfer coding),
+    /// so that it is never whole in memory; smaller tables are sent in one.
+    static let rowsPerPiece = 1000
+
+    /// A table's JSON sent in pieces as they are written.
+    static func json(pieces: TableJSONPieces, version: Int) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", jsonType)
+        headers.set("ETag", ETag.string(for: version))
+        return HTTPResponse(status: 200, headers: headers, body: .chunks(ChunkProducer(pieces: pieces)))
+    }
+
     static func html(_ text: String, status: Int = 200, version: Int? = nil) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.set("Content-Type", htmlType)

@@ -15,7 +15,8 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let method = HTTPMethod.allCases[Int(first) % HTTPMethod.allCases.count]
     let target = RequestTarget(bytes.dropFirst())
     let request = HTTPRequest(method: method, path: target.path, query: target.query)
-    let (response, pattern) = router.dispatch(request)
+    let (response, matched) = router.dispatch(request)
+    let pattern = matched?.pattern
     guard let expected = ReferenceRoutes.expected(method, target.path) else {
         require(response.status == 404 && pattern == nil, "\(method) \(target.path): \(response.status), not 404")
         return 0

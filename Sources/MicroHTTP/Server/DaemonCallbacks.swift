@@ -59,6 +59,10 @@ let unescapeURL: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, Unsaf
     guard let text else {
         return 0
     }
+    // Most paths hold no escape: leave them as they are.
+    guard strchr(text, 0x25) != nil else {
+        return strlen(text)
+    }
     func hexValue(_ character: CChar) -> UInt8? {
         switch UInt8(bitPattern: character) {
         case let digit where (0x30...0x39).contains(digit): digit - 0x30

@@ -91,9 +91,4 @@ final class PreparedResponses: Sendable {
             shelf.bytes += entry.size
         }
     }
-
-    /// How many answers are kept.
-    var count: Int {
-        shelf.withLock { $0.entries.count }
-    }
 }

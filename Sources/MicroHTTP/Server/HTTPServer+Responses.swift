@@ -34,10 +34,7 @@ extension HTTPServer {
               bytes.count <= preparedResponses.largestBody else {
             return nil
         }
-        let made = bytes.withUnsafeBytes { buffer in
-            MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
-        }
-        guard let native = made else {
+        guard let native = Self.copying(bytes) else {
             return nil
         }
         Self.addHeaders(of: response, to: native)
@@ -48,6 +45,17 @@ extension HTTPServer {
             reuse: reuse,
             size: bytes.count + PreparedResponses.entryOverhead
         )
+    }
+
+    /// A libmicrohttpd response holding its own copy of `bytes`.
+    private static func copying(_ bytes: [UInt8]) -> OpaquePointer? {
+        bytes.withUnsafeBytes { buffer in
+            MHD_create_response_from_buffer(
+                buffer.count,
+                UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                .RESPMEM_MUST_COPY
+            )
+        }
     }
 
     private static func addHeaders(of response: HTTPResponse, to native: OpaquePointer) {
@@ -61,13 +69,7 @@ extension HTTPServer {
     private func makeNative(_ response: inout HTTPResponse, connection: OpaquePointer) -> OpaquePointer? {
         switch response.body {
         case .bytes(let bytes):
-            return bytes.withUnsafeBytes { buffer in
-                MHD_create_response_from_buffer(
-                    buffer.count,
-                    UnsafeMutableRawPointer(mutating: buffer.baseAddress),
-                    .RESPMEM_MUST_COPY
-                )
-            }
+            return Self.copying(bytes)
         case .file(let path, _):
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             var status = stat()

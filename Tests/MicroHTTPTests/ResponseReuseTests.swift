@@ -7,10 +7,12 @@ import Testing
 @Suite struct ResponseReuseTests {
     /// Runs `body` against a live server whose `/items/{i}` answers `item i
     /// at r` (r the revision's value) and `/big` answers `size` bytes, both
-    /// reusable; `calls` counts the handlers' calls.
+    /// reusable; `calls` counts the handlers' calls. One worker thread by
+    /// default, so one shelf: each answer is made once a revision.
     private func withCountingServer(
         budget: Int? = nil,
         size: Int = 16,
+        threads: Int = 1,
         _ body: (_ revision: Revision, _ calls: Shared<Int>, _ client: TestClient) throws -> Void
     ) throws {
         let revision = Revision(1)
@@ -29,7 +31,7 @@ import Testing
             return HTTPResponse(contentType: "text/plain", bytes: Array(repeating: 0x61, count: size))
                 .reusable(while: revision, at: value)
         }
-        var configuration = HTTPServer.Configuration(port: 0)
+        var configuration = HTTPServer.Configuration(port: 0, threads: threads)
         if let budget {
             configuration.preparedResponseBudget = budget
         }
@@ -56,6 +58,22 @@ import Testing
             #expect(try client.request(.GET, "/items/7").text == "item 7 at 2")
             #expect(try client.request(.GET, "/items/7").text == "item 7 at 2")
             #expect(calls.value == 3)
+        }
+    }
+
+    /// Each worker thread keeps its own answers: a revision's answer is made
+    /// at most once per thread, however many connections ask.
+    @Test func eachWorkerThreadMakesAnAnswerAtMostOnceARevision() throws {
+        try withCountingServer(threads: 2) { (revision, calls, client) throws in
+            for _ in 0..<20 {
+                #expect(try client.request(.GET, "/items/7").text == "item 7 at 1")
+            }
+            #expect((1...2).contains(calls.value))
+            revision.set(2)
+            for _ in 0..<20 {
+                #expect(try client.request(.GET, "/items/7").text == "item 7 at 2")
+            }
+            #expect((2...4).contains(calls.value))
         }
     }
 

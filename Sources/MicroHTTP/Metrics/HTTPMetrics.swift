@@ -6,13 +6,15 @@
 public struct HTTPMetrics: Sendable {
     /// The route label of requests that matched no route.
     public static let unmatchedRoute = "unmatched"
+    /// The method label of requests whose method the server does not route:
+    /// a client's arbitrary text never becomes a label, nor a new series.
+    public static let otherMethod = "other"
     /// Upper bounds of the latency buckets, in seconds.
     public static let bucketBounds: [Double] = [
         0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
     ]
 
     /// One series: a method, a route (by number; -1 for no route) and a status.
-    /// Counting a request hashes this, never the pattern's text.
     struct SeriesKey: Hashable {
         let method: String
         let route: Int
@@ -53,10 +55,11 @@ public struct HTTPMetrics: Sendable {
     /// Event streams connected now.
     public internal(set) var openEventStreams = 0
 
-    /// Requests answered with `status` on `route` (a pattern, or ``unmatchedRoute``).
-    public func count(method: HTTPMethod, route: String, status: Int) -> Int {
+    /// Requests answered with `status` on `route` (a pattern, or ``unmatchedRoute``);
+    /// a nil `method` counts those of ``otherMethod``.
+    public func count(method: HTTPMethod?, route: String, status: Int) -> Int {
         series.reduce(0) { total, entry in
-            entry.key.method == method.rawValue && entry.key.status == status && entry.value.route == route
+            entry.key.method == (method?.rawValue ?? Self.otherMethod) && entry.key.status == status && entry.value.route == route
                 ? total + entry.value.histogram.count : total
         }
     }
@@ -64,11 +67,6 @@ public struct HTTPMetrics: Sendable {
     /// Requests answered, over every label.
     public var totalRequests: Int {
         series.values.reduce(0) { $0 + $1.histogram.count }
-    }
-
-    mutating func record(method: String, route: RouteLabel?, status: Int, seconds: Double) {
-        let key = SeriesKey(method: method, route: route?.id ?? -1, status: status)
-        series[key, default: Series(route: route?.pattern ?? Self.unmatchedRoute)].histogram.observe(seconds)
     }
 
     /// A method and a route pattern: the labels of one latency histogram.

@@ -8,21 +8,18 @@ let accessHandler: MHD_AccessHandlerCallback = { server, connection, url, method
     guard let server, let connection, let url, let method, let uploadSize, let slot else {
         return .NO
     }
-    return Unmanaged<HTTPServer>.fromOpaque(server).takeUnretainedValue().handle(
-        connection: connection,
-        url: url,
-        method: method,
-        upload: upload,
-        uploadSize: uploadSize,
-        slot: slot
-    )
+    // The running server holds itself (see HTTPServer.start()): borrowed,
+    // not retained, so worker threads never write its reference count.
+    return Unmanaged<HTTPServer>.fromOpaque(server)._withUnsafeGuaranteedRef { server in
+        server.handle(connection: connection, url: url, method: method, upload: upload, uploadSize: uploadSize, slot: slot)
+    }
 }
 
 let acceptPolicy: MHD_AcceptPolicyCallback = { server, _, _ in
     guard let server else {
         return .NO
     }
-    return Unmanaged<HTTPServer>.fromOpaque(server).takeUnretainedValue().isAccepting ? .YES : .NO
+    return Unmanaged<HTTPServer>.fromOpaque(server)._withUnsafeGuaranteedRef { $0.isAccepting } ? .YES : .NO
 }
 
 let requestCompleted: MHD_RequestCompletedCallback = { server, _, slot, reason in
@@ -30,10 +27,8 @@ let requestCompleted: MHD_RequestCompletedCallback = { server, _, slot, reason i
         return
     }
     slot.pointee = nil
-    Unmanaged<HTTPServer>.fromOpaque(server).takeUnretainedValue().finish(
-        Unmanaged<RequestContext>.fromOpaque(context).takeRetainedValue(),
-        reason: reason
-    )
+    let request = Unmanaged<RequestContext>.fromOpaque(context).takeRetainedValue()
+    Unmanaged<HTTPServer>.fromOpaque(server)._withUnsafeGuaranteedRef { $0.finish(request, reason: reason) }
 }
 
 let daemonLog: MHD_LogCallback = { server, format, arguments in

@@ -12,12 +12,12 @@ extension HTTPServer {
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let existing = slot.pointee else {
-            let context = RequestContext(methodText: String(cString: method), path: String(cString: url))
+            let context = RequestContext(method: method, path: url)
             slot.pointee = Unmanaged.passRetained(context).toOpaque()
-            context.closesConnection = state.withLock { state in
-                state.metrics.requestsInFlight += 1
-                return state.phase != .running
-            }
+            // Counted before the phase is read: a shutdown that has not
+            // seen this request yet has already stopped running (see shutdown()).
+            metricsRecorder.begin()
+            context.closesConnection = !isRunning.load(ordering: .sequentiallyConsistent)
             return begin(context, connection: connection)
         }
         let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
@@ -111,18 +111,17 @@ extension HTTPServer {
 
     /// The request is over: count it, log it.
     func finish(_ context: RequestContext, reason: MHD_RequestTerminationCode) {
-        let microseconds = context.microseconds
-        state.withLock { state in
-            state.metrics.requestsInFlight -= 1
-            if let status = context.status {
-                state.metrics.record(
-                    method: context.methodText,
-                    route: context.route,
-                    status: status,
-                    seconds: Double(microseconds) / 1_000_000
-                )
-            }
+        let nanoseconds = context.nanoseconds
+        metricsRecorder.end(
+            method: context.method,
+            route: context.route,
+            status: context.status,
+            seconds: Double(nanoseconds) / 1_000_000_000
+        )
+        guard logsRequests else {
+            return
         }
+        let microseconds = nanoseconds / 1000
         if reason == .REQUEST_TERMINATED_COMPLETED_OK {
             logger.info("\(context.methodText) \(context.path) \(context.status ?? 0) \(microseconds)µs")
         } else {

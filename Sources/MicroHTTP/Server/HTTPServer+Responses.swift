@@ -13,7 +13,7 @@ extension HTTPServer {
             _ = MHD_add_response_header(native, "Connection", "close")
         }
         context.status = response.status
-        context.queuedAt = .now
+        context.queuedAt = RequestContext.now()
         let result = MHD_queue_response(connection, UInt32(response.status), native)
         MHD_destroy_response(native)
         return result
@@ -23,7 +23,7 @@ extension HTTPServer {
     func queue(_ entry: PreparedResponses.Entry, for context: RequestContext, connection: OpaquePointer) -> MHD_Result {
         context.status = entry.status
         context.route = entry.route
-        context.queuedAt = .now
+        context.queuedAt = RequestContext.now()
         return MHD_queue_response(connection, UInt32(entry.status), entry.native)
     }
 
@@ -116,7 +116,7 @@ extension HTTPServer {
                 return false
             }
             state.streams[ObjectIdentifier(stream)] = stream
-            state.metrics.openEventStreams = state.streams.count
+            metricsRecorder.setOpenEventStreams(state.streams.count)
             return true
         }
         if !running {
@@ -128,7 +128,7 @@ extension HTTPServer {
     func unregister(_ stream: EventStream) {
         state.withLock { state in
             state.streams[ObjectIdentifier(stream)] = nil
-            state.metrics.openEventStreams = state.streams.count
+            metricsRecorder.setOpenEventStreams(state.streams.count)
         }
         stream.detach()
     }

@@ -23,7 +23,6 @@ public final class HTTPServer: Sendable {
         var daemon: OpaquePointer?
         var port = 0
         var streams: [ObjectIdentifier: EventStream] = [:]
-        var metrics = HTTPMetrics()
         var heartbeat: DispatchSourceTimer?
     }
 
@@ -31,13 +30,22 @@ public final class HTTPServer: Sendable {
     let router: Router
     let logger: Logger
     let state = Mutex(State())
+    /// `state.phase == .running`, for the request path, which does not take
+    /// the server's lock: set under the lock, read without it.
+    let isRunning = Atomic(false)
+    /// Counts every request; `/metrics` reads it.
+    public let metricsRecorder = HTTPMetricsRecorder()
+    /// Whether the logger takes `info`, the level of the line logged per
+    /// request: read once, so a request that logs nothing asks nothing.
+    let logsRequests: Bool
     let preparedResponses: PreparedResponses
 
     public init(configuration: Configuration, router: Router, logger: Logger) {
         self.configuration = configuration
-        self.preparedResponses = PreparedResponses(budget: configuration.preparedResponseBudget)
+        self.preparedResponses = PreparedResponses(budget: configuration.preparedResponseBudget, threads: configuration.threads)
         self.router = router
         self.logger = logger
+        self.logsRequests = logger.logLevel <= .info
     }
 
     /// A server that logs nothing.
@@ -56,7 +64,7 @@ public final class HTTPServer: Sendable {
 
     /// A snapshot of the request counters and latencies.
     public var metrics: HTTPMetrics {
-        state.withLock { $0.metrics }
+        metricsRecorder.snapshot()
     }
 
     /// Binds the configured address and starts serving.
@@ -80,6 +88,7 @@ public final class HTTPServer: Sendable {
             state.daemon = daemon
             state.port = Int(wtv_daemon_port(daemon))
             state.phase = .running
+            isRunning.store(true, ordering: .sequentiallyConsistent)
             state.heartbeat = makeHeartbeat()
             return state.port
         }
@@ -98,6 +107,7 @@ public final class HTTPServer: Sendable {
                 return (nil, [])
             }
             state.phase = .stopping
+            isRunning.store(false, ordering: .sequentiallyConsistent)
             state.heartbeat?.cancel()
             state.heartbeat = nil
             return (daemon, Array(state.streams.values))
@@ -107,11 +117,13 @@ public final class HTTPServer: Sendable {
         }
         streams.forEach { $0.close() }
         let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
-        waitUntil(deadline) { $0.metrics.requestsInFlight == 0 }
+        // A request counted after this wait began reads `isRunning` as false
+        // and closes its connection; one counted before is waited for.
+        waitUntil(deadline) { metricsRecorder.requestsInFlight == 0 }
         let remaining = state.withLock { Array($0.streams.values) }
         if !remaining.isEmpty {
             remaining.forEach { $0.drop() }
-            waitUntil(.now + .seconds(1)) { $0.streams.isEmpty }
+            waitUntil(.now + .seconds(1)) { state.withLock { $0.streams.isEmpty } }
         }
         MHD_stop_daemon(daemon)
         state.withLock { state in
@@ -123,11 +135,11 @@ public final class HTTPServer: Sendable {
 
     /// Whether new connections and kept-alive ones are still welcome.
     var isAccepting: Bool {
-        state.withLock { $0.phase == .running }
+        isRunning.load(ordering: .sequentiallyConsistent)
     }
 
-    private func waitUntil(_ deadline: ContinuousClock.Instant, _ condition: @Sendable (State) -> Bool) {
-        while !state.withLock({ condition($0) }), ContinuousClock.now < deadline {
+    private func waitUntil(_ deadline: ContinuousClock.Instant, _ condition: () -> Bool) {
+        while !condition(), ContinuousClock.now < deadline {
             usleep(2_000)
         }
     }

@@ -1,10 +1,14 @@
+import Glibc
+
 /// What the server keeps about one request between libmicrohttpd's calls:
 /// stored in the connection's `req_cls`, released when the request completes.
 /// Only the connection's worker thread touches it.
 final class RequestContext {
-    let start = ContinuousClock.now
-    let methodText: String
+    /// When the headers arrived, in nanoseconds of the monotonic clock.
+    let start = RequestContext.now()
     let method: HTTPMethod?
+    /// The method as sent, kept as text only when it is not one of ``HTTPMethod``.
+    private let unroutedMethod: String?
     let path: String
     var body: [UInt8] = []
     /// Body bytes thrown away since the body passed the size limit.
@@ -14,19 +18,31 @@ final class RequestContext {
     /// Set once a response is queued; later upload data is discarded.
     var status: Int?
     var route: RouteLabel?
-    var queuedAt: ContinuousClock.Instant?
+    /// When the response was queued (0 until then), like ``start``.
+    var queuedAt: UInt64 = 0
 
-    init(methodText: String, path: String) {
-        self.methodText = methodText
-        self.method = HTTPMethod(rawValue: methodText)
-        self.path = path
+    init(method: UnsafePointer<CChar>, path: UnsafePointer<CChar>) {
+        self.method = HTTPMethod(cString: method)
+        self.unroutedMethod = self.method == nil ? String(cString: method) : nil
+        self.path = String(cString: path)
     }
 
-    /// Microseconds from the headers' arrival to the response being queued
+    /// The method as sent.
+    var methodText: String {
+        method?.rawValue ?? unroutedMethod ?? ""
+    }
+
+    /// Nanoseconds from the headers' arrival to the response being queued
     /// (or to now, when no response was queued).
-    var microseconds: Int64 {
-        let elapsed = (queuedAt ?? .now) - start
-        let (seconds, attoseconds) = elapsed.components
-        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    var nanoseconds: UInt64 {
+        (queuedAt == 0 ? Self.now() : queuedAt) &- start
+    }
+
+    /// The monotonic clock, in nanoseconds: read without the arithmetic of
+    /// `ContinuousClock`'s instants and durations.
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 }

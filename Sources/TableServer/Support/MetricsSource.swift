@@ -2,21 +2,19 @@ import MicroHTTP
 import Synchronization
 
 /// Where `/metrics` reads the HTTP server's counters from. The routes are built
-/// before the server that serves them, so the server is attached afterwards;
+/// before the server that serves them, so its recorder is attached afterwards;
 /// answered in-process (no server), the HTTP part is empty.
+///
+/// It holds the recorder, not the server: a weak reference to the server
+/// would give it a side table and send every retain of it down the slow path.
 final class MetricsSource: Sendable {
-    /// Weak: the server holds the routes that hold this.
-    private struct Attachment: Sendable {
-        weak var server: HTTPServer?
-    }
-
-    private let attachment = Mutex(Attachment())
+    private let recorder = Mutex<HTTPMetricsRecorder?>(nil)
 
     func attach(_ http: HTTPServer) {
-        attachment.withLock { $0.server = http }
+        recorder.withLock { $0 = http.metricsRecorder }
     }
 
     func prometheusText() -> String {
-        attachment.withLock { $0.server }?.metrics.prometheusText() ?? ""
+        recorder.withLock { $0 }?.snapshot().prometheusText() ?? ""
     }
 }

@@ -1,0 +1,96 @@
+import Synchronization
+
+/// Counts a server's requests as they begin and end, for ``HTTPMetrics``.
+///
+/// Each worker thread counts into a shard of its own (``PerThread``): counting
+/// a request takes a lock nobody else wants and moves no cache line between
+/// cores. A snapshot locks each shard in turn and merges them.
+public final class HTTPMetricsRecorder: Sendable {
+    /// The counts of one worker thread. Its lock is contended only by snapshots.
+    private final class Shard: Sendable {
+        let counts = Mutex(Counts())
+    }
+
+    private struct Counts {
+        var started = 0
+        var finished = 0
+        /// Series in the order first counted, their indices by
+        /// ``key(method:route:status:)``, and the last one counted: a busy
+        /// thread mostly counts the same series again.
+        var series: [(key: HTTPMetrics.SeriesKey, series: HTTPMetrics.Series)] = []
+        var indices: [Int: Int] = [:]
+        var last: (key: Int, index: Int)?
+
+        mutating func observe(_ seconds: Double, key: Int, label: () -> HTTPMetrics.SeriesKey, route: RouteLabel?) {
+            finished += 1
+            let index: Int
+            if let last, last.key == key {
+                index = last.index
+            } else if let known = indices[key] {
+                index = known
+            } else {
+                index = series.count
+                indices[key] = index
+                series.append((label(), HTTPMetrics.Series(route: route?.pattern ?? HTTPMetrics.unmatchedRoute)))
+            }
+            last = (key, index)
+            series[index].series.histogram.observe(seconds)
+        }
+    }
+
+    private let shards = PerThread { Shard() }
+    private let openStreams = Atomic<Int>(0)
+
+    public init() {}
+
+    /// A request's headers have arrived.
+    func begin() {
+        shards.current.counts.withLock { $0.started += 1 }
+    }
+
+    /// A request has ended, answered with `status` (nil when it never was)
+    /// after `seconds`.
+    func end(method: HTTPMethod?, route: RouteLabel?, status: Int?, seconds: Double) {
+        shards.current.counts.withLock { counts in
+            guard let status else {
+                counts.finished += 1
+                return
+            }
+            counts.observe(seconds, key: Self.key(method: method, route: route, status: status), label: {
+                HTTPMetrics.SeriesKey(method: method?.rawValue ?? HTTPMetrics.otherMethod, route: route?.id ?? -1, status: status)
+            }, route: route)
+        }
+    }
+
+    /// Event streams connected now.
+    func setOpenEventStreams(_ count: Int) {
+        openStreams.store(count, ordering: .relaxed)
+    }
+
+    /// Requests begun and not yet ended.
+    var requestsInFlight: Int {
+        shards.all.reduce(0) { total, shard in total + shard.counts.withLock { $0.started - $0.finished } }
+    }
+
+    /// Every shard merged.
+    public func snapshot() -> HTTPMetrics {
+        var metrics = HTTPMetrics()
+        metrics.openEventStreams = openStreams.load(ordering: .relaxed)
+        for shard in shards.all {
+            shard.counts.withLock { counts in
+                metrics.requestsInFlight += counts.started - counts.finished
+                for (key, series) in counts.series {
+                    metrics.series[key, default: HTTPMetrics.Series(route: series.route)].histogram.add(series.histogram)
+                }
+            }
+        }
+        return metrics
+    }
+
+    /// One integer for a method, a route number and a status: hashed and
+    /// compared without touching a string.
+    private static func key(method: HTTPMethod?, route: RouteLabel?, status: Int) -> Int {
+        let methodNumber = method?.number ?? HTTPMethod.allCases.count
+        return (((route?.id ?? -1) + 1) << 20) | (status & 0xFFFF) << 4 | methodNumber
+    }
+}

@@ -12,6 +12,13 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+// Run-time exclusivity checks cost MicroHTTP about 400 instructions a request,
+// a sixth of its own work on a kept answer (docs/PERFORMANCE.md). Release
+// builds leave them out; debug builds, which every test and sanitizer run
+// uses, keep them.
+let requestPath: [SwiftSetting] = strict + [
+    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+]
 
 let package = Package(
     name: "WebTableView",
@@ -38,7 +45,7 @@ let package = Package(
         .target(
             name: "MicroHTTP",
             dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict
+            swiftSettings: requestPath
         ),
         .target(name: "MicroHTTPTesting", dependencies: ["MicroHTTP"], swiftSettings: strict),
         .target(name: "TestSupport", swiftSettings: strict),

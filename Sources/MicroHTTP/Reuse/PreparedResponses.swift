@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import Synchronization
+import Glibc
 
 /// Reusable GET answers (see ``ResponseReuse``) kept as ready libmicrohttpd
 /// responses, by path. Sending one again costs one lookup and one atomic load:
@@ -10,12 +10,11 @@ import Synchronization
 /// makes its own copy of an answer, once per revision. The shelves share the
 /// budget: each holds at most `budget / threads` bytes (bodies and a fixed
 /// overhead each), and a body larger than a sixteenth of the budget is never
-/// kept. An answer whose revision has moved on is dropped when it is next
-/// looked up, or to make room.
+/// kept.
 final class PreparedResponses: Sendable {
-    /// One kept answer. libmicrohttpd responses are reference counted under
-    /// their own lock and never changed once made, so many connections on
-    /// many threads may send one at once; the last to finish frees it.
+    /// One kept answer. libmicrohttpd responses are reference counted and
+    /// never changed once made, so many connections may send one at once;
+    /// the last to finish frees it.
     final class Entry: @unchecked Sendable {
         let native: OpaquePointer
         let status: Int
@@ -36,19 +35,12 @@ final class PreparedResponses: Sendable {
         }
     }
 
-    private final class Shelf: Sendable {
-        let contents = Mutex(Contents())
-    }
-
-    private struct Contents {
-        var entries: [String: Entry] = [:]
+    /// One worker thread's answers. Only that thread ever touches it:
+    /// ``PerThread`` hands each thread its own, and no shelf is read through
+    /// `all`. So it needs no lock.
+    private final class Shelf: @unchecked Sendable {
+        let entries = AnswerTable<Entry>()
         var bytes = 0
-
-        mutating func remove(_ path: String) {
-            if let entry = entries.removeValue(forKey: path) {
-                bytes -= entry.size
-            }
-        }
     }
 
     /// Bytes counted for an entry besides its body: header fields and bookkeeping.
@@ -71,35 +63,30 @@ final class PreparedResponses: Sendable {
     }
 
     /// The answer kept for `path` on this thread's shelf, when its revision still holds.
-    func entry(for path: String) -> Entry? {
-        shelves.current.contents.withLock { shelf in
-            guard let entry = shelf.entries[path] else {
-                return nil
-            }
-            if entry.reuse.holds {
-                return entry
-            }
-            shelf.remove(path)
-            return nil
-        }
+    func entry(for path: UnsafePointer<CChar>) -> Entry? {
+        let entry = shelves.current.entries.value(for: Self.bytes(of: path))
+        return entry?.reuse.holds == true ? entry : nil
     }
 
-    /// Keeps `entry` for `path` on this thread's shelf. When it does not fit, the shelf is emptied
-    /// first: O(1) amortized over the answers kept since, where choosing
-    /// victims would cost a scan each time, and the answers still read come
-    /// back on their next read.
-    func keep(_ entry: Entry, for path: String) {
+    /// Keeps `entry` for `path` on this thread's shelf, in place of the one
+    /// kept before. When it does not fit, the shelf is emptied first: O(1)
+    /// amortized over the answers kept since, where choosing victims would
+    /// cost a scan each time, and the answers still read come back on their
+    /// next read. An answer whose revision has moved on stays until then, or
+    /// until its path is kept again.
+    func keep(_ entry: Entry, for path: UnsafePointer<CChar>) {
         guard entry.size <= shelfBudget else {
             return
         }
-        shelves.current.contents.withLock { shelf in
-            shelf.remove(path)
-            if shelf.bytes + entry.size > shelfBudget {
-                shelf.entries.removeAll(keepingCapacity: true)
-                shelf.bytes = 0
-            }
-            shelf.entries[path] = entry
-            shelf.bytes += entry.size
+        let shelf = shelves.current
+        if shelf.bytes + entry.size > shelfBudget {
+            shelf.entries.removeAll()
+            shelf.bytes = 0
         }
+        shelf.bytes += entry.size - (shelf.entries.set(entry, for: Self.bytes(of: path))?.size ?? 0)
+    }
+
+    private static func bytes(of path: UnsafePointer<CChar>) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: path, count: strlen(path))
     }
 }

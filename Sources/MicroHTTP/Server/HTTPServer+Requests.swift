@@ -12,13 +12,16 @@ extension HTTPServer {
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let existing = slot.pointee else {
-            let context = RequestContext(method: method, path: url)
+            let context = RequestContext(method: method)
+            if logsRequests {
+                _ = context.path(from: url)
+            }
             slot.pointee = Unmanaged.passRetained(context).toOpaque()
             // Counted before the phase is read: a shutdown that has not
             // seen this request yet has already stopped running (see shutdown()).
             metricsRecorder.begin()
             context.closesConnection = !isRunning.load(ordering: .sequentiallyConsistent)
-            return begin(context, connection: connection)
+            return begin(context, url: url, connection: connection)
         }
         let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
         let size = uploadSize.pointee
@@ -29,7 +32,7 @@ extension HTTPServer {
         guard size > 0 else {
             return context.discarded > 0
                 ? queue(tooLarge(), for: context, connection: connection)
-                : respond(context, connection: connection)
+                : respond(context, url: url, connection: connection)
         }
         if context.discarded > 0 || context.body.count + size > configuration.maxBodySize {
             // libmicrohttpd 0.9.75 cannot answer before the body ends: drop
@@ -46,9 +49,9 @@ extension HTTPServer {
     /// First call: refuse what the headers alone show to be refused, else
     /// wait for the body. (Answering a GET on this call would work, but
     /// libmicrohttpd 0.9.75 then closes the connection instead of keeping it alive.)
-    private func begin(_ context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+    private func begin(_ context: RequestContext, url: UnsafePointer<CChar>, connection: OpaquePointer) -> MHD_Result {
         guard context.method != nil else {
-            let (response, route) = router.refuseUnroutedMethod(context.methodText, path: context.path)
+            let (response, route) = router.refuseUnroutedMethod(context.methodText, path: context.path(from: url))
             context.route = route
             return queue(response, for: context, connection: connection)
         }
@@ -63,17 +66,17 @@ extension HTTPServer {
 
     /// The whole request is in: send the answer kept for it, or route it and
     /// queue the handler's answer (keeping it, when the handler allows).
-    private func respond(_ context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+    private func respond(_ context: RequestContext, url: UnsafePointer<CChar>, connection: OpaquePointer) -> MHD_Result {
         guard let method = context.method else {
             return .NO
         }
         let mayReuse = (method == .GET || method == .HEAD) && Self.isPlain(context, on: connection)
-        if mayReuse, let entry = preparedResponses.entry(for: context.path) {
+        if mayReuse, let entry = preparedResponses.entry(for: url) {
             return queue(entry, for: context, connection: connection)
         }
         let request = HTTPRequest(
             method: method,
-            path: context.path,
+            path: context.path(from: url),
             query: Self.values(of: .GET_ARGUMENT_KIND, on: connection).reduce(into: [:]) { query, field in
                 if query[field.name] == nil {
                     query[field.name] = field.value
@@ -85,7 +88,7 @@ extension HTTPServer {
         context.body = []
         let (response, route) = router.dispatch(request)
         if mayReuse, let entry = prepare(response, route: route) {
-            preparedResponses.keep(entry, for: context.path)
+            preparedResponses.keep(entry, for: url)
             return queue(entry, for: context, connection: connection)
         }
         context.route = route
@@ -123,10 +126,10 @@ extension HTTPServer {
         }
         let microseconds = nanoseconds / 1000
         if reason == .REQUEST_TERMINATED_COMPLETED_OK {
-            logger.info("\(context.methodText) \(context.path) \(context.status ?? 0) \(microseconds)µs")
+            logger.info("\(context.methodText) \(context.path ?? "") \(context.status ?? 0) \(microseconds)µs")
         } else {
             logger.info(
-                "\(context.methodText) \(context.path) \(context.status ?? 0) \(microseconds)µs",
+                "\(context.methodText) \(context.path ?? "") \(context.status ?? 0) \(microseconds)µs",
                 metadata: ["termination": "\(Self.describe(reason))"]
             )
         }

@@ -9,7 +9,9 @@ final class RequestContext {
     let method: HTTPMethod?
     /// The method as sent, kept as text only when it is not one of ``HTTPMethod``.
     private let unroutedMethod: String?
-    let path: String
+    /// The path as text, made only when something reads it: routing and the
+    /// log line. Answering from a kept answer needs only libmicrohttpd's bytes.
+    var path: String?
     var body: [UInt8] = []
     /// Body bytes thrown away since the body passed the size limit.
     var discarded = 0
@@ -21,10 +23,19 @@ final class RequestContext {
     /// When the response was queued (0 until then), like ``start``.
     var queuedAt: UInt64 = 0
 
-    init(method: UnsafePointer<CChar>, path: UnsafePointer<CChar>) {
+    init(method: UnsafePointer<CChar>) {
         self.method = HTTPMethod(cString: method)
         self.unroutedMethod = self.method == nil ? String(cString: method) : nil
-        self.path = String(cString: path)
+    }
+
+    /// ``path``, made from libmicrohttpd's `url` the first time.
+    func path(from url: UnsafePointer<CChar>) -> String {
+        if let path {
+            return path
+        }
+        let made = String(cString: url)
+        path = made
+        return made
     }
 
     /// The method as sent.

@@ -5,9 +5,9 @@ import Synchronization
 ///
 /// What a worker thread counts or keeps for its requests goes into its own
 /// shard, so the request path contends for no lock and moves no cache line
-/// between cores. Each shard guards its state itself (with a `Mutex` that only
-/// its thread takes on the request path); other threads reach the shards
-/// through ``all``, to merge or read them.
+/// between cores. A shard that other threads read through ``all`` guards its
+/// state with a `Mutex` that only its own thread takes on the request path; a
+/// shard nobody reads through ``all`` is confined to its thread and needs none.
 final class PerThread<Shard: AnyObject & Sendable>: Sendable {
     private let key: pthread_key_t
     private let shards = Mutex<[Shard]>([])

@@ -60,7 +60,9 @@ extension HTTPServer {
         if let contentLength, contentLength > configuration.maxBodySize {
             return queue(tooLarge(), for: context, connection: connection)
         }
-        context.body.reserveCapacity(min(contentLength ?? 0, configuration.maxBodySize))
+        if let contentLength, contentLength > 0 {
+            context.body.reserveCapacity(contentLength)
+        }
         return .YES
     }
 

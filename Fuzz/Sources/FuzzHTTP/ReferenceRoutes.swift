@@ -26,9 +26,13 @@ enum ReferenceRoutes {
     /// What the router must answer for `method` on `path`: the pattern of the
     /// most specific matching route for the method (HEAD taking GET's), else
     /// the methods the matching routes allow; nil when no route matches.
+    ///
+    /// The path is cut at its `/` bytes, as URLs are: a combining mark after a
+    /// `/` makes one `Character` of the two, but it does not hide the slash.
     static func expected(_ method: HTTPMethod, _ path: String) -> (pattern: String?, allowed: Set<HTTPMethod>)? {
-        guard path.hasPrefix("/") else { return nil }
-        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        let bytes = Array(path.utf8)
+        guard bytes.first == UInt8(ascii: "/") else { return nil }
+        let segments = bytes.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         let matches = all.compactMap { route in rank(route.pattern, segments).map { (route, $0) } }
             .sorted { $0.1.lexicographicallyPrecedes($1.1) }
         guard !matches.isEmpty else { return nil }
@@ -39,7 +43,7 @@ enum ReferenceRoutes {
     /// How specific `pattern` is on `segments`, segment by segment (literal 0,
     /// parameter 1, catch-all 2), or nil when it does not match. Literals match
     /// byte for byte, as URLs compare (not by Unicode canonical equivalence).
-    private static func rank(_ pattern: String, _ segments: [Substring]) -> [Int]? {
+    private static func rank(_ pattern: String, _ segments: [ArraySlice<UInt8>]) -> [Int]? {
         var rank: [Int] = []
         for (index, piece) in pattern.dropFirst().split(separator: "/", omittingEmptySubsequences: false).enumerated() {
             if piece.hasSuffix("...}") { return rank + [2] }
@@ -48,7 +52,7 @@ enum ReferenceRoutes {
                 guard !segments[index].isEmpty else { return nil }
                 rank.append(1)
             } else {
-                guard segments[index].utf8.elementsEqual(piece.utf8) else { return nil }
+                guard segments[index].elementsEqual(piece.utf8) else { return nil }
                 rank.append(0)
             }
         }

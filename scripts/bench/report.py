@@ -95,7 +95,8 @@ def markdown(r):
            "`swift build -c release` in `Benchmarks/`; the C programs with `gcc -O2`.",
            f"- Load: `wrk -t1 -c32 -d{r['seconds']}s` (JSON row), `-c2` (page), `-c4 -s scripts/bench/move.lua` (moves), "
            f"on 127.0.0.1; servers run `--threads 2 --log-level warning`.",
-           f"- Every figure is the median of {r['rounds']} interleaved runs (servers take turns, A B C A B C …) with "
+           f"- Every figure is the median of {r['rounds']} interleaved runs ({r.get('json_rounds', r['rounds'])} for the JSON row, "
+           "the narrowest comparison; servers take turns, A B C A B C …) with "
            "(min–max, n); ratios are taken run by run, within the same round, then their median.",
            "- Server CPU is utime+stime of the server process from `/proc/PID/stat` over the run, divided by the "
            "requests wrk completed; it is steadier than requests/s on this shared machine. Model figures are "

@@ -9,10 +9,7 @@ enum Respond {
     static let htmlType = "text/html; charset=utf-8"
 
     static func json(_ bytes: [UInt8], status: Int = 200, version: Int? = nil) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers.set("Content-Type", jsonType)
-        if let version { headers.set("ETag", ETag.string(for: version)) }
-        return HTTPResponse(status: status, headers: headers, body: .bytes(bytes))
+        HTTPResponse(status: status, headers: headers(jsonType, version: version), body: .bytes(bytes))
     }
 
     static func json(status: Int = 200, version: Int? = nil, _ write: (inout JSONWriter) -> Void) -> HTTPResponse {
@@ -27,25 +24,32 @@ enum Respond {
 
     /// A table's JSON sent in pieces as they are written.
     static func json(pieces: TableJSONPieces, version: Int) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers.set("Content-Type", jsonType)
-        headers.set("ETag", ETag.string(for: version))
-        return HTTPResponse(status: 200, headers: headers, body: .chunks(ChunkProducer(pieces: pieces)))
+        chunked(pieces, type: jsonType, version: version)
     }
 
     static func html(_ text: String, status: Int = 200, version: Int? = nil) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers.set("Content-Type", htmlType)
-        if let version { headers.set("ETag", ETag.string(for: version)) }
-        return HTTPResponse(status: status, headers: headers, body: .bytes(Array(text.utf8)))
+        HTTPResponse(status: status, headers: headers(htmlType, version: version), body: .bytes(Array(text.utf8)))
     }
 
-    /// An HTML body sent in pieces as they are drawn (chunked transfer coding).
+    /// An HTML body sent in pieces as they are drawn.
     static func html(pieces: PagePieces, version: Int) -> HTTPResponse {
+        chunked(pieces, type: htmlType, version: version)
+    }
+
+    /// A 200 whose body is sent a piece at a time as each is made (chunked
+    /// transfer coding).
+    private static func chunked<Pieces: Sequence & Sendable>(
+        _ pieces: Pieces, type: String, version: Int
+    ) -> HTTPResponse where Pieces.Element == [UInt8] {
+        HTTPResponse(status: 200, headers: headers(type, version: version), body: .chunks(ChunkProducer(pieces: pieces)))
+    }
+
+    /// `Content-Type`, and the `ETag` of `version` when there is one.
+    private static func headers(_ type: String, version: Int?) -> HTTPHeaders {
         var headers = HTTPHeaders()
-        headers.set("Content-Type", htmlType)
-        headers.set("ETag", ETag.string(for: version))
-        return HTTPResponse(status: 200, headers: headers, body: .chunks(ChunkProducer(pieces: pieces)))
+        headers.set("Content-Type", type)
+        if let version { headers.set("ETag", ETag.string(for: version)) }
+        return headers
     }
 
     /// 304 for a GET whose `If-None-Match` names the current version.

@@ -12,17 +12,4 @@ public enum HTTPMethod: String, Sendable, CaseIterable {
         }
         self = method
     }
-
-    /// The method's place in ``allCases``.
-    var number: Int {
-        switch self {
-        case .GET: 0
-        case .HEAD: 1
-        case .POST: 2
-        case .PUT: 3
-        case .PATCH: 4
-        case .DELETE: 5
-        case .OPTIONS: 6
-        }
-    }
 }

@@ -14,11 +14,16 @@ public struct HTTPMetrics: Sendable {
         0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
     ]
 
-    /// One series: a method, a route (by number; -1 for no route) and a status.
+    /// One series: a method (nil for one the server does not route), a route
+    /// (by number; -1 for no route) and a status.
     struct SeriesKey: Hashable {
-        let method: String
+        let method: HTTPMethod?
         let route: Int
         let status: Int
+
+        var methodLabel: String {
+            method?.rawValue ?? HTTPMetrics.otherMethod
+        }
     }
 
     /// Requests of one series and their latencies.
@@ -59,7 +64,7 @@ public struct HTTPMetrics: Sendable {
     /// a nil `method` counts those of ``otherMethod``.
     public func count(method: HTTPMethod?, route: String, status: Int) -> Int {
         series.reduce(0) { total, entry in
-            entry.key.method == (method?.rawValue ?? Self.otherMethod) && entry.key.status == status && entry.value.route == route
+            entry.key.method == method && entry.key.status == status && entry.value.route == route
                 ? total + entry.value.histogram.count : total
         }
     }
@@ -82,7 +87,7 @@ public struct HTTPMetrics: Sendable {
             # TYPE http_requests_total counter
 
             """
-        let counted = series.map { (method: $0.key.method, route: $0.value.route, status: $0.key.status, histogram: $0.value.histogram) }
+        let counted = series.map { (method: $0.key.methodLabel, route: $0.value.route, status: $0.key.status, histogram: $0.value.histogram) }
         for entry in counted.sorted(by: { ($0.route, $0.method, $0.status) < ($1.route, $1.method, $1.status) }) {
             text += "http_requests_total{method=\"\(entry.method)\",route=\"\(Self.escape(entry.route))\",status=\"\(entry.status)\"} \(entry.histogram.count)\n"
         }

@@ -14,14 +14,14 @@ public final class HTTPMetricsRecorder: Sendable {
     private struct Counts {
         var started = 0
         var finished = 0
-        /// Series in the order first counted, their indices by
-        /// ``key(method:route:status:)``, and the last one counted: a busy
-        /// thread mostly counts the same series again.
+        /// Series in the order first counted, their indices, and the last one
+        /// counted: a busy thread mostly counts the same series again, and
+        /// comparing its key costs less than hashing it.
         var series: [(key: HTTPMetrics.SeriesKey, series: HTTPMetrics.Series)] = []
-        var indices: [Int: Int] = [:]
-        var last: (key: Int, index: Int)?
+        var indices: [HTTPMetrics.SeriesKey: Int] = [:]
+        var last: (key: HTTPMetrics.SeriesKey, index: Int)?
 
-        mutating func observe(_ seconds: Double, key: Int, label: () -> HTTPMetrics.SeriesKey, route: RouteLabel?) {
+        mutating func observe(_ seconds: Double, key: HTTPMetrics.SeriesKey, route: RouteLabel?) {
             finished += 1
             let index: Int
             if let last, last.key == key {
@@ -31,7 +31,7 @@ public final class HTTPMetricsRecorder: Sendable {
             } else {
                 index = series.count
                 indices[key] = index
-                series.append((label(), HTTPMetrics.Series(route: route?.pattern ?? HTTPMetrics.unmatchedRoute)))
+                series.append((key, HTTPMetrics.Series(route: route?.pattern ?? HTTPMetrics.unmatchedRoute)))
             }
             last = (key, index)
             series[index].series.histogram.observe(seconds)
@@ -56,9 +56,8 @@ public final class HTTPMetricsRecorder: Sendable {
                 counts.finished += 1
                 return
             }
-            counts.observe(seconds, key: Self.key(method: method, route: route, status: status), label: {
-                HTTPMetrics.SeriesKey(method: method?.rawValue ?? HTTPMetrics.otherMethod, route: route?.id ?? -1, status: status)
-            }, route: route)
+            let key = HTTPMetrics.SeriesKey(method: method, route: route?.id ?? -1, status: status)
+            counts.observe(seconds, key: key, route: route)
         }
     }
 
@@ -85,12 +84,5 @@ public final class HTTPMetricsRecorder: Sendable {
             }
         }
         return metrics
-    }
-
-    /// One integer for a method, a route number and a status: hashed and
-    /// compared without touching a string.
-    private static func key(method: HTTPMethod?, route: RouteLabel?, status: Int) -> Int {
-        let methodNumber = method?.number ?? HTTPMethod.allCases.count
-        return (((route?.id ?? -1) + 1) << 20) | (status & 0xFFFF) << 4 | methodNumber
     }
 }

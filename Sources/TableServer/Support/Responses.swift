@@ -78,6 +78,10 @@ enum Respond {
             var response = HTTPResponse.problem(status: error.status, type: error.type, detail: error.detail)
             response.headers.set("ETag", ETag.string(for: current))
             return response
+        case .storageUnavailable, .storageInconsistent:
+            var response = HTTPResponse.problem(status: error.status, type: error.type, detail: error.detail)
+            response.headers.set("Retry-After", "\(TableServerError.retryAfterSeconds)")
+            return response
         default:
             return .problem(status: error.status, type: error.type, detail: error.detail)
         }

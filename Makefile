@@ -43,8 +43,12 @@ run: build
 	$(BIN) serve --port $(PORT)
 
 # Everything CI runs, cheapest first so that a failure shows early.
+# Imports are checked twice: SwiftPM refuses an import of a target outside the
+# importer's dependency closure; scripts/check-imports.py also refuses one that
+# is not a DIRECT dependency in Package.swift.
 test: deps
-	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	scripts/check-imports.py
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 	$(MAKE) test-openapi
 	$(MAKE) test-schemathesis

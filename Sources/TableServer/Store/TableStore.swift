@@ -226,10 +226,11 @@ final class TableStore: Sendable {
 
     // MARK: Feed
 
-    /// The changes after `version`; nil when they are no longer kept (410).
-    func changes(_ id: String, since version: Int) throws -> (current: Int, changes: [Change]?) {
+    /// The changes after `version`, up to `last` when the table has passed it;
+    /// nil when they are no longer kept (410).
+    func changes(_ id: String, since version: Int, until last: Int = .max) throws -> (current: Int, changes: [Change]?) {
         try handle(id).withState { state in
-            (state.table.version, state.log.changes(after: version, current: state.table.version))
+            (state.table.version, state.log.changes(after: version, through: last, current: state.table.version))
         }
     }
 

@@ -37,7 +37,7 @@ public final class WebTableViewServer: Sendable {
         } else {
             journal = nil
         }
-        store = TableStore(history: options.history, renderer: renderer, journal: journal)
+        store = TableStore(history: options.history, renderer: renderer, log: journal)
         do {
             try Self.load(tables, recovery: recovery, into: store, logger: logger)
         } catch {

@@ -4,13 +4,23 @@ import MicroHTTP
 import TableModel
 import TableRendering
 
-/// Building answers: JSON and HTML bodies with their `ETag`, and problem documents.
+/// Building answers: JSON and HTML bodies with their `ETag` and
+/// `Cache-Control`, and problem documents.
+///
+/// Live answers say `no-cache`: a cache may store them but must revalidate
+/// with the `ETag` before each use, so nothing in front of the server (a
+/// browser, nginx, a CDN) serves a table older than its last edit. Errors say
+/// `no-store` (docs/API.md, Caching).
 enum Respond {
     static let jsonType = "application/json; charset=utf-8"
     static let htmlType = "text/html; charset=utf-8"
+    /// `Cache-Control` of every live answer and of its 304.
+    static let revalidate = "no-cache"
+    /// `Cache-Control` of every error.
+    static let neverStore = "no-store"
 
     static func json(_ bytes: [UInt8], status: Int = 200, version: Int? = nil) -> HTTPResponse {
-        HTTPResponse(status: status, headers: headers(jsonType, version: version), body: .bytes(bytes))
+        HTTPResponse(status: status, headers: headers(jsonType, version: version, status: status), body: .bytes(bytes))
     }
 
     static func json(status: Int = 200, version: Int? = nil, _ write: (inout JSONWriter) -> Void) -> HTTPResponse {
@@ -29,7 +39,8 @@ enum Respond {
     }
 
     static func html(_ text: String, status: Int = 200, version: Int? = nil) -> HTTPResponse {
-        HTTPResponse(status: status, headers: headers(htmlType, version: version), body: .bytes(Array(text.utf8)))
+        HTTPResponse(
+            status: status, headers: headers(htmlType, version: version, status: status), body: .bytes(Array(text.utf8)))
     }
 
     /// An HTML body sent in pieces as they are drawn.
@@ -45,18 +56,26 @@ enum Respond {
         HTTPResponse(status: 200, headers: headers(type, version: version), body: .chunks(ChunkProducer(pieces: pieces)))
     }
 
-    /// `Content-Type`, and the `ETag` of `version` when there is one.
-    private static func headers(_ type: String, version: Int?) -> HTTPHeaders {
+    /// `Content-Type`, the `ETag` of `version` when there is one, and
+    /// `Cache-Control`: `no-cache`, or `no-store` for an error.
+    private static func headers(_ type: String, version: Int?, status: Int = 200) -> HTTPHeaders {
         var headers = HTTPHeaders()
         headers.set("Content-Type", type)
         if let version { headers.set("ETag", ETag.string(for: version)) }
+        headers.set("Cache-Control", status >= 400 ? neverStore : revalidate)
         return headers
     }
 
     /// 304 for a GET whose `If-None-Match` names the current version.
     static func notModified(version: Int) -> HTTPResponse {
+        notModified(etag: ETag.string(for: version), cacheControl: revalidate)
+    }
+
+    /// 304 carrying the `ETag` and `Cache-Control` the 200 would have.
+    static func notModified(etag: String, cacheControl: String) -> HTTPResponse {
         var headers = HTTPHeaders()
-        headers.set("ETag", ETag.string(for: version))
+        headers.set("ETag", etag)
+        headers.set("Cache-Control", cacheControl)
         return HTTPResponse(status: 304, headers: headers)
     }
 
@@ -94,6 +113,10 @@ enum Respond {
             var response = HTTPResponse.problem(status: error.status, type: error.type, detail: error.detail)
             response.headers.set("ETag", ETag.string(for: current))
             return response
+        case .storageUnavailable, .storageInconsistent:
+            var response = HTTPResponse.problem(status: error.status, type: error.type, detail: error.detail)
+            response.headers.set("Retry-After", "\(TableServerError.retryAfterSeconds)")
+            return response
         default:
             return .problem(status: error.status, type: error.type, detail: error.detail)
         }
@@ -119,6 +142,7 @@ enum Respond {
         writer.endObject()
         var headers = HTTPHeaders()
         headers.set("Content-Type", "application/problem+json")
+        headers.set("Cache-Control", neverStore)
         return HTTPResponse(status: 422, headers: headers, body: .bytes(writer.bytes))
     }
 }

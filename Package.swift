@@ -47,7 +47,11 @@ let package = Package(
             dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")],
             swiftSettings: requestPath
         ),
-        .target(name: "MicroHTTPTesting", dependencies: ["MicroHTTP"], swiftSettings: strict),
+        .target(
+            name: "MicroHTTPTesting",
+            dependencies: ["MicroHTTP", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .target(name: "TestSupport", swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: strict),

@@ -50,7 +50,7 @@ public final class WebTableViewServer: Sendable {
             router: Router(),
             context: RouteContext(
                 store: store, renderer: renderer, limits: options.limits,
-                token: options.token.flatMap(EditToken.init), metrics: metrics))
+                token: options.token.flatMap(EditToken.init), metrics: metrics, logger: logger))
         builder.addTableRoutes()
         builder.addReadRoutes()
         builder.addEditRoutes()

@@ -34,6 +34,18 @@ public struct ServerOptions: Sendable {
 
     public init() {}
 
+    /// `scheme://host[:port]` as a browser sends it in `Origin` (`--cors-origin`).
+    public static func isOrigin(_ text: String) -> Bool {
+        guard let range = text.range(of: "://"), !text[..<range.lowerBound].isEmpty else { return false }
+        let authority = text[range.upperBound...]
+        return !authority.contains("/") && OriginPolicy.hostName(of: String(authority)) != nil
+    }
+
+    /// A host name, optionally with `:port`, as `Host` carries it (`--allowed-host`).
+    public static func isHostName(_ text: String) -> Bool {
+        OriginPolicy.hostName(of: text) != nil
+    }
+
     /// Said at start-up when the server listens beyond this machine and
     /// anyone who reaches it may edit every table; nil when that is not so.
     public var exposureWarning: String? {

@@ -116,10 +116,10 @@ struct Serve: ParsableCommand {
         guard snapshotEvery >= 1, snapshotBytes >= 1 else {
             throw ArgumentParser.ValidationError("--snapshot-every and --snapshot-bytes must be at least 1")
         }
-        for origin in corsOrigins where !Self.isOrigin(origin) {
+        for origin in corsOrigins where !ServerOptions.isOrigin(origin) {
             throw ArgumentParser.ValidationError("--cors-origin must be scheme://host[:port], without a path (got \(origin))")
         }
-        for name in allowedHosts where OriginPolicy.hostName(of: name) == nil {
+        for name in allowedHosts where !ServerOptions.isHostName(name) {
             throw ArgumentParser.ValidationError("--allowed-host must be a host name, optionally with :port (got \(name))")
         }
         guard journal?.isEmpty != true else { throw ArgumentParser.ValidationError("--journal needs a folder") }
@@ -225,13 +225,6 @@ struct Serve: ParsableCommand {
             return token
         }
         return nil
-    }
-
-    /// `scheme://host[:port]` as a browser sends it in `Origin`.
-    static func isOrigin(_ text: String) -> Bool {
-        guard let range = text.range(of: "://"), !text[..<range.lowerBound].isEmpty else { return false }
-        let authority = text[range.upperBound...]
-        return !authority.contains("/") && OriginPolicy.hostName(of: String(authority)) != nil
     }
 
     /// `path` as given when it exists; otherwise, for a relative default, the

@@ -3,7 +3,7 @@
 //
 // Layers (dependencies point one way, left to right):
 //
-//   CMicroHTTPD → MicroHTTP ─────────────────────────┐
+//   CMicroHTTPD, CAllocator → MicroHTTP ─────────────┐
 //   JSON → TableModel → TableRendering → TableServer → webtableview
 //                     ↘ TableJournal ↗
 //
@@ -42,18 +42,24 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // The one way to glibc's allocator (heap in use, handing free heap back).
+        .target(name: "CAllocator"),
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CMicroHTTPD", "CAllocator", .product(name: "Logging", package: "swift-log")],
             swiftSettings: requestPath
         ),
-        .target(name: "MicroHTTPTesting", dependencies: ["MicroHTTP"], swiftSettings: strict),
+        .target(
+            name: "MicroHTTPTesting",
+            dependencies: ["MicroHTTP", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .target(name: "TestSupport", swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: strict),
         .target(
             name: "TableRendering",
-            dependencies: ["TableModel", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: ["TableModel", "JSON", .product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: strict
         ),
         .target(name: "TableJournal", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
@@ -68,20 +74,24 @@ let package = Package(
         .executableTarget(
             name: "webtableview",
             dependencies: [
-                "TableServer", "TableModel", "TableJournal", "JSON",
+                "TableServer", "CAllocator", "TableModel", "TableJournal", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "webtableviewTests", dependencies: ["webtableview", "CAllocator"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel"], swiftSettings: strict),
+        .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel", "JSON"], swiftSettings: strict),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
         .testTarget(name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "TableServerTests",
-            dependencies: ["TableServer", "TableModel", "JSON", "MicroHTTP", "MicroHTTPTesting"],
+            dependencies: [
+                "TableServer", "TableModel", "TableRendering", "TableJournal", "JSON", "MicroHTTP", "MicroHTTPTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
     ]

@@ -1,7 +1,8 @@
 import TableJournal
 import TableModel
 
-/// Everything `webtableview serve` can be told, with the defaults of SPEC §6.
+/// Everything `webtableview serve` can be told. Its defaults are the only ones:
+/// `serve` takes each option's default from here (and `--help` shows them).
 public struct ServerOptions: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080

@@ -1,8 +1,7 @@
 import ArgumentParser
+import CAllocator
 import Foundation
-import Glibc
 import Logging
-import MicroHTTP
 import TableJournal
 import TableModel
 import TableServer
@@ -22,48 +21,53 @@ struct Serve: ParsableCommand {
             """
     )
 
+    // Every default below is read from `ServerOptions` or `JournalOptions`, where it
+    // is decided once; an option added here takes its default the same way.
+    private static let defaults = ServerOptions()
+    private static let journalDefaults = JournalOptions(directory: "")
+
     @Option(help: "Address to bind. Keep 127.0.0.1 unless edits are protected with a token.")
-    var host = "127.0.0.1"
+    var host = Self.defaults.host
 
     @Option(help: "Port to listen on; 0 picks a free one.")
-    var port = 8080
+    var port = Self.defaults.port
 
     @Option(name: .customLong("data"), help: "A JSON file of one Table document or an array of them (repeatable).")
     var dataFiles: [String] = []
 
     @Option(help: "Worker threads answering requests.")
-    var threads = 2
+    var threads = Self.defaults.threads
 
     @Option(name: .customLong("public"), help: "Folder of static files served under /public.")
-    var publicDirectory = "Public"
+    var publicDirectory = Self.defaults.publicDirectory
 
     @Option(name: .customLong("templates"), help: "Folder of Mustache templates, read at start-up.")
-    var templatesDirectory = "Templates"
+    var templatesDirectory = Self.defaults.templatesDirectory
 
     @Option(help: "Changes kept per table for /changes and event-stream replay.")
-    var history = 1000
+    var history = Self.defaults.history
 
     @Option(name: .customLong("max-body"), help: "Largest request body, in bytes.")
-    var maxBody = 16 << 20
+    var maxBody = Self.defaults.maxBodySize
 
     @Option(name: .customLong("max-field-bytes"), help: "Largest text of one field, in bytes.")
-    var maxFieldBytes = ModelLimits().maxFieldBytes
+    var maxFieldBytes = Self.defaults.limits.maxFieldBytes
 
     @Option(name: .customLong("token-file"), help: "File holding the bearer token edits must carry (or set WEBTABLEVIEW_TOKEN).")
     var tokenFile: String?
 
     @Option(name: .customLong("connection-timeout"), help: "Seconds an idle connection is kept open.")
-    var connectionTimeout = 30
+    var connectionTimeout = Self.defaults.connectionTimeout
 
     @Option(name: .customLong("connection-limit"), help: "Most connections open at once, event streams included.")
-    var connectionLimit = ServerOptions().connectionLimit
+    var connectionLimit = Self.defaults.connectionLimit
 
     @Option(
         name: .customLong("answer-cache"),
         help: ArgumentHelp(
             "Bytes of JSON read answers kept ready to send again while their table is unchanged (0: none).",
             valueName: "bytes"))
-    var answerCache = ServerOptions().answerCacheBytes
+    var answerCache = Self.defaults.answerCacheBytes
 
     @Option(help: ArgumentHelp(
         "Folder of the journal that makes changes durable (created when missing).",
@@ -71,23 +75,21 @@ struct Serve: ParsableCommand {
         valueName: "dir"))
     var journal: String?
 
-    @Option(help: ArgumentHelp(
-        "When journal writes reach the disk: always (before each answer), interval (every second), never (left to the OS).",
-        valueName: "always|interval|never"))
-    var fsync = FsyncPolicy.always.rawValue
+    @Option(help: "When journal writes reach the disk: always (before each answer), interval (every second), never (left to the OS).")
+    var fsync = Self.journalDefaults.fsync
 
     @Option(
         name: .customLong("snapshot-every"),
         help: ArgumentHelp("Journal records between background snapshots, which trim the journal.", valueName: "records"))
-    var snapshotEvery = JournalOptions(directory: "").snapshotEveryRecords
+    var snapshotEvery = Self.journalDefaults.snapshotEveryRecords
 
     @Option(
         name: .customLong("snapshot-bytes"),
         help: ArgumentHelp("Journal bytes between background snapshots.", valueName: "bytes"))
-    var snapshotBytes = JournalOptions(directory: "").snapshotEveryBytes
+    var snapshotBytes = Self.journalDefaults.snapshotEveryBytes
 
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel = "info"
+    @Option(name: .customLong("log-level"), help: "Least severe message written to standard error.")
+    var logLevel = Logger.Level.info
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ArgumentParser.ValidationError("--port must be 0…65535") }
@@ -96,20 +98,14 @@ struct Serve: ParsableCommand {
         guard connectionLimit >= 1 else { throw ArgumentParser.ValidationError("--connection-limit must be at least 1") }
         guard maxBody >= 1024 else { throw ArgumentParser.ValidationError("--max-body must be at least 1024") }
         guard answerCache >= 0 else { throw ArgumentParser.ValidationError("--answer-cache must be 0 or more") }
-        guard FsyncPolicy(rawValue: fsync) != nil else {
-            throw ArgumentParser.ValidationError("--fsync must be always, interval or never")
-        }
         guard snapshotEvery >= 1, snapshotBytes >= 1 else {
             throw ArgumentParser.ValidationError("--snapshot-every and --snapshot-bytes must be at least 1")
         }
         guard journal?.isEmpty != true else { throw ArgumentParser.ValidationError("--journal needs a folder") }
-        guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ArgumentParser.ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
-        }
     }
 
     func run() throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
+        let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
@@ -121,7 +117,7 @@ struct Serve: ParsableCommand {
         limits.maxFieldBytes = maxFieldBytes
         let tables = try loadTables(limits: limits)
 
-        var options = ServerOptions()
+        var options = Self.defaults
         options.host = host
         options.port = port
         options.threads = threads
@@ -136,13 +132,16 @@ struct Serve: ParsableCommand {
         options.token = try readToken()
         if let journal {
             var journalOptions = JournalOptions(directory: journal)
-            journalOptions.fsync = FsyncPolicy(rawValue: fsync) ?? .always
+            journalOptions.fsync = fsync
             journalOptions.snapshotEveryRecords = snapshotEvery
             journalOptions.snapshotEveryBytes = snapshotBytes
             options.journal = journalOptions
         }
 
         SignalWaiter.blockTerminationSignals()
+        // A write past a file-size limit (RLIMIT_FSIZE) then fails with EFBIG,
+        // answered 503 like a full disk, instead of killing the process.
+        signal(SIGXFSZ, SIG_IGN)
         let server: WebTableViewServer
         do {
             server = try WebTableViewServer(options: options, tables: tables, logger: logger)
@@ -161,12 +160,9 @@ struct Serve: ParsableCommand {
     }
 
     /// Loading parsed every `--data` file into JSON values that are gone now: hands
-    /// that memory back to the system (glibc's `malloc_trim`) rather than keeping
-    /// it as free heap. `<malloc.h>` is not in the Glibc module, hence `dlsym`.
+    /// that memory back to the system rather than keeping it as free heap.
     private static func releaseFreeHeap() {
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        guard let symbol = dlsym(nil, "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        _ = wtv_release_free_heap()
     }
 
     /// The tables of every `--data` file, or the demo tables when there is none.
@@ -221,3 +217,10 @@ struct Serve: ParsableCommand {
         return path
     }
 }
+
+/// `--fsync always|interval|never`, parsed by its raw values.
+extension FsyncPolicy: ExpressibleByArgument {}
+
+/// `--log-level trace|…|critical`, parsed by its raw values, as Hummingbird's
+/// project template does.
+extension Logger.Level: @retroactive ExpressibleByArgument {}

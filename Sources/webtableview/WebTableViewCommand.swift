@@ -12,7 +12,7 @@ struct WebTableViewCommand: ParsableCommand {
         defaultSubcommand: Serve.self
     )
 
-    /// Like ArgumentParser's own `main()`, but bad usage exits with status 2 (SPEC §6).
+    /// Like ArgumentParser's own `main()`, but bad usage exits with status 2 (README.md).
     static func main() {
         do {
             var command = try parseAsRoot()

@@ -1,9 +1,11 @@
 import Foundation
 import MicroHTTPTesting
+import TableServer
 import Testing
 
 /// The `webtableview` executable as an operator runs it: its first line, the
-/// `check` command's exit codes, and a clean exit 0 on SIGTERM and SIGINT.
+/// `check` command's exit codes, `serve`'s options and their defaults, and a
+/// clean exit 0 on SIGTERM and SIGINT.
 @Suite struct ProcessTests {
     /// The executable `swift build --build-tests` put beside this test bundle.
     static let executable: URL = {
@@ -20,6 +22,22 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.run()
         return (process, output)
+    }
+
+    /// Runs a command that ends by itself: its exit status and its standard
+    /// output and error together, white space collapsed (help text wraps).
+    func run(_ arguments: [String]) throws -> (status: Int32, text: String) {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let words = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        return (process.terminationStatus, words.joined(separator: " "))
     }
 
     /// Reads the first line the server prints and answers its port.
@@ -73,5 +91,39 @@ import Testing
         let usage = try launch(["check"])
         usage.0.waitUntilExit()
         #expect(usage.0.terminationStatus == 2)
+    }
+
+    @Test func serveShowsTheDefaultsOfServerOptions() throws {
+        let help = try run(["serve", "--help"])
+        #expect(help.status == 0)
+        let defaults = ServerOptions()
+        #expect(help.text.contains("(default: \(defaults.connectionLimit))"))
+        #expect(help.text.contains("(default: \(defaults.answerCacheBytes))"))
+        #expect(help.text.contains("--fsync <fsync>"))
+        #expect(help.text.contains("(values: always, interval, never; default: always)"))
+        #expect(help.text.contains("(values: trace, debug, info, notice, warning, error, critical; default: info)"))
+    }
+
+    @Test(arguments: [["--fsync", "sometimes"], ["--log-level", "loud"], ["--fsync", "ALWAYS"]])
+    func serveRefusesAValueOutsideItsList(_ option: [String]) throws {
+        let refused = try run(["serve", "--port", "0"] + option)
+        #expect(refused.status == 2)
+        #expect(refused.text.contains("The value '\(option[1])' is invalid for '\(option[0])"))
+        #expect(!refused.text.contains("listening on"))
+    }
+
+    @Test func serveTakesEachListedValue() throws {
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("wtv-fsync-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: journal) }
+        let root = packageRoot.path
+        let (process, output) = try launch([
+            "serve", "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates",
+            "--journal", journal.path, "--fsync", "interval", "--log-level", "critical",
+        ])
+        let port = try port(from: output)
+        #expect(try TestClient(port: port).request(.GET, "/healthz").status == 200)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
     }
 }

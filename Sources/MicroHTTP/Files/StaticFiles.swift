@@ -13,7 +13,7 @@ public struct StaticFiles: Sendable {
     /// The `Cache-Control` value of every answer.
     public var cacheControl: String
 
-    public init(root: String, cacheControl: String = "public, max-age=300") {
+    public init(root: String, cacheControl: String = "max-age=300") {
         self.root = Self.resolve(root) ?? root
         self.cacheControl = cacheControl
     }

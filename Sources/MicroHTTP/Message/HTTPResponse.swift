@@ -29,7 +29,8 @@ public struct HTTPResponse: Sendable {
     }
 
     /// An RFC 9457 `application/problem+json` document:
-    /// `{"type", "title", "status", "detail"}`.
+    /// `{"type", "title", "status", "detail"}`, with `Cache-Control: no-store`
+    /// (unless `headers` says otherwise): an error is never kept by a cache.
     ///
     /// - Parameters:
     ///   - type: a short slug naming the rule that was broken (`not-found`, `validation`, …).
@@ -49,6 +50,10 @@ public struct HTTPResponse: Sendable {
         json += ",\"status\":\(status),\"detail\":"
         JSONText.appendString(detail, to: &json)
         json += "}"
+        var headers = headers
+        if !headers.contains("Cache-Control") {
+            headers.set("Cache-Control", "no-store")
+        }
         return HTTPResponse(
             status: status,
             contentType: "application/problem+json",

@@ -119,9 +119,10 @@ extension OpenAPIDocument {
             "responses":\#(editResponses)}},
         "/api/tables/{t}/changes":{
           "parameters":[{"$ref":"#/components/parameters/t"}],
-          "get":{"operationId":"listChanges","summary":"The changes after a version",
-            "parameters":[{"name":"since","in":"query","allowEmptyValue":true,"description":"A version; empty is the same as 0","schema":{"$ref":"#/components/schemas/Position"}}],
-            "responses":{"200":{"description":"The changes, in order","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ChangeList"}}}},
+          "get":{"operationId":"listChanges","summary":"The changes after a version, up to another",
+            "parameters":[{"name":"since","in":"query","allowEmptyValue":true,"description":"A version; empty is the same as 0","schema":{"$ref":"#/components/schemas/Position"}},
+              {"name":"until","in":"query","description":"The last version wanted, not below since; a range the table has passed is answered immutable","schema":{"$ref":"#/components/schemas/Position"}}],
+            "responses":{"200":{"description":"The changes, in order","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ChangeList"}}}},"304":{"description":"Not modified"},
               "400":{"$ref":"#/components/responses/BadRequest"},"404":{"$ref":"#/components/responses/NotFound"},"410":{"$ref":"#/components/responses/Gone"}}}},
         "/api/tables/{t}/events":{
           "parameters":[{"$ref":"#/components/parameters/t"}],
@@ -143,6 +144,9 @@ extension OpenAPIDocument {
           "get":{"operationId":"staticFile","summary":"Static files from Public/",
             "parameters":[{"name":"path","in":"path","required":true,"schema":{"type":"string"}}],
             "responses":{"200":{"description":"The file","content":{"*/*":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"},"404":{"$ref":"#/components/responses/NotFound"}}}},
+        "/favicon.ico":{
+          "get":{"operationId":"favicon","summary":"The site's icon (Public/favicon.ico)",
+            "responses":{"200":{"description":"The icon","content":{"image/vnd.microsoft.icon":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"}}}},
         "/healthz":{"get":{"operationId":"health","summary":"Liveness","responses":{"200":{"description":"Alive","content":{"application/json":{"schema":{"type":"object","properties":{"status":{"type":"string"}}}}}}}}},
         "/metrics":{"get":{"operationId":"metrics","summary":"Prometheus metrics","responses":{"200":{"description":"Prometheus text format","content":{"text/plain":{"schema":{"type":"string"}}}}}}},
         "/api/openapi.json":{"get":{"operationId":"openAPI","summary":"This document","responses":{"200":{"description":"OpenAPI 3.1","content":{"application/json":{"schema":{"type":"object"}}}}}}}

@@ -1,7 +1,7 @@
 import MicroHTTP
 import TableModel
 
-/// Liveness, Prometheus metrics, the OpenAPI document and the static files.
+/// Liveness, Prometheus metrics, the OpenAPI document, the static files and the site's icon.
 extension RouteBuilder {
     mutating func addSystemRoutes(publicDirectory: String) {
         let store = context.store
@@ -38,6 +38,10 @@ extension RouteBuilder {
         let files = StaticFiles(root: publicDirectory)
         router.add(.GET, "/public/{path...}") { request in
             files.response(for: request.parameters["path"] ?? "", request: request)
+        }
+        // Browsers ask for /favicon.ico on a site's first page whether or not the page names an icon.
+        router.add(.GET, "/favicon.ico") { request in
+            files.response(for: "favicon.ico", request: request)
         }
     }
 }

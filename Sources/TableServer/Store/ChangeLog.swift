@@ -35,12 +35,20 @@ struct ChangeLog: Sendable {
     /// The changes after `version`, in order; nil when some of them are no longer
     /// kept (the client must reload). `current` is the table's version now.
     func changes(after version: Int, current: Int) -> [Change]? {
-        guard version <= current, version >= 0 else { return nil }
-        let wanted = current - version
-        guard wanted <= buffer.count else { return nil }
+        changes(after: version, through: current, current: current)
+    }
+
+    /// The changes after `version` up to and including `last` (or `current`,
+    /// when that is lower), in order; nil when some of them are no longer kept.
+    func changes(after version: Int, through last: Int, current: Int) -> [Change]? {
+        guard version <= current, version >= 0, last >= version else { return nil }
+        let missing = current - version
+        guard missing <= buffer.count else { return nil }
+        let wanted = min(last, current) - version
         var result: [Change] = []
         result.reserveCapacity(wanted)
-        for offset in (buffer.count - wanted)..<buffer.count {
+        let first = buffer.count - missing
+        for offset in first..<(first + wanted) {
             result.append(buffer[(start + offset) % buffer.count])
         }
         return result

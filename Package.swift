@@ -3,7 +3,7 @@
 //
 // Layers (dependencies point one way, left to right):
 //
-//   CMicroHTTPD → MicroHTTP ─────────────────────────┐
+//   CMicroHTTPD, CAllocator → MicroHTTP ─────────────┐
 //   JSON → TableModel → TableRendering → TableServer → webtableview
 //                     ↘ TableJournal ↗
 //
@@ -42,9 +42,11 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // The one way to glibc's allocator (heap in use, handing free heap back).
+        .target(name: "CAllocator"),
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CMicroHTTPD", "CAllocator", .product(name: "Logging", package: "swift-log")],
             swiftSettings: requestPath
         ),
         .target(
@@ -72,12 +74,13 @@ let package = Package(
         .executableTarget(
             name: "webtableview",
             dependencies: [
-                "TableServer", "MicroHTTP", "TableModel", "TableJournal", "JSON",
+                "TableServer", "CAllocator", "TableModel", "TableJournal", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "webtableviewTests", dependencies: ["webtableview", "CAllocator"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel", "JSON"], swiftSettings: strict),

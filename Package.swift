@@ -42,12 +42,15 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // gzip and br for compressed answers (docs/API.md, Compression).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CMicroHTTPD", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
             swiftSettings: requestPath
         ),
-        .target(name: "MicroHTTPTesting", dependencies: ["MicroHTTP"], swiftSettings: strict),
+        .target(name: "MicroHTTPTesting", dependencies: ["MicroHTTP", "CZlib", "CBrotli"], swiftSettings: strict),
         .target(name: "TestSupport", swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: strict),

@@ -8,10 +8,10 @@ set -euo pipefail
 for set in "$@"; do
   recommends=(--no-install-recommends)
   case "$set" in
-    build)     packages=(libmicrohttpd-dev pkg-config curl) ;;
+    build)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev pkg-config curl) ;;
     browser)   packages=(chromium chromium-driver fonts-liberation) ;;
     python)    packages=(python3) ;;
-    bench)     packages=(libmicrohttpd-dev pkg-config gcc wrk python3) ;;
+    bench)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev pkg-config gcc wrk python3) ;;
     # podman wants its recommended helpers (slirp, uid maps, …) too.
     container) packages=(podman buildah runc debootstrap curl); recommends=() ;;
     *) echo "usage: $0 SET...   SET: build browser python bench container" >&2; exit 2 ;;

@@ -9,7 +9,7 @@ BIN           = .build/debug/webtableview
 RELEASE_BIN   = .build/release/webtableview
 
 .PHONY: run build release deps test test-unit test-http test-openapi test-schemathesis \
-        test-crash test-sanitizers test-fuzz test-load test-browser screenshots \
+        test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
         container-test test-container bench fuzz clean help
 
 help:
@@ -20,6 +20,7 @@ help:
 	@echo "make test-openapi      validate /api/openapi.json with openapi-spec-validator"
 	@echo "make test-schemathesis fuzz every API operation against /api/openapi.json"
 	@echo "make test-crash        SIGKILL/restart cycles against serve --journal"
+	@echo "make test-replicas     replicas sharing PostgreSQL; a full disk under --journal"
 	@echo "make test-sanitizers   the Swift tests under AddressSanitizer, then ThreadSanitizer"
 	@echo "make test-fuzz         each libFuzzer harness for 20 s"
 	@echo "make test-load         1,000 readers + writers, slowloris, 2,000 SSE subscribers"
@@ -52,6 +53,7 @@ test: deps
 	$(MAKE) test-openapi
 	$(MAKE) test-schemathesis
 	$(MAKE) test-crash
+	$(MAKE) test-replicas
 	$(MAKE) test-sanitizers
 	$(MAKE) test-fuzz
 	$(MAKE) test-load
@@ -73,6 +75,9 @@ test-schemathesis: build
 
 test-crash: build
 	scripts/test-crash.sh $(BIN)
+
+test-replicas: build
+	scripts/test-replicas.sh
 
 test-sanitizers: deps
 	scripts/test-sanitizers.sh address

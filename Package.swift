@@ -50,7 +50,11 @@ let package = Package(
             dependencies: ["CMicroHTTPD", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
             swiftSettings: requestPath
         ),
-        .target(name: "MicroHTTPTesting", dependencies: ["MicroHTTP", "CZlib", "CBrotli"], swiftSettings: strict),
+        .target(
+            name: "MicroHTTPTesting",
+            dependencies: ["MicroHTTP", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .target(name: "TestSupport", swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: strict),

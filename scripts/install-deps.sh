@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # Installs the Debian packages of one or more sets, only those that are missing
 # (apt-get, as root; without root, names what is missing and fails).
-# Usage: scripts/install-deps.sh SET...   SET: build browser python bench container
+# Usage: scripts/install-deps.sh SET...   SET: build browser python bench container replicas
 set -euo pipefail
 
 [ $# -gt 0 ] || set -- build
 for set in "$@"; do
   recommends=(--no-install-recommends)
   case "$set" in
-    build)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev pkg-config curl) ;;
+    build)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev libpq-dev pkg-config curl) ;;
     browser)   packages=(chromium chromium-driver fonts-liberation) ;;
     python)    packages=(python3) ;;
     bench)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev pkg-config gcc wrk python3) ;;
+    # A private PostgreSQL cluster for the replica tests (Tests/replicas).
+    replicas)  packages=(postgresql postgresql-client) ;;
     # podman wants its recommended helpers (slirp, uid maps, …) too.
     container) packages=(podman buildah runc debootstrap curl); recommends=() ;;
-    *) echo "usage: $0 SET...   SET: build browser python bench container" >&2; exit 2 ;;
+    *) echo "usage: $0 SET...   SET: build browser python bench container replicas" >&2; exit 2 ;;
   esac
 
   missing=()

@@ -38,7 +38,7 @@ public final class WebTableViewServer: Sendable {
         } else {
             journal = nil
         }
-        store = TableStore(history: options.history, renderer: renderer, journal: journal)
+        store = TableStore(history: options.history, renderer: renderer, log: journal)
         do {
             try Self.load(tables, recovery: recovery, into: store, logger: logger)
         } catch {
@@ -51,7 +51,7 @@ public final class WebTableViewServer: Sendable {
             router: Router(),
             context: RouteContext(
                 store: store, renderer: renderer, limits: options.limits,
-                token: options.token.flatMap(EditToken.init), metrics: metrics))
+                token: options.token.flatMap(EditToken.init), metrics: metrics, logger: logger))
         builder.addTableRoutes()
         builder.addReadRoutes()
         builder.addEditRoutes()

@@ -140,6 +140,9 @@ struct Serve: ParsableCommand {
         }
 
         SignalWaiter.blockTerminationSignals()
+        // A write past a file-size limit (RLIMIT_FSIZE) then fails with EFBIG,
+        // answered 503 like a full disk, instead of killing the process.
+        signal(SIGXFSZ, SIG_IGN)
         let server: WebTableViewServer
         do {
             server = try WebTableViewServer(options: options, tables: tables, logger: logger)

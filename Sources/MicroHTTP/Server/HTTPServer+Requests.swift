@@ -12,8 +12,10 @@ extension HTTPServer {
         uploadSize: UnsafeMutablePointer<Int>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        guard let existing = slot.pointee else {
+        let targetRefusal = slot.pointee.flatMap(TargetRefusal.init(marker:))
+        guard let existing = slot.pointee, targetRefusal == nil else {
             let context = RequestContext(method: method)
+            context.targetRefusal = targetRefusal
             if logsRequests {
                 _ = context.path(from: url)
             }
@@ -51,6 +53,11 @@ extension HTTPServer {
     /// wait for the body. (Answering a GET on this call would work, but
     /// libmicrohttpd 0.9.75 then closes the connection instead of keeping it alive.)
     private func begin(_ context: RequestContext, url: UnsafePointer<CChar>, connection: OpaquePointer) -> MHD_Result {
+        if let refusal = framingRefusal(context, connection: connection) {
+            // What follows these headers cannot be trusted to be this request's body.
+            context.closesConnection = true
+            return queue(refusal, for: context, connection: connection)
+        }
         guard context.method != nil else {
             let (response, route) = router.refuseUnroutedMethod(context.methodText, path: context.path(from: url))
             context.route = route
@@ -65,6 +72,40 @@ extension HTTPServer {
             context.body.reserveCapacity(contentLength)
         }
         return .YES
+    }
+
+    /// Framing libmicrohttpd 0.9.75 accepts and must not be: a request target
+    /// over the limits (see ``uriLogger``), `Transfer-Encoding` together with
+    /// `Content-Length` (RFC 9112 §6.1: a smuggling risk behind a proxy), or a
+    /// transfer coding other than `chunked`.
+    private func framingRefusal(_ context: RequestContext, connection: OpaquePointer) -> HTTPResponse? {
+        switch context.targetRefusal {
+        case .tooLong:
+            return .problem(
+                status: 414, type: "uri-too-long",
+                detail: "The request target is longer than \(configuration.maxTargetLength) bytes.")
+        case .tooManyArguments:
+            return .problem(
+                status: 414, type: "uri-too-long",
+                detail: "The request target has more than \(configuration.maxQueryArguments) query arguments.")
+        case nil:
+            break
+        }
+        guard let coding = MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") else {
+            return nil
+        }
+        if MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") != nil {
+            return .problem(
+                status: 400, type: "bad-framing",
+                detail: "A request may not carry both Content-Length and Transfer-Encoding.")
+        }
+        let codings = String(cString: coding).lowercased().split(separator: ",").map { $0.filter { $0 != " " && $0 != "\t" } }
+        guard codings == ["chunked"] else {
+            return .problem(
+                status: 501, type: "unsupported-transfer-coding",
+                detail: "The only transfer coding accepted is chunked.")
+        }
+        return nil
     }
 
     /// The whole request is in: send the answer kept for it, or route it and
@@ -164,13 +205,12 @@ extension HTTPServer {
             return
         }
         let microseconds = nanoseconds / 1000
+        // The method and path are the client's bytes: escaped, so they cannot forge a line.
+        let line = "\(LogText.escaped(context.methodText)) \(LogText.escaped(context.path ?? "")) \(context.status ?? 0) \(microseconds)µs"
         if reason == .REQUEST_TERMINATED_COMPLETED_OK {
-            logger.info("\(context.methodText) \(context.path ?? "") \(context.status ?? 0) \(microseconds)µs")
+            logger.info("\(line)")
         } else {
-            logger.info(
-                "\(context.methodText) \(context.path ?? "") \(context.status ?? 0) \(microseconds)µs",
-                metadata: ["termination": "\(Self.describe(reason))"]
-            )
+            logger.info("\(line)", metadata: ["termination": "\(Self.describe(reason))"])
         }
     }
 

@@ -6,6 +6,7 @@ extension RouteBuilder {
     mutating func addPageRoutes() {
         let store = context.store
         let renderer = context.renderer
+        let logger = context.logger
 
         /// An error as a small HTML page, with the status the API would answer.
         @Sendable func page(error: TableServerError) -> HTTPResponse {
@@ -37,7 +38,7 @@ extension RouteBuilder {
             } catch let error as TableServerError {
                 return page(error: error)
             } catch {
-                return Respond.html("internal error", status: 500)
+                return Respond.internalError(error, logger: logger, html: true)
             }
         }
 
@@ -55,7 +56,7 @@ extension RouteBuilder {
             } catch let error as TableServerError {
                 return page(error: error)
             } catch {
-                return Respond.html("internal error", status: 500)
+                return Respond.internalError(error, logger: logger, html: true)
             }
         }
 

@@ -1,14 +1,17 @@
+import Logging
 import MicroHTTP
 import TableModel
 import TableRendering
 
-/// What every route needs: the store, the renderer, the limits and the edit token.
+/// What every route needs: the store, the renderer, the limits, the edit token,
+/// and the logger internal errors are written to.
 struct RouteContext: Sendable {
     let store: TableStore
     let renderer: TableRenderer
     let limits: ModelLimits
     let token: EditToken?
     let metrics: MetricsSource
+    let logger: Logger
 }
 
 /// Registers routes whose handlers may throw a `TableServerError`, answered as a problem.
@@ -21,8 +24,9 @@ struct RouteBuilder {
         _ pattern: String,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
+        let logger = context.logger
         router.add(.GET, pattern) { request in
-            return Respond.catching { try handler(request) }
+            return Respond.catching(logger: logger) { try handler(request) }
         }
     }
 
@@ -33,11 +37,12 @@ struct RouteBuilder {
         _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
         let token = context.token
+        let logger = context.logger
         router.add(method, pattern) { request in
             if let token, !token.authorizes(request.headers["Authorization"]) {
                 return EditToken.challenge()
             }
-            return Respond.catching { try handler(request) }
+            return Respond.catching(logger: logger) { try handler(request) }
         }
     }
 }

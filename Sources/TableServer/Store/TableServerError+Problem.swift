@@ -1,3 +1,4 @@
+import TableJournal
 import TableModel
 
 extension TableServerError {
@@ -10,7 +11,7 @@ extension TableServerError {
         case .invalid: 422
         case .badRequest: 400
         case .unsupportedMediaType: 415
-        case .journalFailed: 503
+        case .storageUnavailable, .storageInconsistent: 503
         }
     }
 
@@ -25,7 +26,7 @@ extension TableServerError {
         case .invalid: "validation"
         case .badRequest(let type, _): type
         case .unsupportedMediaType: "unsupported-media-type"
-        case .journalFailed: "journal-unavailable"
+        case .storageUnavailable, .storageInconsistent: "storage-unavailable"
         }
     }
 
@@ -52,8 +53,21 @@ extension TableServerError {
             detail
         case .unsupportedMediaType(let type):
             "send the body as JSON with Content-Type: application/json (got \"\(type)\")"
-        case .journalFailed(let reason):
-            "the change could not be recorded in the journal, so it was not made: \(reason)"
+        case .storageUnavailable(let reason):
+            "the change could not be recorded durably, so it was not made; retry later: \(reason)"
+        case .storageInconsistent(let reason):
+            "the change was not made: the durable log holds a change this server cannot apply (\(reason))"
         }
     }
+}
+
+extension TableServerError {
+    /// A failure of the durable log as the problem a client receives (503).
+    static func storage(_ error: any Error) -> TableServerError {
+        if let error = error as? TableServerError { return error }
+        return .storageUnavailable((error as? JournalError)?.message ?? "\(error)")
+    }
+
+    /// Seconds a client should wait before retrying a 503 (`Retry-After`).
+    static let retryAfterSeconds = 1
 }

@@ -14,6 +14,9 @@ enum TableServerError: Error, Sendable {
     case invalid(ValidationError)
     case badRequest(type: String, detail: String)
     case unsupportedMediaType(String)
-    /// The journal could not record the change, which is therefore not made.
-    case journalFailed(String)
+    /// The durable log (journal or database) could not record the change, which
+    /// is therefore not made; worth retrying later.
+    case storageUnavailable(String)
+    /// The durable log holds something this server cannot apply.
+    case storageInconsistent(String)
 }

@@ -1,4 +1,5 @@
 import JSON
+import Logging
 import MicroHTTP
 import TableModel
 import TableRendering
@@ -94,15 +95,30 @@ enum Respond {
         return HTTPResponse(status: 304, headers: headers)
     }
 
-    /// The answer `body` makes, or the problem document for what it threw.
-    static func catching(_ body: () throws -> HTTPResponse) -> HTTPResponse {
+    /// The answer `body` makes, or the problem document for what it threw; an
+    /// error the store did not expect is an ``internalError(_:logger:)``.
+    static func catching(logger: Logger, _ body: () throws -> HTTPResponse) -> HTTPResponse {
         do {
             return try body()
         } catch let error as TableServerError {
             return problem(error)
         } catch {
-            return .problem(status: 500, type: "internal", detail: "\(error)")
+            return internalError(error, logger: logger)
         }
+    }
+
+    /// 500 with a generic detail and a fresh request id (also in `X-Request-Id`):
+    /// the error's own text, which may name files or internals, goes only to
+    /// the log, under that id.
+    static func internalError(_ error: any Error, logger: Logger, html: Bool = false) -> HTTPResponse {
+        let requestID = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        logger.error("internal error: \(LogText.escaped(String(describing: error)))", metadata: ["request-id": "\(requestID)"])
+        let detail = "An internal error occurred; the server's log has it under request id \(requestID)."
+        var response = html
+            ? Respond.html(detail, status: 500)
+            : .problem(status: 500, type: "internal", detail: detail)
+        response.headers.set("X-Request-Id", requestID)
+        return response
     }
 
     static func problem(_ error: TableServerError) -> HTTPResponse {
@@ -112,6 +128,10 @@ enum Respond {
         case .versionMismatch(_, let current):
             var response = HTTPResponse.problem(status: error.status, type: error.type, detail: error.detail)
             response.headers.set("ETag", ETag.string(for: current))
+            return response
+        case .storageUnavailable, .storageInconsistent:
+            var response = HTTPResponse.problem(status: error.status, type: error.type, detail: error.detail)
+            response.headers.set("Retry-After", "\(TableServerError.retryAfterSeconds)")
             return response
         default:
             return .problem(status: error.status, type: error.type, detail: error.detail)

@@ -3,7 +3,7 @@
 //
 // Layers (dependencies point one way, left to right):
 //
-//   CMicroHTTPD → MicroHTTP ─────────────────────────┐
+//   CMicroHTTPD, CAllocator → MicroHTTP ─────────────┐
 //   JSON → TableModel → TableRendering → TableServer → webtableview
 //                     ↘ TableJournal ↗
 //
@@ -45,9 +45,11 @@ let package = Package(
         // gzip and br for compressed answers (docs/API.md, Compression).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
+        // The one way to glibc's allocator (heap in use, handing free heap back).
+        .target(name: "CAllocator"),
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CMicroHTTPD", "CAllocator", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
             swiftSettings: requestPath
         ),
         .target(
@@ -75,12 +77,13 @@ let package = Package(
         .executableTarget(
             name: "webtableview",
             dependencies: [
-                "TableServer", "MicroHTTP", "TableModel", "TableJournal", "JSON",
+                "TableServer", "CAllocator", "TableModel", "TableJournal", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "webtableviewTests", dependencies: ["webtableview", "CAllocator"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel", "JSON"], swiftSettings: strict),

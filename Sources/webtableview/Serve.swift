@@ -1,8 +1,7 @@
 import ArgumentParser
+import CAllocator
 import Foundation
-import Glibc
 import Logging
-import MicroHTTP
 import TableJournal
 import TableModel
 import TableServer
@@ -161,12 +160,9 @@ struct Serve: ParsableCommand {
     }
 
     /// Loading parsed every `--data` file into JSON values that are gone now: hands
-    /// that memory back to the system (glibc's `malloc_trim`) rather than keeping
-    /// it as free heap. `<malloc.h>` is not in the Glibc module, hence `dlsym`.
+    /// that memory back to the system rather than keeping it as free heap.
     private static func releaseFreeHeap() {
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        guard let symbol = dlsym(nil, "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        _ = wtv_release_free_heap()
     }
 
     /// The tables of every `--data` file, or the demo tables when there is none.

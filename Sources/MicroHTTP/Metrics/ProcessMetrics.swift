@@ -1,4 +1,4 @@
-import CMicroHTTPD
+import CAllocator
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -118,14 +118,9 @@ public struct ProcessMetrics: Sendable, Equatable {
         return count - 1   // the descriptor of the directory being read
     }
 
-    /// Heap in use as the allocator reports it: a sanitizer's allocator when
-    /// one is linked in (it replaces `malloc`, and is looked up at run time),
-    /// glibc's otherwise.
+    /// Heap in use as the allocator behind `malloc` reports it (glibc's, or a
+    /// sanitizer's when one is linked in).
     private static func heapInUse() -> Int? {
-        if let symbol = dlsym(nil, "__sanitizer_get_current_allocated_bytes") {
-            typealias Allocated = @convention(c) () -> Int
-            return unsafeBitCast(symbol, to: Allocated.self)()
-        }
         let bytes = wtv_heap_in_use()
         return bytes < 0 ? nil : Int(bytes)
     }

@@ -106,6 +106,9 @@ extension OpenAPIDocument {
           "get":{"operationId":"versionedStaticFile","summary":"The files of Public/ under the hash of their contents (what pages link), cached immutable",
             "parameters":[{"name":"version","in":"path","required":true,"schema":{"type":"string"}},{"name":"path","in":"path","required":true,"schema":{"type":"string"}}],
             "responses":{"200":{"description":"The file","content":{"*/*":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"},"404":{"$ref":"#/components/responses/NotFound"}}}},
+        "/favicon.ico":{
+          "get":{"operationId":"favicon","summary":"The site's icon (Public/favicon.ico)",
+            "responses":{"200":{"description":"The icon","content":{"image/vnd.microsoft.icon":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"}}}},
         "/healthz":{"get":{"operationId":"health","summary":"Liveness","responses":{"200":{"description":"Alive","content":{"application/json":{"schema":{"type":"object","properties":{"status":{"type":"string"}}}}}}}}},
         "/metrics":{"get":{"operationId":"metrics","summary":"Prometheus metrics","responses":{"200":{"description":"Prometheus text format","content":{"text/plain":{"schema":{"type":"string"}}}}}}},
         "/api/openapi.json":{"get":{"operationId":"openAPI","summary":"This document","responses":{"200":{"description":"OpenAPI 3.1","content":{"application/json":{"schema":{"type":"object"}}}}}}}

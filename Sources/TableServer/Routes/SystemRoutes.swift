@@ -1,8 +1,8 @@
 import MicroHTTP
 import TableModel
 
-/// Liveness, Prometheus metrics, the OpenAPI document and the static files
-/// (under their plain names and under their versioned folder).
+/// Liveness, Prometheus metrics, the OpenAPI document, the static files
+/// (under their plain names and under their versioned folder) and the site's icon.
 extension RouteBuilder {
     mutating func addSystemRoutes(files: StaticFiles) {
         let store = context.store
@@ -44,6 +44,10 @@ extension RouteBuilder {
         router.add(.GET, "/assets/{version}/{path...}") { request in
             files.response(
                 for: request.parameters["path"] ?? "", version: request.parameters["version"] ?? "", request: request)
+        }
+        // Browsers ask for /favicon.ico on a site's first page whether or not the page names an icon.
+        router.add(.GET, "/favicon.ico") { request in
+            files.response(for: "favicon.ico", request: request)
         }
     }
 }

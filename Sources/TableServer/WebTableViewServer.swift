@@ -55,6 +55,7 @@ public final class WebTableViewServer: Sendable {
         builder.addTableRoutes()
         builder.addReadRoutes()
         builder.addEditRoutes()
+        builder.addIdentifiedEditRoutes()
         builder.addFeedRoutes()
         builder.addPageRoutes()
         builder.addSystemRoutes(files: files)

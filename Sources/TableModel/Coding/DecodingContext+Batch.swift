@@ -124,7 +124,7 @@ extension DecodingContext {
     }
 
     /// `{"sections": 3, "rows": [5, 2, 7]}`, both optional.
-    private mutating func expectation(_ value: JSONValue) -> Batch.Expectation? {
+    mutating func expectation(_ value: JSONValue) -> Batch.Expectation? {
         var expectation = Batch.Expectation()
         let isObject = members(of: value) { context, key, value in
             switch key {

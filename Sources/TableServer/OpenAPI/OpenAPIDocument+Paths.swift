@@ -75,6 +75,48 @@ extension OpenAPIDocument {
           "post":{"operationId":"performBatchUpdates","summary":"performBatchUpdates","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
             "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Batch"}}}},
             "responses":\#(editResponses)}},
+        "/api/tables/{t}/batch-by-id":{
+          "parameters":[{"$ref":"#/components/parameters/t"}],
+          "post":{"operationId":"applyEditsByID","summary":"Edits by id, the diffable data source way: applied in order, published as one index batch","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/IdentifiedBatch"}}}},
+            "responses":\#(editResponses)}},
+        "/api/tables/{t}/items":{
+          "parameters":[{"$ref":"#/components/parameters/t"}],
+          "post":{"operationId":"insertItems","summary":"insertItems(_:beforeItem:) / insertItems(_:afterItem:) / appendItems(_:toSection:)","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ItemInsert"}}}},
+            "responses":\#(editResponses)}},
+        "/api/tables/{t}/items/{rowID}":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/rowID"}],
+          "put":{"operationId":"reloadItem","summary":"reloadItems: the body is the new Row (its id, when given, is the path's)","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Row"}}}},
+            "responses":\#(editResponses)},
+          "delete":{"operationId":"deleteItem","summary":"deleteItems","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],"responses":\#(editResponses)}},
+        "/api/tables/{t}/items/{rowID}/reconfigure":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/rowID"}],
+          "post":{"operationId":"reconfigureItem","summary":"reconfigureItems: a reload published with animation none unless ?animation= says otherwise","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Row"}}}},
+            "responses":\#(editResponses)}},
+        "/api/tables/{t}/items/{rowID}/move":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/rowID"}],
+          "post":{"operationId":"moveItem","summary":"moveItem(_:beforeItem:) / moveItem(_:afterItem:), or to the end of a section","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ItemPlace"}}}},
+            "responses":\#(editResponses)}},
+        "/api/tables/{t}/section-ids":{
+          "parameters":[{"$ref":"#/components/parameters/t"}],
+          "post":{"operationId":"insertSectionsByID","summary":"insertSections(_:beforeSection:) / insertSections(_:afterSection:) / appendSections","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/SectionInsertByID"}}}},
+            "responses":\#(editResponses)}},
+        "/api/tables/{t}/section-ids/{sectionID}":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/sectionID"}],
+          "put":{"operationId":"reloadSectionByID","summary":"reloadSections: new header, footer and index title; the rows stay","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/SectionReloadByID"}}}},
+            "responses":\#(editResponses)},
+          "delete":{"operationId":"deleteSectionByID","summary":"deleteSections, with their rows","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],"responses":\#(editResponses)}},
+        "/api/tables/{t}/section-ids/{sectionID}/move":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/sectionID"}],
+          "post":{"operationId":"moveSectionByID","summary":"moveSection(_:beforeSection:) / moveSection(_:afterSection:)","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/SectionPlace"}}}},
+            "responses":\#(editResponses)}},
         "/api/tables/{t}/changes":{
           "parameters":[{"$ref":"#/components/parameters/t"}],
           "get":{"operationId":"listChanges","summary":"The changes after a version, up to another",

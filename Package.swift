@@ -9,6 +9,10 @@
 //
 // MicroHTTP knows nothing of tables; TableModel does no I/O; TableJournal does
 // file I/O only (no HTTP).
+//
+// Linux with glibc only, so no `platforms:` line: MicroHTTP runs libmicrohttpd's
+// epoll loops and reads /proc, the journal calls fdatasync, CAllocator asks glibc
+// (README.md, "Platform").
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -22,7 +26,6 @@ let requestPath: [SwiftSetting] = strict + [
 
 let package = Package(
     name: "WebTableView",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "webtableview", targets: ["webtableview"]),
         // For the model micro-benchmarks in Benchmarks/ (a separate package).

@@ -51,3 +51,25 @@ def test_rows_with_editing_style_none_are_indented_in_editing_mode(serve, browse
     assert deletable > before[0]
     assert plain == deletable == insertable
     assert fixed == before[3]
+
+
+SECTION_SHAPE = """
+const first = document.querySelector('tbody.section > tr.cell');
+const text = first.querySelector('.text').getBoundingClientRect();
+return {radius: getComputedStyle(first).borderTopLeftRadius, width: Math.round(first.getBoundingClientRect().width),
+        page: document.documentElement.clientWidth, textLeft: Math.round(text.left)};
+"""
+
+
+def test_grouped_and_inset_grouped_differ_at_desktop_width(serve, browser):
+    server = serve([table("shapes", [{"header": "Rows", "rows": [cell("One"), cell("Two")]}])])
+    window = browser(width=1280, height=800)
+    open_table(window, server, "shapes", "?style=grouped")
+    grouped = window.execute_script(SECTION_SHAPE)
+    open_table(window, server, "shapes", "?style=insetGrouped")
+    inset = window.execute_script(SECTION_SHAPE)
+    # Grouped: a square band across the whole width, its text in the readable column.
+    assert grouped["radius"] == "0px" and grouped["width"] == grouped["page"]
+    assert grouped["textLeft"] == (grouped["page"] - 700) // 2 + 16
+    # Inset grouped: a rounded card inside the column.
+    assert inset["radius"] == "10px" and inset["width"] < inset["page"] - 2 * 200

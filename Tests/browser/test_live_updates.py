@@ -199,3 +199,21 @@ def test_a_deleted_table_shows_a_notice(serve, browser):
     assert status == 204
     wait(window, lambda: "deleted" in window.execute_script(
         "return document.querySelector('.tv-banner')?.textContent ?? ''"))
+
+
+def test_a_moved_section_slides_to_its_place(serve, browser):
+    server = serve([GROCERIES])
+    window = browser()
+    open_table(window, server, "groceries")
+    window.execute_script("""
+      window.slid = [];
+      new MutationObserver((records) => {
+        for (const record of records) {
+          if (record.target.matches('tbody.section.tv-move')) window.slid.push(record.target.querySelector('th').textContent);
+        }
+      }).observe(document.querySelector('table.table-view'), {attributes: true, attributeFilter: ['class'], subtree: true});
+    """)
+    server.edit("POST", "/api/tables/groceries/sections/1/move", {"to": 0})
+    wait(window, lambda: version_shown(window) == 1 and settled(window))
+    assert sorted(window.execute_script("return window.slid")) == ["Fruit", "Vegetables"]
+    assert dom_texts(window) == server.texts("groceries")

@@ -1,9 +1,5 @@
 import CAllocator
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Figures about the whole process, read when asked: memory, CPU time and
 /// file descriptors, under the names of Prometheus' standard process collector,
@@ -82,13 +78,8 @@ public struct ProcessMetrics: Sendable, Equatable {
         return text
     }
 
-    #if canImport(Glibc)
     private static let resourceLimit = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
     private static let rusageSelf = __rusage_who_t(RUSAGE_SELF.rawValue)
-    #else
-    private static let resourceLimit = RLIMIT_NOFILE
-    private static let rusageSelf = RUSAGE_SELF
-    #endif
 
     private static func seconds(_ time: timeval) -> Double {
         Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000

@@ -58,6 +58,15 @@ extension HTTPServer {
             context.closesConnection = true
             return queue(refusal, for: context, connection: connection)
         }
+        let host = MHD_lookup_connection_value(connection, .HEADER_KIND, "Host").map { String(cString: $0) }
+        guard configuration.originPolicy.allows(host: host) else {
+            context.closesConnection = true
+            return queue(
+                .problem(
+                    status: 421, type: "misdirected-request",
+                    detail: "This server does not answer to the host named in the Host header."),
+                for: context, connection: connection)
+        }
         guard context.method != nil else {
             let (response, route) = router.refuseUnroutedMethod(context.methodText, path: context.path(from: url))
             context.route = route
@@ -134,7 +143,8 @@ extension HTTPServer {
             contentCoding: coding
         )
         context.body = []
-        let (answer, route) = router.dispatch(request)
+        var (answer, route) = router.dispatch(request)
+        configuration.originPolicy.applyCORS(to: &answer, origin: request.headers["Origin"], request: request)
         let response = ContentEncoding.encode(answer, in: coding, namesCoded: namesCoded)
         if mayReuse, let entry = prepare(response, route: route) {
             preparedResponses.keep(entry, for: url, coding: coding)
@@ -176,12 +186,14 @@ extension HTTPServer {
     }
 
     /// Whether the request is one a reusable answer fits: no body, no query,
-    /// not conditional, and its connection is not closing (a kept answer
-    /// carries no `Connection: close`).
+    /// not conditional, not cross-origin (a kept answer carries no CORS
+    /// fields), and its connection is not closing (a kept answer carries no
+    /// `Connection: close`).
     private static func isPlain(_ context: RequestContext, on connection: OpaquePointer) -> Bool {
         context.body.isEmpty && !context.closesConnection
             && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
             && MHD_lookup_connection_value(connection, .HEADER_KIND, "If-None-Match") == nil
+            && MHD_lookup_connection_value(connection, .HEADER_KIND, "Origin") == nil
     }
 
     private func tooLarge() -> HTTPResponse {

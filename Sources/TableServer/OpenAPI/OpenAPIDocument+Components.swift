@@ -20,6 +20,7 @@ extension OpenAPIDocument {
           "HTMLError":{"description":"An HTML error page","content":{"text/html":{"schema":{"type":"string"}}}},
           "BadRequest":{"description":"Malformed JSON or parameters","content":{"application/problem+json":{"schema":{"$ref":"#/components/schemas/Problem"}}}},
           "Unauthorized":{"description":"An edit without the configured bearer token","headers":{"WWW-Authenticate":{"schema":{"type":"string"}}},"content":{"application/problem+json":{"schema":{"$ref":"#/components/schemas/Problem"}}}},
+          "CrossSite":{"description":"An edit from a page of another origin that --cors-origin does not allow","content":{"application/problem+json":{"schema":{"$ref":"#/components/schemas/Problem"}}}},
           "NotFound":{"description":"Unknown table, section or row","content":{"application/problem+json":{"schema":{"$ref":"#/components/schemas/Problem"}}}},
           "Conflict":{"description":"An edit UIKit would refuse (type names the rule; detail is UIKit's message)","content":{"application/problem+json":{"schema":{"$ref":"#/components/schemas/Problem"}}}},
           "Gone":{"description":"The changes asked for are no longer kept; reload the table","content":{"application/problem+json":{"schema":{"$ref":"#/components/schemas/Problem"}}}},

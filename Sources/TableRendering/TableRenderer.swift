@@ -4,7 +4,7 @@ import TableModel
 /// Draws tables as HTML, the way `UITableView` draws them, from the Mustache
 /// templates of one folder (`--templates`), read and parsed once at start-up.
 ///
-/// The markup follows SPEC §5: `<table class="table-view {style}">`, one
+/// The markup is docs/FORMAT.md, "The HTML": `<table class="table-view {style}">`, one
 /// `<tbody class="section">` per section with a `<th scope="rowgroup">` header
 /// row, one `<tr class="cell …">` per row. Every text and attribute value is
 /// HTML-escaped before a template sees it, and URLs (`image`, `link`,

@@ -5,7 +5,7 @@ extension OpenAPIDocument {
         "400":{"$ref":"#/components/responses/BadRequest"},"401":{"$ref":"#/components/responses/Unauthorized"},"403":{"$ref":"#/components/responses/CrossSite"},"404":{"$ref":"#/components/responses/NotFound"},"409":{"$ref":"#/components/responses/Conflict"},"412":{"$ref":"#/components/responses/PreconditionFailed"},"413":{"$ref":"#/components/responses/TooLarge"},"415":{"$ref":"#/components/responses/UnsupportedMediaType"},"422":{"$ref":"#/components/responses/Invalid"}}
         """#
 
-    /// `paths`: every route of SPEC §4.
+    /// `paths`: every route of docs/API.md.
     static let paths = #"""
         {
         "/api/tables":{

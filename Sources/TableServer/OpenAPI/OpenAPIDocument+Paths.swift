@@ -5,7 +5,7 @@ extension OpenAPIDocument {
         "400":{"$ref":"#/components/responses/BadRequest"},"401":{"$ref":"#/components/responses/Unauthorized"},"403":{"$ref":"#/components/responses/CrossSite"},"404":{"$ref":"#/components/responses/NotFound"},"409":{"$ref":"#/components/responses/Conflict"},"412":{"$ref":"#/components/responses/PreconditionFailed"},"413":{"$ref":"#/components/responses/TooLarge"},"415":{"$ref":"#/components/responses/UnsupportedMediaType"},"422":{"$ref":"#/components/responses/Invalid"}}
         """#
 
-    /// `paths`: every route of SPEC §4.
+    /// `paths`: every route of docs/API.md.
     static let paths = #"""
         {
         "/api/tables":{
@@ -143,6 +143,10 @@ extension OpenAPIDocument {
         "/public/{path}":{
           "get":{"operationId":"staticFile","summary":"Static files from Public/",
             "parameters":[{"name":"path","in":"path","required":true,"schema":{"type":"string"}}],
+            "responses":{"200":{"description":"The file","content":{"*/*":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"},"404":{"$ref":"#/components/responses/NotFound"}}}},
+        "/assets/{version}/{path}":{
+          "get":{"operationId":"versionedStaticFile","summary":"The files of Public/ under the hash of their contents (what pages link), cached immutable",
+            "parameters":[{"name":"version","in":"path","required":true,"schema":{"type":"string"}},{"name":"path","in":"path","required":true,"schema":{"type":"string"}}],
             "responses":{"200":{"description":"The file","content":{"*/*":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"},"404":{"$ref":"#/components/responses/NotFound"}}}},
         "/favicon.ico":{
           "get":{"operationId":"favicon","summary":"The site's icon (Public/favicon.ico)",

@@ -1,4 +1,4 @@
-// Edits through the JSON API (SPEC §4): every request names the version the
+// Edits through the JSON API (docs/API.md): every request names the version the
 // page shows (`If-Match`), so that an edit made on a stale view is refused (412)
 // rather than applied to the wrong row; a server with an edit token gets it
 // once from the reader (kept in sessionStorage) as `Authorization: Bearer`.

@@ -1,4 +1,4 @@
-// Applies one `update` event of the change feed (SPEC §3) to the page with
+// Applies one `update` event of the change feed (docs/API.md, "The change feed and the live stream") to the page with
 // UIKit's batch semantics: deletes, reloads and move sources name positions
 // before the batch; inserts and move targets name positions after it. The new
 // order of sections, and of rows in each section, is worked out first; then

@@ -1,4 +1,4 @@
-// WebTableView in the browser: enhances the server-rendered table view (SPEC §5)
+// WebTableView in the browser: enhances the server-rendered table view (docs/FORMAT.md, "The HTML")
 // with live animated updates, editing mode, reordering, selection, the section
 // index strip and infinite scroll. The page is complete without this script.
 

@@ -97,7 +97,7 @@ def test_a_posted_batch_appears_animated(serve, browser):
     open_table(window, server, "letters")
     window.execute_script(RECORD_ANIMATIONS)
 
-    # SPEC §2's worked example: delete 1 and 5, insert at 2 and 3, reload 4.
+    # The worked example of docs/API.md, "A batch": delete 1 and 5, insert at 2 and 3, reload 4.
     server.edit("POST", "/api/tables/letters/batch", {
         "deleteRows": [[0, 1], [0, 5]],
         "insertRows": [{"at": [0, 2], "row": cell("N2")}, {"at": [0, 3], "row": cell("N3")}],

@@ -1,6 +1,6 @@
 import JSON
 
-/// Batches (SPEC §2) and table properties (PATCH).
+/// Batches (docs/API.md, "A batch") and table properties (PATCH).
 extension DecodingContext {
     mutating func batch(_ value: JSONValue) -> Batch? {
         var batch = Batch()

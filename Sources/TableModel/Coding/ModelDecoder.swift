@@ -40,7 +40,7 @@ public enum ModelDecoder {
         return try context.result(decoded)
     }
 
-    /// A Table document (SPEC §1): everything but `id` defaulted; `version` is
+    /// A Table document (docs/FORMAT.md): everything but `id` defaulted; `version` is
     /// accepted and ignored, so a fetched table can be sent back. `id` is required
     /// unless `defaultID` is given (`PUT /api/tables/{t}` names the table in its path).
     public static func table(
@@ -70,7 +70,7 @@ public enum ModelDecoder {
         try decode(json, limits) { $0.row($1) }
     }
 
-    /// A batch (SPEC §2), with the `properties` extension of a PATCH.
+    /// A batch (docs/API.md, "A batch"), with the `properties` extension of a PATCH.
     public static func batch(
         from json: JSONValue, limits: ModelLimits = .default
     ) throws(ValidationError) -> Batch {

@@ -2,7 +2,7 @@ import JSON
 import MicroHTTP
 import TableModel
 
-/// The batch endpoint and every single-operation endpoint of SPEC §4: each is a
+/// The batch endpoint and every single-operation endpoint (docs/API.md, "Single operations"): each is a
 /// batch (of one operation) answered with the change it made, `{version, batch}`.
 extension RouteBuilder {
     mutating func addEditRoutes() {

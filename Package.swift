@@ -45,16 +45,19 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // gzip and br for compressed answers (docs/API.md, Compression).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
         // The one way to glibc's allocator (heap in use, handing free heap back).
         .target(name: "CAllocator"),
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", "CAllocator", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CMicroHTTPD", "CAllocator", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
             swiftSettings: requestPath
         ),
         .target(
             name: "MicroHTTPTesting",
-            dependencies: ["MicroHTTP", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["MicroHTTP", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(name: "TestSupport", swiftSettings: strict),

@@ -8,12 +8,12 @@ set -euo pipefail
 for set in "$@"; do
   recommends=(--no-install-recommends)
   case "$set" in
-    build)     packages=(libmicrohttpd-dev libpq-dev pkg-config curl) ;;
+    build)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev libpq-dev pkg-config curl) ;;
     browser)   packages=(chromium chromium-driver fonts-liberation) ;;
     python)    packages=(python3) ;;
     # scripts/test-docs.py runs the docs' curl examples, some piped to jq.
     docs)      packages=(python3 curl jq) ;;
-    bench)     packages=(libmicrohttpd-dev pkg-config gcc wrk python3) ;;
+    bench)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev pkg-config gcc wrk python3) ;;
     # A private PostgreSQL cluster for the replica tests (Tests/replicas).
     replicas)  packages=(postgresql postgresql-client) ;;
     # podman wants its recommended helpers (slirp, uid maps, …) too.

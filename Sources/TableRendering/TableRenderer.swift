@@ -18,13 +18,17 @@ import TableModel
 /// A value, safe to share between threads; rendering takes no lock.
 public struct TableRenderer: Sendable {
     private let templates: TemplateSet
+    /// Where pages link the stylesheet and scripts from: `/public`, or the
+    /// versioned folder the server keeps immutable (`/assets/<hash>`).
+    private let assets: String
 
     /// Loads every `*.mustache` file below `templatesDirectory`.
     ///
     /// - Throws: `TemplateLoadingError` naming the folder, a missing template or
     ///   the file, line and column of a syntax error.
-    public init(templatesDirectory: String) throws {
+    public init(templatesDirectory: String, assets: String = "/public") throws {
         templates = try TemplateSet(directory: templatesDirectory)
+        self.assets = assets
     }
 
     /// The whole HTML document of `GET /tables/{t}`: at most `rowLimit` rows of
@@ -122,6 +126,6 @@ public struct TableRenderer: Sendable {
 
     private func document(title: String, body: String, bodyClass: String, backLink: Bool) -> String {
         templates.render(
-            PageContext(title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink), "page")
+            PageContext(title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink, assets: assets), "page")
     }
 }

@@ -20,7 +20,8 @@ public final class WebTableViewServer: Sendable {
     /// `options.journal`, first rebuilds the tables the journal holds, and adds
     /// `tables` only when the journal has never held anything.
     public init(options: ServerOptions, tables: [Table], logger: Logger) throws {
-        let renderer = try TableRenderer(templatesDirectory: options.templatesDirectory)
+        let files = StaticFiles(root: options.publicDirectory)
+        let renderer = try TableRenderer(templatesDirectory: options.templatesDirectory, assets: "/assets/\(files.version)")
         var seen = Set<String>()
         if let duplicate = tables.first(where: { !seen.insert($0.id).inserted }) {
             throw StartError.duplicateTable(duplicate.id)
@@ -58,7 +59,7 @@ public final class WebTableViewServer: Sendable {
         builder.addIdentifiedEditRoutes()
         builder.addFeedRoutes()
         builder.addPageRoutes()
-        builder.addSystemRoutes(publicDirectory: options.publicDirectory)
+        builder.addSystemRoutes(files: files)
         router = builder.router
 
         var configuration = HTTPServer.Configuration()

@@ -144,6 +144,10 @@ extension OpenAPIDocument {
           "get":{"operationId":"staticFile","summary":"Static files from Public/",
             "parameters":[{"name":"path","in":"path","required":true,"schema":{"type":"string"}}],
             "responses":{"200":{"description":"The file","content":{"*/*":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"},"404":{"$ref":"#/components/responses/NotFound"}}}},
+        "/assets/{version}/{path}":{
+          "get":{"operationId":"versionedStaticFile","summary":"The files of Public/ under the hash of their contents (what pages link), cached immutable",
+            "parameters":[{"name":"version","in":"path","required":true,"schema":{"type":"string"}},{"name":"path","in":"path","required":true,"schema":{"type":"string"}}],
+            "responses":{"200":{"description":"The file","content":{"*/*":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"},"404":{"$ref":"#/components/responses/NotFound"}}}},
         "/favicon.ico":{
           "get":{"operationId":"favicon","summary":"The site's icon (Public/favicon.ico)",
             "responses":{"200":{"description":"The icon","content":{"image/vnd.microsoft.icon":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"}}}},

@@ -11,7 +11,7 @@ for set in "$@"; do
     build)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev libpq-dev pkg-config curl) ;;
     browser)   packages=(chromium chromium-driver fonts-liberation) ;;
     python)    packages=(python3) ;;
-    bench)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev pkg-config gcc wrk python3) ;;
+    bench)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev pkg-config gcc wrk python3 brotli) ;;
     # A private PostgreSQL cluster for the replica tests (Tests/replicas).
     replicas)  packages=(postgresql postgresql-client) ;;
     # podman wants its recommended helpers (slirp, uid maps, …) too.

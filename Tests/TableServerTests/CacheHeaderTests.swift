@@ -32,6 +32,23 @@ import Testing
     }
 
     @Test(arguments: [TestTransport.inProcess, .live])
+    func everyValidatedReadAnswers304(_ transport: TestTransport) throws {
+        try withServer(transport) { client in
+            for path in Self.liveReads + ["/api/openapi.json"] {
+                let first = try client.request(.GET, path)
+                let tag = try #require(first.headers["ETag"], "\(path)")
+                let again = try client.request(.GET, path, headers: ["If-None-Match": tag])
+                #expect(again.status == 304, "\(path)")
+                #expect(again.headers["ETag"] == tag, "\(path)")
+                #expect(again.headers["Cache-Control"] == "no-cache", "\(path)")
+            }
+            for path in ["/healthz", "/metrics"] {
+                #expect(try client.request(.GET, path).headers["Cache-Control"] == "no-store", "\(path)")
+            }
+        }
+    }
+
+    @Test(arguments: [TestTransport.inProcess, .live])
     func errorsAreNeverStored(_ transport: TestTransport) throws {
         try withServer(transport) { client in
             let refused: [(HTTPMethod, String, [UInt8])] = [

@@ -49,6 +49,9 @@ extension RouteBuilder {
                 try table.requireSection(s)
                 let offset = try request.queryInteger("offset", default: 0)
                 let limit = try request.queryInteger("limit", default: Self.defaultPageSize, max: Self.maxPageSize)
+                if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+                    return Respond.notModified(version: table.version)
+                }
                 let count = table.sections[s].rows.count
                 let start = min(offset, count)
                 let range = start..<(start + min(limit, count - start))

@@ -21,7 +21,7 @@ url, assets = sys.argv[1], sys.argv[2]
 paths = [
     "/",
     "/tables/countries?style=plain", "/tables/countries?style=grouped", "/tables/countries?style=insetGrouped",
-    "/tables/us-cities", "/tables/us-cities/sections/0/rows?offset=1&limit=2",
+    "/tables/us-cities", "/tables/us-cities/sections/0", "/tables/us-cities/sections/0/rows?offset=1&limit=2",
     "/api/tables", "/api/tables/us-cities", "/api/tables/us-cities/sections",
     "/api/tables/us-cities/sections/0/rows", "/api/tables/us-cities/sections/0/rows/0", "/api/openapi.json",
     "/public/tableview.css", f"{assets}/tableview.js",

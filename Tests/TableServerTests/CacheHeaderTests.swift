@@ -8,7 +8,7 @@ import Testing
 /// the change feed is kept for a year.
 @Suite struct CacheHeaderTests {
     private static let liveReads = [
-        "/", "/tables/t", "/tables/t?style=grouped", "/tables/t/sections/0/rows",
+        "/", "/tables/t", "/tables/t?style=grouped", "/tables/t/sections/0/rows", "/tables/t/sections/0",
         "/api/tables", "/api/tables/t", "/api/tables/t/sections", "/api/tables/t/sections/0/rows",
         "/api/tables/t/sections/0/rows/0", "/api/tables/t/changes?since=0",
     ]

@@ -11,11 +11,11 @@ for set in "$@"; do
     build)     packages=(libmicrohttpd-dev libpq-dev pkg-config curl) ;;
     browser)   packages=(chromium chromium-driver fonts-liberation) ;;
     python)    packages=(python3) ;;
-    bench)     packages=(libmicrohttpd-dev pkg-config gcc wrk python3) ;;
+    bench)     packages=(libmicrohttpd-dev pkg-config gcc wrk python3 postgresql) ;;
     # A private PostgreSQL cluster for the replica tests (Tests/replicas).
     replicas)  packages=(postgresql postgresql-client) ;;
     # podman wants its recommended helpers (slirp, uid maps, …) too.
-    container) packages=(podman buildah runc debootstrap curl); recommends=() ;;
+    container) packages=(podman buildah runc debootstrap curl podman-compose); recommends=() ;;
     *) echo "usage: $0 SET...   SET: build browser python bench container replicas" >&2; exit 2 ;;
   esac
 

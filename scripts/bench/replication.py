@@ -154,7 +154,7 @@ class EventReader(threading.Thread):
         super().__init__(daemon=True)
         self.arrived = {}
         self.connection = socket.create_connection(("127.0.0.1", port))
-        self.connection.sendall(f"GET /api/tables/{table}/events?since={since} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+        self.connection.sendall(f"GET /api/tables/{table}/events?since={since} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
         self.start()
 
     def run(self):
@@ -176,9 +176,11 @@ class EventReader(threading.Thread):
         self.connection.close()
 
 
-def paced_writes(port, rate, seconds, writers=8):
-    """Moves paced at `rate` a second over `writers` connections, spread over TABLES:
+def paced_writes(port, rate, seconds):
+    """Moves paced at `rate` a second, spread over TABLES, from enough connections that
+    each write may take 40 ms without holding the next one back:
     [(table, version, acknowledged at)], and the rate achieved."""
+    writers = max(8, rate // 25)
     acknowledged = []
     lock = threading.Lock()
     start = time.monotonic() + 0.2

@@ -118,7 +118,7 @@ def replication_section(r):
     for name, label in (("database", "replica (PostgreSQL)"), ("journal", "single server, journal fsync always")):
         v = w[name]
         out.append(f"| {label} | {spread(v['rate'], 0)} | {spread(v['p50_ms'], 2, ' ms')} | {spread(v['p99_ms'], 2, ' ms')} |")
-    out += ["", "Lag: moves paced over 8 connections to replica A, spread over the four tables; for each "
+    out += ["", "Lag: moves paced over 8 connections (40 at 1,000/s) to replica A, spread over the four tables; for each "
             "acknowledged version, the time from A's answer to its event arriving on replica C's stream of that table "
             "(one clock, one process):", "", "| asked | achieved | writes | p50 | p99 | max |", "|---|---|---|---|---|---|"]
     for rate, v in lag.items():

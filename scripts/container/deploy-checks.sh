@@ -135,7 +135,7 @@ pass "an event stream through nginx brings the next edit, uncompressed"
 "$root/scripts/browser-deps.sh" >"$work/browser-deps.log" 2>&1 \
   || { tail -n 20 "$work/browser-deps.log" >&2; fail "Chromium and Selenium did not install"; }
 log "a live page behind nginx while its replica is SIGKILLed"
-python3 "$root/Tests/deploy/follow_after_kill.py" --nginx "$nginx_url" --token "$token" \
+python3 -B "$root/Tests/deploy/follow_after_kill.py" --nginx "$nginx_url" --token "$token" \
   --replica "${deploy_project}_replica1_1=${replica_urls[0]}" \
   --replica "${deploy_project}_replica2_1=${replica_urls[1]}" \
   --replica "${deploy_project}_replica3_1=${replica_urls[2]}" \

@@ -1,3 +1,4 @@
+import MicroHTTP
 import TableJournal
 import TableModel
 
@@ -25,6 +26,31 @@ public struct ServerOptions: Sendable {
     /// With a journal, its tables are served and the `tables` given to the server
     /// only seed a journal that has never held anything.
     public var journal: JournalOptions?
+    /// Host names served besides `localhost`, `127.0.0.1` and `[::1]` when
+    /// bound to a loopback address (`--allowed-host`); others get 421.
+    public var allowedHosts: [String] = []
+    /// Origins allowed to call the API from another origin (`--cors-origin`).
+    public var corsOrigins: [String] = []
 
     public init() {}
+
+    /// `scheme://host[:port]` as a browser sends it in `Origin` (`--cors-origin`).
+    public static func isOrigin(_ text: String) -> Bool {
+        guard let range = text.range(of: "://"), !text[..<range.lowerBound].isEmpty else { return false }
+        let authority = text[range.upperBound...]
+        return !authority.contains("/") && OriginPolicy.hostName(of: String(authority)) != nil
+    }
+
+    /// A host name, optionally with `:port`, as `Host` carries it (`--allowed-host`).
+    public static func isHostName(_ text: String) -> Bool {
+        OriginPolicy.hostName(of: text) != nil
+    }
+
+    /// Said at start-up when the server listens beyond this machine and
+    /// anyone who reaches it may edit every table; nil when that is not so.
+    public var exposureWarning: String? {
+        guard token == nil, !OriginPolicy.isLoopback(host) else { return nil }
+        return "warning: serving \(host) without a token: anyone who can reach it can edit every table "
+            + "(set --token-file or WEBTABLEVIEW_TOKEN, or bind 127.0.0.1)"
+    }
 }

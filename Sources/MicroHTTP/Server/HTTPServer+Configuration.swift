@@ -24,6 +24,8 @@ extension HTTPServer {
         public var maxTargetLength: Int
         /// Request targets with more query arguments are answered 414.
         public var maxQueryArguments: Int
+        /// Allowed `Host` names, CORS origins and the fields every answer carries.
+        public var originPolicy = OriginPolicy()
 
         public init(
             host: String = "127.0.0.1",

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Glibc
 
 extension HTTPServer {
     /// libmicrohttpd's access handler: called once when the headers have
@@ -57,6 +58,15 @@ extension HTTPServer {
             context.closesConnection = true
             return queue(refusal, for: context, connection: connection)
         }
+        let host = MHD_lookup_connection_value(connection, .HEADER_KIND, "Host").map { String(cString: $0) }
+        guard configuration.originPolicy.allows(host: host) else {
+            context.closesConnection = true
+            return queue(
+                .problem(
+                    status: 421, type: "misdirected-request",
+                    detail: "This server does not answer to the host named in the Host header."),
+                for: context, connection: connection)
+        }
         guard context.method != nil else {
             let (response, route) = router.refuseUnroutedMethod(context.methodText, path: context.path(from: url))
             context.route = route
@@ -114,9 +124,12 @@ extension HTTPServer {
             return .NO
         }
         let mayReuse = (method == .GET || method == .HEAD) && Self.isPlain(context, on: connection)
-        if mayReuse, let entry = preparedResponses.entry(for: url) {
+        let coding = Self.coding(on: connection)
+        if mayReuse, let entry = preparedResponses.entry(for: url, coding: coding) {
             return queue(entry, for: context, connection: connection)
         }
+        var headers = Self.values(of: .HEADER_KIND, on: connection)
+        let namesCoded = Self.uncodeConditions(&headers, for: coding)
         let request = HTTPRequest(
             method: method,
             path: context.path(from: url),
@@ -125,26 +138,62 @@ extension HTTPServer {
                     query[field.name] = field.value
                 }
             },
-            headers: Self.values(of: .HEADER_KIND, on: connection),
-            body: context.body
+            headers: headers,
+            body: context.body,
+            contentCoding: coding
         )
         context.body = []
-        let (response, route) = router.dispatch(request)
+        var (answer, route) = router.dispatch(request)
+        configuration.originPolicy.applyCORS(to: &answer, origin: request.headers["Origin"], request: request)
+        let response = ContentEncoding.encode(answer, in: coding, namesCoded: namesCoded)
         if mayReuse, let entry = prepare(response, route: route) {
-            preparedResponses.keep(entry, for: url)
+            preparedResponses.keep(entry, for: url, coding: coding)
             return queue(entry, for: context, connection: connection)
         }
         context.route = route
         return queue(response, for: context, connection: connection)
     }
 
+    /// The coding the request's `Accept-Encoding` prefers, read from
+    /// libmicrohttpd's bytes.
+    private static func coding(on connection: OpaquePointer) -> ContentCoding {
+        guard let field = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept-Encoding") else {
+            return .identity
+        }
+        return field.withMemoryRebound(to: UInt8.self, capacity: 1) { bytes in
+            ContentCoding.preferred(by: UnsafeBufferPointer(start: bytes, count: strlen(field)))
+        }
+    }
+
+    /// Takes the coded entity tags of `If-None-Match` and `If-Match` back to
+    /// the handlers' own (see ``ContentEncoding``); answers whether
+    /// `If-None-Match` named a compressed coding's tag.
+    private static func uncodeConditions(_ headers: inout HTTPHeaders, for coding: ContentCoding) -> Bool {
+        var namesCoded = false
+        if let ifNoneMatch = headers["If-None-Match"] {
+            let condition = ContentEncoding.condition(ifNoneMatch, for: coding)
+            namesCoded = condition.namesCoded
+            if let value = condition.value {
+                headers.set("If-None-Match", value)
+            } else {
+                headers.remove("If-None-Match")
+            }
+        }
+        if let ifMatch = headers["If-Match"] {
+            headers.set("If-Match", ContentEncoding.uncoded(ifMatch))
+        }
+        return namesCoded
+    }
+
     /// Whether the request is one a reusable answer fits: no body, no query,
-    /// not conditional, and its connection is not closing (a kept answer
-    /// carries no `Connection: close`).
+    /// not conditional, not cross-origin (a kept answer carries no CORS
+    /// fields), and its connection is not closing (a kept answer carries no
+    /// `Connection: close`).
     private static func isPlain(_ context: RequestContext, on connection: OpaquePointer) -> Bool {
         context.body.isEmpty && !context.closesConnection
             && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
             && MHD_lookup_connection_value(connection, .HEADER_KIND, "If-None-Match") == nil
+            && MHD_lookup_connection_value(connection, .HEADER_KIND, "Origin") == nil
     }
 
     private func tooLarge() -> HTTPResponse {

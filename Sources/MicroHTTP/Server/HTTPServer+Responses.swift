@@ -12,6 +12,7 @@ extension HTTPServer {
             return .NO
         }
         Self.addHeaders(of: response, to: native)
+        addPolicyHeaders(to: native)
         if context.closesConnection {
             _ = MHD_add_response_header(native, "Connection", "close")
         }
@@ -41,6 +42,7 @@ extension HTTPServer {
             return nil
         }
         Self.addHeaders(of: response, to: native)
+        addPolicyHeaders(to: native)
         return PreparedResponses.Entry(
             native: native,
             status: response.status,
@@ -76,6 +78,13 @@ extension HTTPServer {
             response.body = .bytes(producer.collect())
         case .bytes, .file:
             break
+        }
+    }
+
+    /// The fields every answer carries (``OriginPolicy/responseHeaders``).
+    private func addPolicyHeaders(to native: OpaquePointer) {
+        for (name, value) in configuration.originPolicy.responseHeaders {
+            _ = MHD_add_response_header(native, name, value)
         }
     }
 

@@ -69,8 +69,8 @@ public final class HTTPServer: Sendable {
 
     /// Binds the configured address and starts serving.
     ///
-    /// Block the termination signals first (``SignalWaiter/blockTerminationSignals()``)
-    /// so the worker threads inherit the mask.
+    /// A program that waits for SIGINT and SIGTERM blocks them (and SIGPIPE)
+    /// before this, so the worker threads inherit the mask.
     /// - Returns: the port listened on (the chosen one when configured with 0).
     @discardableResult
     public func start() throws(HTTPServerError) -> Int {

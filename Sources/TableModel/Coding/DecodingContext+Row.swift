@@ -1,6 +1,6 @@
 import JSON
 
-/// Rows (cells), as SPEC §1 describes them.
+/// Rows (cells), as docs/FORMAT.md describes them.
 extension DecodingContext {
     mutating func row(_ value: JSONValue) -> Row? {
         var row = Row()

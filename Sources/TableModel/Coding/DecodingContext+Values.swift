@@ -35,7 +35,7 @@ extension DecodingContext {
         return bool
     }
 
-    /// One of the raw values of `Choice`.
+    /// One of the raw values of `Choice`; an unknown value is reported with the allowed ones.
     mutating func choice<Choice: RawRepresentable<String> & CaseIterable>(
         _ value: JSONValue, _ type: Choice.Type = Choice.self
     ) -> Choice? {
@@ -44,7 +44,7 @@ extension DecodingContext {
             return nil
         }
         guard let choice = Choice(rawValue: string) else {
-            report("unknown value \(Self.quote(string))")
+            report("unknown value \(Self.quote(string)); expected one of \(Choice.allCases.map { Self.quote($0.rawValue) }.joined(separator: ", "))")
             return nil
         }
         return choice

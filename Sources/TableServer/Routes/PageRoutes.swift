@@ -15,8 +15,8 @@ extension RouteBuilder {
                 status: error.status)
         }
 
-        router.add(.GET, "/") { _ in
-            Respond.html(renderer.index(store.tables()))
+        router.add(.GET, "/") { request in
+            Respond.taggedByContent(Respond.html(renderer.index(store.tables())), for: request)
         }
 
         router.add(.GET, "/tables/{t}") { request in

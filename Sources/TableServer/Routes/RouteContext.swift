@@ -12,6 +12,8 @@ struct RouteContext: Sendable {
     let token: EditToken?
     let metrics: MetricsSource
     let logger: Logger
+    /// Origins allowed to edit from another origin (see `CrossSite`).
+    let corsOrigins: Set<String>
 }
 
 /// Registers routes whose handlers may throw a `TableServerError`, answered as a problem.
@@ -30,7 +32,8 @@ struct RouteBuilder {
         }
     }
 
-    /// An edit: needs the token when one is configured.
+    /// An edit: refused from another site unless its origin is allowed, and
+    /// needs the token when one is configured.
     mutating func edit(
         _ method: HTTPMethod,
         _ pattern: String,
@@ -38,7 +41,11 @@ struct RouteBuilder {
     ) {
         let token = context.token
         let logger = context.logger
+        let corsOrigins = context.corsOrigins
         router.add(method, pattern) { request in
+            if CrossSite.isRefused(request, corsOrigins: corsOrigins) {
+                return CrossSite.refusal()
+            }
             if let token, !token.authorizes(request.headers["Authorization"]) {
                 return EditToken.challenge()
             }

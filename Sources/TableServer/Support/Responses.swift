@@ -71,6 +71,22 @@ enum Respond {
         notModified(etag: ETag.string(for: version), cacheControl: revalidate)
     }
 
+    /// `response`, a 200 made from more than one table (the index, the list
+    /// of tables), with an `ETag` hashed from its body; 304 when the
+    /// request's `If-None-Match` names it.
+    static func taggedByContent(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+        guard response.status == 200, case .bytes(let bytes) = response.body else {
+            return response
+        }
+        let tag = "\"\(ContentHash.hex(of: bytes))\""
+        if ETag.matches(request.headers["If-None-Match"], tag: tag) {
+            return notModified(etag: tag, cacheControl: revalidate)
+        }
+        var response = response
+        response.headers.set("ETag", tag)
+        return response
+    }
+
     /// 304 carrying the `ETag` and `Cache-Control` the 200 would have.
     static func notModified(etag: String, cacheControl: String) -> HTTPResponse {
         var headers = HTTPHeaders()

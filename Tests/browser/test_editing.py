@@ -68,6 +68,15 @@ def test_rows_move_with_the_keyboard(serve, browser):
     assert server.table("list")["version"] == 2
 
 
+def editing(serve, browser, tables):
+    """A server with `tables` and a window showing the first in editing mode."""
+    server = serve(tables)
+    window = browser()
+    open_table(window, server, tables[0]["id"])
+    window.find_element("css selector", ".tv-edit-button").click()
+    return server, window
+
+
 def drag_a_below_b(window):
     """Picks A up and drags it below B; answers the ActionChains to release it with."""
     first = row(window, 0, 0)
@@ -79,10 +88,7 @@ def drag_a_below_b(window):
 
 
 def test_a_move_lands_where_it_was_dropped_whatever_else_changed(serve, browser):
-    server = serve([LIST])
-    window = browser()
-    open_table(window, server, "list")
-    window.find_element("css selector", ".tv-edit-button").click()
+    server, window = editing(serve, browser, [LIST])
 
     # While A is dragged below B, a script inserts a row above and deletes one
     # below: the page's version is stale when A is dropped, and A still lands
@@ -99,10 +105,7 @@ def test_a_move_lands_where_it_was_dropped_whatever_else_changed(serve, browser)
 
 
 def test_a_move_of_a_row_deleted_meanwhile_is_refused_in_plain_words(serve, browser):
-    server = serve([LIST])
-    window = browser()
-    open_table(window, server, "list")
-    window.find_element("css selector", ".tv-edit-button").click()
+    server, window = editing(serve, browser, [LIST])
 
     drag_a_below_b(window)
     server.edit("DELETE", "/api/tables/list/sections/0/rows/0")
@@ -121,10 +124,7 @@ def test_a_refused_edit_is_told_in_plain_words(serve, browser):
     # Rows without ids are moved by position, at the version the page showed:
     # another edit meanwhile makes the server refuse it.
     unnamed = table("list", [{"header": "First", "rows": [cell(name, canMove=True) for name in ("A", "B", "C")]}])
-    server = serve([unnamed])
-    window = browser()
-    open_table(window, server, "list")
-    window.find_element("css selector", ".tv-edit-button").click()
+    server, window = editing(serve, browser, [unnamed])
     drag_a_below_b(window)
     server.edit("POST", "/api/tables/list/sections/0/rows", {"at": 3, "row": cell("Z")})
     ActionChains(window).release().perform()

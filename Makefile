@@ -10,7 +10,8 @@ RELEASE_BIN   = .build/release/webtableview
 
 .PHONY: run build release deps test test-unit test-http test-openapi test-docs test-schemathesis \
         test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
-        container-test test-container bench fuzz clean help
+        container-test test-container deploy-images deploy-up deploy-down deploy-down-all \
+        bench fuzz clean help
 
 help:
 	@echo "make run               install what is missing, build, serve the demo tables on :$(PORT)"
@@ -26,7 +27,9 @@ help:
 	@echo "make test-fuzz         each libFuzzer harness for 20 s"
 	@echo "make test-load         1,000 readers + writers, slowloris, 2,000 SSE subscribers"
 	@echo "make test-browser      the live page in headless Chromium (Selenium)"
-	@echo "make container-test    build and run the container image with podman"
+	@echo "make container-test    build and run the container image, then the replicated stack, with podman"
+	@echo "make deploy-up         PostgreSQL, three replicas and nginx on 127.0.0.1:8080 (deploy/compose.yaml)"
+	@echo "make deploy-down       stop that stack (deploy-down-all also removes its database volume)"
 	@echo "make fuzz              each libFuzzer harness for FUZZ_SECONDS ($(FUZZ_SECONDS) s)"
 	@echo "make bench             benchmarks side by side; writes docs/PERFORMANCE.md"
 	@echo "make screenshots       rewrite docs/screenshots/ from the browser tests"
@@ -103,6 +106,21 @@ screenshots:
 
 container-test test-container:
 	scripts/container/test.sh
+
+# The replicated stack of deploy/compose.yaml, with podman-compose (docs/CONTAINER.md).
+COMPOSE = podman-compose -p webtableview -f deploy/compose.yaml
+
+deploy-images:
+	deploy/build-images.sh
+
+deploy-up: deploy-images
+	$(COMPOSE) up -d
+
+deploy-down:
+	$(COMPOSE) down
+
+deploy-down-all:
+	$(COMPOSE) down -v
 
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_SECONDS)

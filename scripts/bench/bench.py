@@ -16,6 +16,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import measure  # noqa: E402
+import replication  # noqa: E402
 import report  # noqa: E402
 import tables  # noqa: E402
 
@@ -72,6 +73,9 @@ def main():
             ("fan_out", lambda: measure.fan_out(tools, (1000, 10_000), 10 if args.quick else 20)),
             ("start_up", lambda: measure.start_up(tools, 5 if args.quick else 15)),
         ]
+        # Replicas through PostgreSQL, once the server has serve --database (docs/SCALING.md).
+        if replication.supported(tools.product):
+            steps.append(("replication", lambda: replication.measure(tools.product, work, args.quick)))
         for name, step in steps:
             print(f"bench: {name}", file=sys.stderr, flush=True)
             results[name] = step()

@@ -8,7 +8,7 @@ FUZZ_SECONDS ?= 300
 BIN           = .build/debug/webtableview
 RELEASE_BIN   = .build/release/webtableview
 
-.PHONY: run build release deps test test-unit test-http test-openapi test-docs test-schemathesis \
+.PHONY: run build release deps test test-unit test-http test-openapi test-redbot test-docs test-schemathesis \
         test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
         container-test test-container deploy-images deploy-up deploy-down deploy-down-all \
         bench fuzz clean help
@@ -19,6 +19,7 @@ help:
 	@echo "make test-unit         model, JSON, journal and rendering unit tests"
 	@echo "make test-http         HTTP server and API tests over real sockets"
 	@echo "make test-openapi      validate /api/openapi.json (openapi-spec-validator) and /metrics (prometheus-client)"
+	@echo "make test-redbot       lint the pages, JSON reads, static files and change feed with REDbot"
 	@echo "make test-docs         run every curl example of README.md and docs/API.md against a fresh server"
 	@echo "make test-schemathesis fuzz every API operation against /api/openapi.json"
 	@echo "make test-crash        SIGKILL/restart cycles against serve --journal"
@@ -55,6 +56,7 @@ test: deps
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 	$(MAKE) test-openapi
+	$(MAKE) test-redbot
 	$(MAKE) test-docs
 	$(MAKE) test-schemathesis
 	$(MAKE) test-crash
@@ -74,6 +76,9 @@ test-http: deps
 
 test-openapi: build
 	scripts/test-openapi.sh $(BIN)
+
+test-redbot: build
+	scripts/test-redbot.sh $(BIN)
 
 test-docs: build
 	@scripts/install-deps.sh docs

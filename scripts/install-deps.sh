@@ -13,7 +13,7 @@ for set in "$@"; do
     python)    packages=(python3) ;;
     # scripts/test-docs.py runs the docs' curl examples, some piped to jq.
     docs)      packages=(python3 curl jq) ;;
-    bench)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev pkg-config gcc wrk python3 postgresql) ;;
+    bench)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev pkg-config gcc wrk python3 brotli postgresql) ;;
     # A private PostgreSQL cluster for the replica tests (Tests/replicas).
     replicas)  packages=(postgresql postgresql-client) ;;
     # podman wants its recommended helpers (slirp, uid maps, …) too.

@@ -80,9 +80,44 @@ def summary_rows(r):
          f"{idle_worst / 10_000:.2f} % of a core", "no idle CPU", verdict(idle_worst <= 10_000)),
         ("memory, 1,000,000 short rows", f"{rss_mb:.0f} MB RSS (peak {e['hwm_kib'] / 1024:.0f} MB); JSON {e['json_bytes'] / 1e6:.1f} MB",
          f"×{e['rss_kib'] * 1024 / e['json_bytes']:.2f} of the JSON", "≤ 300 MB RSS", verdict(rss_mb <= 300)),
+        *compression_rows(r.get("compression")),
         ("start-up to the first answer", f"{s['product_ms']['median']:.1f} ms vs `true` {s['true_ms']['median']:.1f} ms",
          f"×{s['product_ms']['median'] / s['true_ms']['median']:.0f}", "< 100 ms", verdict(s["product_ms"]["median"] < 100)),
     ]
+
+
+COMPRESSED = {"row": "JSON row (kept answer)", "page": "1,000-row page (streamed)", "large": "large table's JSON (streamed)"}
+
+
+def compression_rows(c):
+    """The two compression targets; none for results saved before the step existed."""
+    if not c:
+        return []
+    page, row = c["bytes"]["page"], c["cpu_us"]["row"]
+    smaller = min(page["identity"] / page[coding] for coding in ("gzip", "br"))
+    worst = max(c["cpu_ratio"]["row"][coding]["median"] for coding in ("gzip", "br"))
+    return [
+        ("1,000-row page compressed", f"{page['identity']:,} bytes; gzip {page['gzip']:,}, br {page['br']:,}",
+         f"×{smaller:.1f} smaller (the lesser)", "≥ ×8 smaller", verdict(smaller >= 8)),
+        ("JSON row compressed, server CPU per request", f"{row['identity']['median']:.2f} µs; gzip "
+         f"{row['gzip']['median']:.2f} µs, br {row['br']['median']:.2f} µs", f"×{worst:.2f} (the greater)",
+         "≤ ×1.10 of uncompressed", verdict(worst <= 1.10)),
+    ]
+
+
+def compression_section(c):
+    if not c:
+        return []
+    out = ["### Compression (`Accept-Encoding: identity`, `gzip`, `br`, taking turns)", "",
+           f"The large table has {c['large_rows']:,} short rows; its figure is the server CPU of one whole "
+           "`GET` a run. The row and the page are wrk runs as above.", "",
+           "| answer | coding | bytes | server CPU per request | CPU vs identity |", "|---|---|---|---|---|"]
+    for name, label in COMPRESSED.items():
+        for coding in ("identity", "gzip", "br"):
+            ratio = "—" if coding == "identity" else spread(c["cpu_ratio"][name][coding], 2)
+            out.append(f"| {label} | {coding} | {c['bytes'][name][coding]:,} | "
+                       f"{spread(c['cpu_us'][name][coding], 1, ' µs')} | {ratio} |")
+    return out + [""]
 
 
 def replication_rows(r):
@@ -197,7 +232,8 @@ def markdown(r):
         out.append(f"| {int(n):,} | {v['event_bytes']} bytes | {spread(v['per_event_us'], 2, ' µs')} | "
                    f"{spread(v['floor_per_event_us'], 2, ' µs')} | ×{v['vs_floor']['median']:.2f} | "
                    f"{v['idle_us_per_s']:.0f} µs/s |")
-    out += ["", "### Start-up (`serve --port 0` with the demo tables, spawn to the first `GET /healthz` answer)", "",
+    out += ["", *compression_section(r.get("compression"))]
+    out += ["### Start-up (`serve --port 0` with the demo tables, spawn to the first `GET /healthz` answer)", "",
             f"- webtableview: {spread(s['product_ms'], 1, ' ms')} (its own CPU time by then: "
             f"{spread(s['cpu_ms'], 0, ' ms')})", f"- `true`: {spread(s['true_ms'], 1, ' ms')}", ""]
     if "replication" in r:

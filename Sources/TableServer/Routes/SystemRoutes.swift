@@ -9,7 +9,7 @@ extension RouteBuilder {
         let metrics = context.metrics
 
         router.add(.GET, "/healthz") { _ in
-            Respond.json(Array("{\"status\":\"ok\"}".utf8))
+            Respond.json(Array("{\"status\":\"ok\"}\n".utf8))
         }
 
         router.add(.GET, "/metrics") { _ in

@@ -8,13 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh build browser
-if ! python3 -c 'import selenium, pytest' 2>/dev/null; then
-  if ! python3 -m pip install -q --disable-pip-version-check selenium pytest; then
-    echo "pip refused; installing Debian's python3-selenium and python3-pytest" >&2
-    apt-get -o DPkg::Lock::Timeout=600 install -y -qq python3-selenium python3-pytest >/dev/null
-  fi
-fi
+scripts/browser-deps.sh
 
 swift build ${BUILD_FLAGS:-} --product webtableview
 export WEBTABLEVIEW_BIN="${WEBTABLEVIEW_BIN:-$(swift build ${BUILD_FLAGS:-} --show-bin-path)/webtableview}"

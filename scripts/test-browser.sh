@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Runs the browser tests (Tests/browser): headless Chromium driven by Selenium
-# against the real server. Installs what is missing on a fresh machine —
-# Chromium, chromedriver and fonts (apt-get, as root), Selenium and pytest (pip,
-# or Debian's packages where the system Python refuses pip) — builds the server
-# with `swift build` and runs pytest; the last line is pytest's summary.
+# against the real server. Installs what is missing on a fresh machine
+# (scripts/browser-deps.sh), builds the server with `swift build` and runs
+# pytest; the last line is pytest's summary.
 # Usage: scripts/test-browser.sh [pytest arguments...]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -6,9 +6,11 @@
 //   CMicroHTTPD → MicroHTTP ─────────────────────────┐
 //   JSON → TableModel → TableRendering → TableServer → webtableview
 //                     ↘ TableJournal ↗
+//   CLibPQ → TableDatabase ─────────────────────────↗
 //
 // MicroHTTP knows nothing of tables; TableModel does no I/O; TableJournal does
-// file I/O only (no HTTP).
+// file I/O only (no HTTP); TableDatabase holds every SQL statement and knows
+// tables only as ids, versions and JSON bytes.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -57,10 +59,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "TableJournal", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(name: "TableDatabase", dependencies: ["CLibPQ"], swiftSettings: strict),
         .target(
             name: "TableServer",
             dependencies: [
-                "MicroHTTP", "TableModel", "TableRendering", "TableJournal", "JSON",
+                "MicroHTTP", "TableModel", "TableRendering", "TableJournal", "TableDatabase", "JSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -68,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "webtableview",
             dependencies: [
-                "TableServer", "MicroHTTP", "TableModel", "TableJournal", "JSON",
+                "TableServer", "MicroHTTP", "TableModel", "TableJournal", "TableDatabase", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -78,6 +86,7 @@ let package = Package(
         .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel", "JSON"], swiftSettings: strict),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
+        .testTarget(name: "TableDatabaseTests", dependencies: ["TableDatabase"], swiftSettings: strict),
         .testTarget(name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "TableServerTests",

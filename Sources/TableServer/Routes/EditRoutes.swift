@@ -125,7 +125,13 @@ extension RouteBuilder {
                 let indexPath = TableIndexPath(try request.index("s"), try request.index("r"))
                 return try change(request) { (table) throws in
                     try table.requireRow(indexPath)
-                    return try table.selectionBatch(selecting: selected, at: indexPath)
+                    do throws(SelectionRefusal) {
+                        return try table.selectionBatch(selecting: selected, at: indexPath)
+                    } catch .selectionDisabled {
+                        throw TableServerError.selectionDisabled(table.id)
+                    } catch .noRow {
+                        throw TableServerError.rowNotFound(table: table.id, indexPath: indexPath)
+                    }
                 }
             }
         }
@@ -142,29 +148,5 @@ extension Table {
         guard indexPath.row < sections[indexPath.section].rows.count else {
             throw TableServerError.rowNotFound(table: id, indexPath: indexPath)
         }
-    }
-
-    /// `selectRow`/`deselectRow` as a change: a `reloadRows` (animation `none`) of
-    /// every row whose `selected` flips. Selecting without multiple selection
-    /// clears the row selected before; selecting a selected row is a no-op.
-    func selectionBatch(selecting: Bool, at indexPath: TableIndexPath) throws -> Batch {
-        guard allowsSelection else { throw TableServerError.selectionDisabled(id) }
-        if selecting, row(at: indexPath)?.selected == true { return Batch() }
-        var reloads: [Batch.RowItem] = []
-        func flip(_ path: TableIndexPath, to value: Bool) {
-            guard var row = row(at: path), row.selected != value else { return }
-            row.selected = value
-            reloads.append(.init(at: path, row: row))
-        }
-        if selecting && !allowsMultipleSelection {
-            for (s, section) in sections.enumerated() {
-                for (r, row) in section.rows.enumerated() where row.selected && TableIndexPath(s, r) != indexPath {
-                    flip(TableIndexPath(s, r), to: false)
-                }
-            }
-        }
-        flip(indexPath, to: selecting)
-        if reloads.isEmpty { return Batch() }
-        return Batch(reloadRows: reloads, animation: .none)
     }
 }

@@ -14,7 +14,7 @@ FROM ${SWIFT_IMAGE} AS builder
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
  && apt-get update -q \
- && apt-get install -y -q --no-install-recommends libmicrohttpd-dev \
+ && apt-get install -y -q --no-install-recommends libmicrohttpd-dev libpq-dev \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -26,7 +26,7 @@ RUN swift package resolve
 COPY Sources ./Sources
 # SwiftPM checks that every target's folder exists, the test targets' too.
 COPY Tests ./Tests
-# The Swift runtime goes into the binary (static stdlib); libmicrohttpd stays a shared library.
+# The Swift runtime goes into the binary (static stdlib); libmicrohttpd and libpq stay shared libraries.
 RUN swift build -c release --static-swift-stdlib --product webtableview \
  && install -D -m 0755 "$(swift build -c release --show-bin-path)/webtableview" /out/webtableview \
  && strip --strip-debug /out/webtableview
@@ -39,7 +39,7 @@ LABEL org.opencontainers.image.title="WebTableView" \
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
  && apt-get update -q \
- && apt-get install -y -q --no-install-recommends libmicrohttpd12 \
+ && apt-get install -y -q --no-install-recommends libmicrohttpd12 libpq5 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 webtableview \
  && useradd --system --uid 10001 --gid 10001 --home-dir /app --no-create-home \

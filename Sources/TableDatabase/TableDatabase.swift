@@ -147,10 +147,13 @@ public final class TableDatabase: Sendable {
                 guard !jsons.isEmpty else { break }
                 try Self.insertChanges(jsons, incarnation: incarnation, after: latest, on: connection)
                 let next = latest + jsons.count
+                // One round trip: move the version and notify (sent at commit).
                 try connection.query(
-                    "UPDATE webtableview_tables SET version = $2 WHERE id = $1", [id, "\(next)"])
-                try connection.query(
-                    "SELECT pg_notify($1, $2)", [DatabaseSchema.channel, TableNotice(id: id, version: next).payload])
+                    """
+                    WITH moved AS (UPDATE webtableview_tables SET version = $2 WHERE id = $1)
+                    SELECT pg_notify($3, $4)
+                    """,
+                    [id, "\(next)", DatabaseSchema.channel, TableNotice(id: id, version: next).payload])
             case .deletion:
                 try connection.query("DELETE FROM webtableview_tables WHERE id = $1", [id])
                 try connection.query(

@@ -98,12 +98,14 @@ extension HTTPServer {
     }
 
     /// Whether the request is one a reusable answer fits: no body, no query,
-    /// not conditional, and its connection is not closing (a kept answer
-    /// carries no `Connection: close`).
+    /// not conditional (`If-None-Match`, or `Min-Version`, which may make the
+    /// handler wait or refuse), and its connection is not closing (a kept
+    /// answer carries no `Connection: close`).
     private static func isPlain(_ context: RequestContext, on connection: OpaquePointer) -> Bool {
         context.body.isEmpty && !context.closesConnection
             && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
             && MHD_lookup_connection_value(connection, .HEADER_KIND, "If-None-Match") == nil
+            && MHD_lookup_connection_value(connection, .HEADER_KIND, "Min-Version") == nil
     }
 
     private func tooLarge() -> HTTPResponse {

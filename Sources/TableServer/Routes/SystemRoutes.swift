@@ -7,6 +7,18 @@ extension RouteBuilder {
         let store = context.store
         let metrics = context.metrics
 
+        // Readiness, unlike liveness, says whether edits can be taken: a load
+        // balancer sends edits elsewhere while this replica cannot reach the
+        // database (reads still work here).
+        let readiness = context.readiness
+        router.add(.GET, "/readyz") { _ in
+            if readiness() { return Respond.json(Array("{\"status\":\"ready\"}".utf8)) }
+            var response = Respond.json(
+                Array("{\"status\":\"not ready\",\"detail\":\"the database is out of reach\"}".utf8), status: 503)
+            response.headers.set("Retry-After", "\(TableServerError.retryAfterSeconds)")
+            return response
+        }
+
         router.add(.GET, "/healthz") { _ in
             Respond.json(Array("{\"status\":\"ok\"}".utf8))
         }

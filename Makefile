@@ -17,7 +17,7 @@ help:
 	@echo "make test              install what is missing, build, run every test (below)"
 	@echo "make test-unit         model, JSON, journal and rendering unit tests"
 	@echo "make test-http         HTTP server and API tests over real sockets"
-	@echo "make test-openapi      validate /api/openapi.json with openapi-spec-validator"
+	@echo "make test-openapi      validate /api/openapi.json (openapi-spec-validator) and /metrics (prometheus-client)"
 	@echo "make test-schemathesis fuzz every API operation against /api/openapi.json"
 	@echo "make test-crash        SIGKILL/restart cycles against serve --journal"
 	@echo "make test-replicas     replicas sharing PostgreSQL; a full disk under --journal"

@@ -3,7 +3,7 @@
 //
 // Layers (dependencies point one way, left to right):
 //
-//   CMicroHTTPD → MicroHTTP ─────────────────────────┐
+//   CMicroHTTPD, CAllocator → MicroHTTP ─────────────┐
 //   JSON → TableModel → TableRendering → TableServer → webtableview
 //                     ↘ TableJournal ↗
 //   CLibPQ → TableDatabase ─────────────────────────↗
@@ -11,6 +11,10 @@
 // MicroHTTP knows nothing of tables; TableModel does no I/O; TableJournal does
 // file I/O only (no HTTP); TableDatabase holds every SQL statement and knows
 // tables only as ids, versions and JSON bytes.
+//
+// Linux with glibc only, so no `platforms:` line: MicroHTTP runs libmicrohttpd's
+// epoll loops and reads /proc, the journal calls fdatasync, CAllocator asks glibc
+// (README.md, "Platform").
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -24,7 +28,6 @@ let requestPath: [SwiftSetting] = strict + [
 
 let package = Package(
     name: "WebTableView",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "webtableview", targets: ["webtableview"]),
         // For the model micro-benchmarks in Benchmarks/ (a separate package).
@@ -44,12 +47,21 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // gzip and br for compressed answers (docs/API.md, Compression).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
+        // The one way to glibc's allocator (heap in use, handing free heap back).
+        .target(name: "CAllocator"),
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CMicroHTTPD", "CAllocator", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
             swiftSettings: requestPath
         ),
-        .target(name: "MicroHTTPTesting", dependencies: ["MicroHTTP"], swiftSettings: strict),
+        .target(
+            name: "MicroHTTPTesting",
+            dependencies: ["MicroHTTP", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .target(name: "TestSupport", swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: strict),
@@ -76,12 +88,13 @@ let package = Package(
         .executableTarget(
             name: "webtableview",
             dependencies: [
-                "TableServer", "MicroHTTP", "TableModel", "TableJournal", "TableDatabase", "JSON",
+                "TableServer", "CAllocator", "TableModel", "TableJournal", "TableDatabase", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "webtableviewTests", dependencies: ["webtableview", "CAllocator"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel", "JSON"], swiftSettings: strict),

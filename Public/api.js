@@ -1,4 +1,4 @@
-// Edits through the JSON API (SPEC §4): every request names the version the
+// Edits through the JSON API (docs/API.md): every request names the version the
 // page shows (`If-Match`), so that an edit made on a stale view is refused (412)
 // rather than applied to the wrong row; a server with an edit token gets it
 // once from the reader (kept in sessionStorage) as `Authorization: Bearer`.
@@ -13,10 +13,27 @@ export class ApiError extends Error {
     this.type = type;
   }
 
-  /** What to tell the reader: the server's (UIKit's) message, with context where it needs some. */
+  /**
+   * What to tell the reader, in plain words: what happened and that nothing
+   * changed. The server's own detail is kept only where it speaks of rows and
+   * sections (UIKit's messages), never of headers or versions.
+   */
   get userMessage() {
-    if (this.status === 412) return `The table changed before this edit arrived, so nothing was changed. ${this.message}`;
-    return this.message;
+    switch (this.status) {
+      case 412: return "Someone changed this table just before your edit arrived, so nothing was changed. The table now shows the latest rows; please try again.";
+      case 401:
+      case 403: return "This server needs a valid edit token to change tables, so nothing was changed.";
+      case 404: return "That row or table is no longer there, so nothing was changed.";
+      case 409: return this.type === "unknown-id"
+        ? "That row is no longer in the table, so nothing was changed."
+        : `Nothing was changed: ${this.message}`;
+      case 413: return "This edit is too large for the server, so nothing was changed.";
+      case 429:
+      case 503: return "The server is busy right now, so nothing was changed. Please try again in a moment.";
+      default:
+        if (this.status >= 500) return "Something went wrong on the server, so nothing was changed. Please try again.";
+        return `Nothing was changed: ${this.message}`;
+    }
   }
 }
 

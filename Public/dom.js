@@ -1,4 +1,4 @@
-// Reading and numbering the server-rendered table (SPEC §5 markup):
+// Reading and numbering the server-rendered table (docs/FORMAT.md, "The HTML"):
 // table.table-view > tbody.section[data-section] > tr.cell[data-section][data-row],
 // with a tr.more row after the rows loaded so far. Items leaving with an
 // animation carry the class `tv-removing` and no index; they are never counted.

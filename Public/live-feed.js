@@ -1,4 +1,4 @@
-// The table's change feed (SPEC §3) over EventSource: `update` events are
+// The table's change feed (docs/API.md, "The change feed and the live stream") over EventSource: `update` events are
 // applied in version order, `reset` reloads the page, `deleted` shows a notice.
 // The browser reconnects by itself with Last-Event-ID; when the stream is
 // closed for good it is opened again from the version the page shows.

@@ -1,4 +1,4 @@
-// WebTableView in the browser: enhances the server-rendered table view (SPEC §5)
+// WebTableView in the browser: enhances the server-rendered table view (docs/FORMAT.md, "The HTML")
 // with live animated updates, editing mode, reordering, selection, the section
 // index strip and infinite scroll. The page is complete without this script.
 
@@ -21,6 +21,8 @@ class TableView {
     this.container = table.closest(".table-container") ?? table.parentElement;
     /** Called with every row element put in the page: adds controls, tab stops. */
     this.enhancers = [];
+    /** Called with every table, section or row put in the page, after the enhancers: roles. */
+    this.structure = [];
     /** Called before each update from the feed is applied; each answers [row, drawn top] pairs. */
     this.beforeUpdate = [];
     this.notices = new Notices(this.container);
@@ -44,6 +46,7 @@ class TableView {
     for (const cell of cells) {
       for (const enhancer of this.enhancers) enhancer(cell);
     }
+    for (const describe of this.structure) describe(root);
     this.scroll.watch(root);
   }
 

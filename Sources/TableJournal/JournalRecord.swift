@@ -3,7 +3,7 @@ import TableModel
 
 /// One change to the server's set of tables, as the journal holds it.
 ///
-/// Payloads are JSON: `{"create": Table}` (the Table document of SPEC §1, with its
+/// Payloads are JSON: `{"create": Table}` (the Table document of docs/FORMAT.md, with its
 /// `version`), `{"table": "t", "changes": [{"version": 8, "batch": {...}}, ...]}`
 /// (the changes exactly as `/changes` publishes them), or `{"delete": "t"}`.
 public enum JournalRecord: Sendable, Equatable {

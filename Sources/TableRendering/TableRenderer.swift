@@ -4,7 +4,7 @@ import TableModel
 /// Draws tables as HTML, the way `UITableView` draws them, from the Mustache
 /// templates of one folder (`--templates`), read and parsed once at start-up.
 ///
-/// The markup follows SPEC §5: `<table class="table-view {style}">`, one
+/// The markup is docs/FORMAT.md, "The HTML": `<table class="table-view {style}">`, one
 /// `<tbody class="section">` per section with a `<th scope="rowgroup">` header
 /// row, one `<tr class="cell …">` per row. Every text and attribute value is
 /// HTML-escaped before a template sees it, and URLs (`image`, `link`,
@@ -18,13 +18,17 @@ import TableModel
 /// A value, safe to share between threads; rendering takes no lock.
 public struct TableRenderer: Sendable {
     private let templates: TemplateSet
+    /// Where pages link the stylesheet and scripts from: `/public`, or the
+    /// versioned folder the server keeps immutable (`/assets/<hash>`).
+    private let assets: String
 
     /// Loads every `*.mustache` file below `templatesDirectory`.
     ///
     /// - Throws: `TemplateLoadingError` naming the folder, a missing template or
     ///   the file, line and column of a syntax error.
-    public init(templatesDirectory: String) throws {
+    public init(templatesDirectory: String, assets: String = "/public") throws {
         templates = try TemplateSet(directory: templatesDirectory)
+        self.assets = assets
     }
 
     /// The whole HTML document of `GET /tables/{t}`: at most `rowLimit` rows of
@@ -122,6 +126,6 @@ public struct TableRenderer: Sendable {
 
     private func document(title: String, body: String, bodyClass: String, backLink: Bool) -> String {
         templates.render(
-            PageContext(title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink), "page")
+            PageContext(title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink, assets: assets), "page")
     }
 }

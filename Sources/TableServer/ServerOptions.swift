@@ -1,3 +1,4 @@
+import MicroHTTP
 import TableDatabase
 import TableJournal
 import TableModel
@@ -35,6 +36,31 @@ public struct ServerOptions: Sendable {
     /// The longest a read waits for its table to reach the version its
     /// `Min-Version` header asks for (docs/API.md, "Replicas").
     public var minVersionWait: Duration = .seconds(2)
+    /// Host names served besides `localhost`, `127.0.0.1` and `[::1]` when
+    /// bound to a loopback address (`--allowed-host`); others get 421.
+    public var allowedHosts: [String] = []
+    /// Origins allowed to call the API from another origin (`--cors-origin`).
+    public var corsOrigins: [String] = []
 
     public init() {}
+
+    /// `scheme://host[:port]` as a browser sends it in `Origin` (`--cors-origin`).
+    public static func isOrigin(_ text: String) -> Bool {
+        guard let range = text.range(of: "://"), !text[..<range.lowerBound].isEmpty else { return false }
+        let authority = text[range.upperBound...]
+        return !authority.contains("/") && OriginPolicy.hostName(of: String(authority)) != nil
+    }
+
+    /// A host name, optionally with `:port`, as `Host` carries it (`--allowed-host`).
+    public static func isHostName(_ text: String) -> Bool {
+        OriginPolicy.hostName(of: text) != nil
+    }
+
+    /// Said at start-up when the server listens beyond this machine and
+    /// anyone who reaches it may edit every table; nil when that is not so.
+    public var exposureWarning: String? {
+        guard token == nil, !OriginPolicy.isLoopback(host) else { return nil }
+        return "warning: serving \(host) without a token: anyone who can reach it can edit every table "
+            + "(set --token-file or WEBTABLEVIEW_TOKEN, or bind 127.0.0.1)"
+    }
 }

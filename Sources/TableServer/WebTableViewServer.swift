@@ -24,7 +24,8 @@ public final class WebTableViewServer: Sendable {
     /// `options.database`, connects (retrying while PostgreSQL starts), seeds
     /// an empty database with `tables` and loads what the database holds.
     public init(options: ServerOptions, tables: [Table], logger: Logger) throws {
-        let renderer = try TableRenderer(templatesDirectory: options.templatesDirectory)
+        let files = StaticFiles(root: options.publicDirectory)
+        let renderer = try TableRenderer(templatesDirectory: options.templatesDirectory, assets: "/assets/\(files.version)")
         var seen = Set<String>()
         if let duplicate = tables.first(where: { !seen.insert($0.id).inserted }) {
             throw StartError.duplicateTable(duplicate.id)
@@ -70,15 +71,17 @@ public final class WebTableViewServer: Sendable {
             router: Router(),
             context: RouteContext(
                 store: store, renderer: renderer, limits: options.limits,
-                token: options.token.flatMap(EditToken.init), metrics: metrics,
+                token: options.token.flatMap(EditToken.init), metrics: metrics, logger: logger,
+                corsOrigins: Set(options.corsOrigins),
                 readiness: { [replication] in replication?.isReady ?? true },
                 minVersionWait: options.minVersionWait))
         builder.addTableRoutes()
         builder.addReadRoutes()
         builder.addEditRoutes()
+        builder.addIdentifiedEditRoutes()
         builder.addFeedRoutes()
         builder.addPageRoutes()
-        builder.addSystemRoutes(publicDirectory: options.publicDirectory)
+        builder.addSystemRoutes(files: files)
         router = builder.router
 
         var configuration = HTTPServer.Configuration()
@@ -89,6 +92,7 @@ public final class WebTableViewServer: Sendable {
         configuration.connectionTimeout = .seconds(options.connectionTimeout)
         configuration.connectionLimit = options.connectionLimit
         configuration.preparedResponseBudget = options.answerCacheBytes
+        configuration.originPolicy = Self.originPolicy(options)
         http = HTTPServer(configuration: configuration, router: router, logger: logger)
         metrics.attach(http)
     }
@@ -127,5 +131,19 @@ public final class WebTableViewServer: Sendable {
             case .journalAndDatabase: "--journal and --database exclude each other: the database is the durable log"
             }
         }
+    }
+}
+
+extension WebTableViewServer {
+    /// Bound to a loopback address, only its own names (and `allowedHosts`)
+    /// are served: DNS rebinding cannot reach it. Every answer carries the
+    /// security headers; `corsOrigins` may call from another origin.
+    static func originPolicy(_ options: ServerOptions) -> OriginPolicy {
+        var allowedHosts: Set<String>?
+        if OriginPolicy.isLoopback(options.host) {
+            allowedHosts = OriginPolicy.loopbackNames.union(options.allowedHosts.compactMap(OriginPolicy.hostName(of:)))
+        }
+        return OriginPolicy(
+            allowedHosts: allowedHosts, corsOrigins: Set(options.corsOrigins), responseHeaders: CrossSite.responseHeaders)
     }
 }

@@ -1,8 +1,7 @@
 import ArgumentParser
+import CAllocator
 import Foundation
-import Glibc
 import Logging
-import MicroHTTP
 import TableDatabase
 import TableJournal
 import TableModel
@@ -109,6 +108,21 @@ struct Serve: ParsableCommand {
         help: ArgumentHelp("Journal bytes between background snapshots.", valueName: "bytes"))
     var snapshotBytes = Self.journalDefaults.snapshotEveryBytes
 
+    @Option(
+        name: .customLong("allowed-host"),
+        help: ArgumentHelp(
+            "A host name the Host header may name besides localhost, 127.0.0.1 and [::1] (repeatable).",
+            discussion: "Bound to a loopback address, requests naming another host get 421: a page whose name rebinds to 127.0.0.1 cannot reach the server.",
+            valueName: "name"))
+    var allowedHosts: [String] = []
+
+    @Option(
+        name: .customLong("cors-origin"),
+        help: ArgumentHelp(
+            "An origin (scheme://host[:port]) whose pages may call the API and edit (repeatable; none by default).",
+            valueName: "origin"))
+    var corsOrigins: [String] = []
+
     @Option(name: .customLong("log-level"), help: "Least severe message written to standard error.")
     var logLevel = Logger.Level.info
 
@@ -121,6 +135,12 @@ struct Serve: ParsableCommand {
         guard answerCache >= 0 else { throw ArgumentParser.ValidationError("--answer-cache must be 0 or more") }
         guard snapshotEvery >= 1, snapshotBytes >= 1 else {
             throw ArgumentParser.ValidationError("--snapshot-every and --snapshot-bytes must be at least 1")
+        }
+        for origin in corsOrigins where !ServerOptions.isOrigin(origin) {
+            throw ArgumentParser.ValidationError("--cors-origin must be scheme://host[:port], without a path (got \(origin))")
+        }
+        for name in allowedHosts where !ServerOptions.isHostName(name) {
+            throw ArgumentParser.ValidationError("--allowed-host must be a host name, optionally with :port (got \(name))")
         }
         guard journal?.isEmpty != true else { throw ArgumentParser.ValidationError("--journal needs a folder") }
         guard database?.isEmpty != true else { throw ArgumentParser.ValidationError("--database needs a URL") }
@@ -158,6 +178,8 @@ struct Serve: ParsableCommand {
         options.connectionLimit = connectionLimit
         options.answerCacheBytes = answerCache
         options.token = try readToken()
+        options.allowedHosts = allowedHosts
+        options.corsOrigins = corsOrigins
         if let journal {
             var journalOptions = JournalOptions(directory: journal)
             journalOptions.fsync = fsync
@@ -189,6 +211,9 @@ struct Serve: ParsableCommand {
             throw ExitCode(1)
         }
         Self.releaseFreeHeap()
+        if let warning = options.exposureWarning {
+            FileHandle.standardError.write(Data("webtableview: \(warning)\n".utf8))
+        }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         // Written straight to the file descriptor: a pipe must see this line at once.
         FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(server.port)\n".utf8))
@@ -198,12 +223,9 @@ struct Serve: ParsableCommand {
     }
 
     /// Loading parsed every `--data` file into JSON values that are gone now: hands
-    /// that memory back to the system (glibc's `malloc_trim`) rather than keeping
-    /// it as free heap. `<malloc.h>` is not in the Glibc module, hence `dlsym`.
+    /// that memory back to the system rather than keeping it as free heap.
     private static func releaseFreeHeap() {
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        guard let symbol = dlsym(nil, "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        _ = wtv_release_free_heap()
     }
 
     /// The tables of every `--data` file, or the demo tables when there is none.

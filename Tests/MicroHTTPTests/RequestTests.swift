@@ -41,7 +41,7 @@ import Testing
     }
 
     /// A method no route can have is refused like any method the path does not
-    /// allow: 405 with `Allow` (SPEC §4), never a 5xx.
+    /// allow: 405 with `Allow` (docs/API.md, "Status codes"), never a 5xx.
     @Test(arguments: ["BREW", "TRACE", "CONNECT"])
     func unroutedMethodIs405WithAllow(_ method: String) throws {
         try withLiveServer(Self.router()) { _, client in

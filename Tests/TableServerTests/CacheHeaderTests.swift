@@ -118,4 +118,42 @@ import Testing
             #expect(try client.request(.GET, "/api/tables/t/changes?since=2&until=3").status == 200)
         }
     }
+
+    @Test(arguments: [TestTransport.inProcess, .live])
+    func pagesLinkTheStaticFilesUnderTheirVersionedNames(_ transport: TestTransport) throws {
+        try withServer(transport) { client in
+            let page = try client.request(.GET, "/tables/t").text
+            let link = try #require(page.firstMatch(of: #/href="(/assets/[0-9a-f]{12})/tableview\.css"/#)?.output.1)
+            #expect(page.contains("src=\"\(link)/tableview.js\""))
+            for name in ["tableview.css", "tableview.js", "dom.js"] {
+                let file = try client.request(.GET, "\(link)/\(name)")
+                #expect(file.status == 200, "\(name)")
+                #expect(file.headers["Cache-Control"] == "max-age=31536000, immutable", "\(name)")
+                let plain = try client.request(.GET, "/public/\(name)")
+                #expect(plain.headers["Cache-Control"] == "max-age=300", "\(name)")
+                #expect(plain.body == file.body, "\(name)")
+            }
+            #expect(try client.request(.GET, "/").text.contains("href=\"\(link)/tableview.css\""))
+        }
+    }
+
+    @Test(arguments: ["gzip", "br"])
+    func pagesAndReadsAreCompressed(_ coding: String) throws {
+        try withServer(.live) { client in
+            for path in ["/", "/tables/t", "/api/tables/t", "/api/tables/t/sections", "/api/tables/t/changes?since=0"] {
+                let plain = try client.request(.GET, path)
+                let coded = try client.request(.GET, path, headers: ["Accept-Encoding": coding])
+                #expect(coded.headers["Vary"] == "Accept-Encoding", "\(path)")
+                #expect(try coded.decodedBody() == plain.body, "\(path)")
+                if coded.headers["Content-Encoding"] != nil {
+                    #expect(coded.headers["ETag"] == plain.headers["ETag"].map { $0.dropLast() + "-\(coding)\"" }, "\(path)")
+                    let again = try client.request(
+                        .GET, path, headers: ["Accept-Encoding": coding, "If-None-Match": coded.headers["ETag"] ?? ""])
+                    #expect(again.status == 304, "\(path)")
+                }
+            }
+            let page = try client.request(.GET, "/tables/t", headers: ["Accept-Encoding": coding])
+            #expect(page.headers["Content-Encoding"] == coding)
+        }
+    }
 }

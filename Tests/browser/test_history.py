@@ -1,4 +1,4 @@
-"""Back and forward: pages kept in the back/forward cache hold no event stream,
+"""Coming back to the site: its icon; pages kept in the back/forward cache hold no event stream,
 and a page shown again from the cache follows the table from where it was."""
 
 from support import cell, dom_texts, open_table, table, version_shown, wait
@@ -33,3 +33,17 @@ def test_pages_in_the_back_forward_cache_hold_no_stream_and_catch_up_when_shown(
     wait(window, lambda: window.execute_script("return window.keptByTheCache") == 6)
     wait(window, lambda: version_shown(window) == 3, "the page did not catch up")
     assert dom_texts(window) == server.texts("t6") == [["Added while hidden", "Added while shown"]]
+
+
+def test_the_site_has_an_icon(serve, browser):
+    server = serve(TABLES[:1])
+    window = browser()
+    open_table(window, server, "t0")
+    size = window.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      const icon = new Image();
+      icon.onload = () => done([icon.naturalWidth, icon.naturalHeight]);
+      icon.onerror = () => done(null);
+      icon.src = '/favicon.ico';
+    """)
+    assert size == [32, 32]

@@ -97,7 +97,7 @@ def test_a_posted_batch_appears_animated(serve, browser):
     open_table(window, server, "letters")
     window.execute_script(RECORD_ANIMATIONS)
 
-    # SPEC §2's worked example: delete 1 and 5, insert at 2 and 3, reload 4.
+    # The worked example of docs/API.md, "A batch": delete 1 and 5, insert at 2 and 3, reload 4.
     server.edit("POST", "/api/tables/letters/batch", {
         "deleteRows": [[0, 1], [0, 5]],
         "insertRows": [{"at": [0, 2], "row": cell("N2")}, {"at": [0, 3], "row": cell("N3")}],
@@ -199,3 +199,21 @@ def test_a_deleted_table_shows_a_notice(serve, browser):
     assert status == 204
     wait(window, lambda: "deleted" in window.execute_script(
         "return document.querySelector('.tv-banner')?.textContent ?? ''"))
+
+
+def test_a_moved_section_slides_to_its_place(serve, browser):
+    server = serve([GROCERIES])
+    window = browser()
+    open_table(window, server, "groceries")
+    window.execute_script("""
+      window.slid = [];
+      new MutationObserver((records) => {
+        for (const record of records) {
+          if (record.target.matches('tbody.section.tv-move')) window.slid.push(record.target.querySelector('th').textContent);
+        }
+      }).observe(document.querySelector('table.table-view'), {attributes: true, attributeFilter: ['class'], subtree: true});
+    """)
+    server.edit("POST", "/api/tables/groceries/sections/1/move", {"to": 0})
+    wait(window, lambda: version_shown(window) == 1 and settled(window))
+    assert sorted(window.execute_script("return window.slid")) == ["Fruit", "Vegetables"]
+    assert dom_texts(window) == server.texts("groceries")

@@ -1,6 +1,6 @@
 // The batch engine: UIKit's `performBatchUpdates` applied to a `Table`.
 //
-// ## Rules (SPEC §2)
+// ## Rules (docs/API.md, "A batch")
 // - Deletes, reloads and the `from` of a move name positions BEFORE the batch;
 //   inserts and the `to` of a move name positions AFTER it. The order of the
 //   operations inside the batch does not matter. Deletes are processed before
@@ -14,7 +14,7 @@
 //   section's index before the batch (sources) and after it (targets). Row edits
 //   happen only in sections that exist on both sides and are not reloaded.
 // - A batch is accepted exactly when UIKit would accept the same calls (plus the
-//   stricter rules of SPEC §2), else refused as a whole with UIKit's words: see
+//   stricter rules of docs/API.md), else refused as a whole with UIKit's words: see
 //   `BatchValidation.swift` for the checks and their order, `BatchMessages.swift`
 //   for the words and `BatchError.Rule` for the problem types.
 //

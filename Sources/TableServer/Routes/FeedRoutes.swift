@@ -2,7 +2,7 @@ import JSON
 import MicroHTTP
 import TableModel
 
-/// The change feed: `GET …/changes?since=V` and the `GET …/events` stream (SPEC §3).
+/// The change feed: `GET …/changes?since=V` and the `GET …/events` stream (docs/API.md, "The change feed and the live stream").
 extension RouteBuilder {
     /// `Cache-Control` of a closed range of the change feed. No `public`:
     /// reads need no `Authorization`, so shared caches may store it anyway.

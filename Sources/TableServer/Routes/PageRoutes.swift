@@ -6,6 +6,7 @@ extension RouteBuilder {
     mutating func addPageRoutes() {
         let store = context.store
         let renderer = context.renderer
+        let logger = context.logger
 
         /// An error as a small HTML page, with the status the API would answer.
         @Sendable func page(error: TableServerError) -> HTTPResponse {
@@ -14,8 +15,8 @@ extension RouteBuilder {
                 status: error.status)
         }
 
-        router.add(.GET, "/") { _ in
-            Respond.html(renderer.index(store.tables()))
+        router.add(.GET, "/") { request in
+            Respond.taggedByContent(Respond.html(renderer.index(store.tables())), for: request)
         }
 
         router.add(.GET, "/tables/{t}") { request in
@@ -37,7 +38,7 @@ extension RouteBuilder {
             } catch let error as TableServerError {
                 return page(error: error)
             } catch {
-                return Respond.html("internal error", status: 500)
+                return Respond.internalError(error, logger: logger, html: true)
             }
         }
 
@@ -55,7 +56,7 @@ extension RouteBuilder {
             } catch let error as TableServerError {
                 return page(error: error)
             } catch {
-                return Respond.html("internal error", status: 500)
+                return Respond.internalError(error, logger: logger, html: true)
             }
         }
 

@@ -1,9 +1,10 @@
 import MicroHTTP
 import TableModel
 
-/// Liveness, Prometheus metrics, the OpenAPI document and the static files.
+/// Liveness, Prometheus metrics, the OpenAPI document, the static files
+/// (under their plain names and under their versioned folder) and the site's icon.
 extension RouteBuilder {
-    mutating func addSystemRoutes(publicDirectory: String) {
+    mutating func addSystemRoutes(files: StaticFiles) {
         let store = context.store
         let metrics = context.metrics
 
@@ -47,9 +48,18 @@ extension RouteBuilder {
             Respond.json(OpenAPIDocument.bytes)
         }
 
-        let files = StaticFiles(root: publicDirectory)
         router.add(.GET, "/public/{path...}") { request in
             files.response(for: request.parameters["path"] ?? "", request: request)
+        }
+        // The same files under a name that changes with their contents, which
+        // the pages link: cached for a year (docs/API.md, Caching).
+        router.add(.GET, "/assets/{version}/{path...}") { request in
+            files.response(
+                for: request.parameters["path"] ?? "", version: request.parameters["version"] ?? "", request: request)
+        }
+        // Browsers ask for /favicon.ico on a site's first page whether or not the page names an icon.
+        router.add(.GET, "/favicon.ico") { request in
+            files.response(for: "favicon.ico", request: request)
         }
     }
 }

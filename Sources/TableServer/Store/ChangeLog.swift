@@ -4,7 +4,7 @@ import TableModel
 struct Change: Sendable {
     /// The table's version after this change.
     var version: Int
-    /// The normalised batch (SPEC §3).
+    /// The normalised batch (docs/API.md, "A batch").
     var batch: Batch
     /// `{"version":…,"batch":…}`, encoded once when the change is made.
     var json: [UInt8]

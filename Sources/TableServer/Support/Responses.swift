@@ -1,4 +1,5 @@
 import JSON
+import Logging
 import MicroHTTP
 import TableModel
 import TableRendering
@@ -70,6 +71,22 @@ enum Respond {
         notModified(etag: ETag.string(for: version), cacheControl: revalidate)
     }
 
+    /// `response`, a 200 made from more than one table (the index, the list
+    /// of tables), with an `ETag` hashed from its body; 304 when the
+    /// request's `If-None-Match` names it.
+    static func taggedByContent(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+        guard response.status == 200, case .bytes(let bytes) = response.body else {
+            return response
+        }
+        let tag = "\"\(ContentHash.hex(of: bytes))\""
+        if ETag.matches(request.headers["If-None-Match"], tag: tag) {
+            return notModified(etag: tag, cacheControl: revalidate)
+        }
+        var response = response
+        response.headers.set("ETag", tag)
+        return response
+    }
+
     /// 304 carrying the `ETag` and `Cache-Control` the 200 would have.
     static func notModified(etag: String, cacheControl: String) -> HTTPResponse {
         var headers = HTTPHeaders()
@@ -78,15 +95,30 @@ enum Respond {
         return HTTPResponse(status: 304, headers: headers)
     }
 
-    /// The answer `body` makes, or the problem document for what it threw.
-    static func catching(_ body: () throws -> HTTPResponse) -> HTTPResponse {
+    /// The answer `body` makes, or the problem document for what it threw; an
+    /// error the store did not expect is an ``internalError(_:logger:)``.
+    static func catching(logger: Logger, _ body: () throws -> HTTPResponse) -> HTTPResponse {
         do {
             return try body()
         } catch let error as TableServerError {
             return problem(error)
         } catch {
-            return .problem(status: 500, type: "internal", detail: "\(error)")
+            return internalError(error, logger: logger)
         }
+    }
+
+    /// 500 with a generic detail and a fresh request id (also in `X-Request-Id`):
+    /// the error's own text, which may name files or internals, goes only to
+    /// the log, under that id.
+    static func internalError(_ error: any Error, logger: Logger, html: Bool = false) -> HTTPResponse {
+        let requestID = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        logger.error("internal error: \(LogText.escaped(String(describing: error)))", metadata: ["request-id": "\(requestID)"])
+        let detail = "An internal error occurred; the server's log has it under request id \(requestID)."
+        var response = html
+            ? Respond.html(detail, status: 500)
+            : .problem(status: 500, type: "internal", detail: detail)
+        response.headers.set("X-Request-Id", requestID)
+        return response
     }
 
     static func problem(_ error: TableServerError) -> HTTPResponse {

@@ -8,7 +8,7 @@ FUZZ_SECONDS ?= 300
 BIN           = .build/debug/webtableview
 RELEASE_BIN   = .build/release/webtableview
 
-.PHONY: run build release deps test test-unit test-http test-openapi test-schemathesis \
+.PHONY: run build release deps test test-unit test-http test-openapi test-docs test-schemathesis \
         test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
         container-test test-container bench fuzz clean help
 
@@ -18,6 +18,7 @@ help:
 	@echo "make test-unit         model, JSON, journal and rendering unit tests"
 	@echo "make test-http         HTTP server and API tests over real sockets"
 	@echo "make test-openapi      validate /api/openapi.json (openapi-spec-validator) and /metrics (prometheus-client)"
+	@echo "make test-docs         run every curl example of README.md and docs/API.md against a fresh server"
 	@echo "make test-schemathesis fuzz every API operation against /api/openapi.json"
 	@echo "make test-crash        SIGKILL/restart cycles against serve --journal"
 	@echo "make test-replicas     replicas sharing PostgreSQL; a full disk under --journal"
@@ -51,6 +52,7 @@ test: deps
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 	$(MAKE) test-openapi
+	$(MAKE) test-docs
 	$(MAKE) test-schemathesis
 	$(MAKE) test-crash
 	$(MAKE) test-replicas
@@ -69,6 +71,10 @@ test-http: deps
 
 test-openapi: build
 	scripts/test-openapi.sh $(BIN)
+
+test-docs: build
+	@scripts/install-deps.sh docs
+	scripts/test-docs.py $(BIN)
 
 test-schemathesis: build
 	scripts/test-schemathesis.sh $(BIN)

@@ -36,7 +36,9 @@ public final class WebTableViewServer: Sendable {
             let replication = DatabaseReplication(database: database, history: options.history, logger: logger)
             self.replication = replication
             journal = nil
-            store = TableStore(history: options.history, renderer: renderer, log: replication)
+            store = TableStore(
+                history: options.history, historyBytes: options.historyBytes, maxTables: options.maxTables,
+                renderer: renderer, log: replication)
             do {
                 try replication.load(tables, into: store)
             } catch {
@@ -57,7 +59,9 @@ public final class WebTableViewServer: Sendable {
             } else {
                 journal = nil
             }
-            store = TableStore(history: options.history, renderer: renderer, log: journal)
+            store = TableStore(
+                history: options.history, historyBytes: options.historyBytes, maxTables: options.maxTables,
+                renderer: renderer, log: journal)
             do {
                 try Self.load(tables, recovery: recovery, into: store, logger: logger)
             } catch {

@@ -39,7 +39,7 @@ extension TableStore {
     /// replayed into it and its change log — before anyone can see it. Throws
     /// `tableExists` when this server holds the id already.
     func restore(_ table: Table, replaying changes: [LoggedChange], mark: UInt64) throws {
-        let handle = TableHandle(table: table, history: history)
+        let handle = TableHandle(table: table, log: ChangeLog(capacity: history, byteLimit: historyBytes))
         try handle.withState { state in
             try applyLogged(changes, in: &state)
             state.logMark = mark
@@ -77,7 +77,7 @@ extension TableStore {
             guard state.logMark == mark, table.version + changes.count > state.table.version else { return }
             let subscribers = state.takeSubscribers()
             state.table = table
-            state.log = ChangeLog(capacity: history)
+            state.log = ChangeLog(capacity: history, byteLimit: historyBytes)
             try applyLogged(changes, in: &state)
             state.subscribers = subscribers
             state.deliver([FeedEvent.reset(version: state.table.version)])

@@ -13,11 +13,11 @@ for set in "$@"; do
     python)    packages=(python3) ;;
     # scripts/test-docs.py runs the docs' curl examples, some piped to jq.
     docs)      packages=(python3 curl jq) ;;
-    bench)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev pkg-config gcc wrk python3) ;;
+    bench)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev pkg-config gcc wrk python3 brotli postgresql) ;;
     # A private PostgreSQL cluster for the replica tests (Tests/replicas).
     replicas)  packages=(postgresql postgresql-client) ;;
     # podman wants its recommended helpers (slirp, uid maps, …) too.
-    container) packages=(podman buildah runc debootstrap curl); recommends=() ;;
+    container) packages=(podman buildah runc debootstrap curl podman-compose); recommends=() ;;
     *) echo "usage: $0 SET...   SET: build browser python docs bench container replicas" >&2; exit 2 ;;
   esac
 

@@ -59,6 +59,9 @@ extension RouteBuilder {
         router.add(.GET, "/tables/{t}/sections/{s}") { request in
             do {
                 let (table, s, range) = try requestedRows(request, defaultLimit: Self.maxPageSize)
+                if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+                    return Respond.notModified(version: table.version)
+                }
                 return Respond.html(renderer.sectionPage(table, section: s, range: range), version: table.version)
             } catch let error as TableServerError {
                 return page(error: error)
@@ -70,6 +73,9 @@ extension RouteBuilder {
         router.add(.GET, "/tables/{t}/sections/{s}/rows") { request in
             do {
                 let (table, s, range) = try requestedRows(request, defaultLimit: Self.defaultPageSize)
+                if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+                    return Respond.notModified(version: table.version)
+                }
                 return Respond.html(renderer.rows(table, section: s, range: range), version: table.version)
             } catch let error as TableServerError {
                 return page(error: error)

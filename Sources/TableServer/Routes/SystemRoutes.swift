@@ -8,20 +8,25 @@ extension RouteBuilder {
         let store = context.store
         let metrics = context.metrics
 
+        // Health, readiness and metrics describe this moment of this process: never stored.
         // Readiness, unlike liveness, says whether edits can be taken: a load
         // balancer sends edits elsewhere while this replica cannot reach the
         // database (reads still work here).
         let readiness = context.readiness
         router.add(.GET, "/readyz") { _ in
-            if readiness() { return Respond.json(Array("{\"status\":\"ready\"}".utf8)) }
-            var response = Respond.json(
-                Array("{\"status\":\"not ready\",\"detail\":\"the database is out of reach\"}".utf8), status: 503)
-            response.headers.set("Retry-After", "\(TableServerError.retryAfterSeconds)")
+            var response = readiness()
+                ? Respond.json(Array("{\"status\":\"ready\"}\n".utf8))
+                : Respond.json(
+                    Array("{\"status\":\"not ready\",\"detail\":\"the database is out of reach\"}\n".utf8), status: 503)
+            if response.status == 503 { response.headers.set("Retry-After", "\(TableServerError.retryAfterSeconds)") }
+            response.headers.set("Cache-Control", Respond.neverStore)
             return response
         }
 
         router.add(.GET, "/healthz") { _ in
-            Respond.json(Array("{\"status\":\"ok\"}".utf8))
+            var response = Respond.json(Array("{\"status\":\"ok\"}\n".utf8))
+            response.headers.set("Cache-Control", Respond.neverStore)
+            return response
         }
 
         router.add(.GET, "/metrics") { _ in
@@ -41,11 +46,12 @@ extension RouteBuilder {
                 """
             var headers = HTTPHeaders()
             headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            headers.set("Cache-Control", Respond.neverStore)
             return HTTPResponse(status: 200, headers: headers, body: .bytes(Array(text.utf8)))
         }
 
-        router.add(.GET, "/api/openapi.json") { _ in
-            Respond.json(OpenAPIDocument.bytes)
+        router.add(.GET, "/api/openapi.json") { request in
+            Respond.taggedByContent(Respond.json(OpenAPIDocument.bytes), for: request)
         }
 
         router.add(.GET, "/public/{path...}") { request in

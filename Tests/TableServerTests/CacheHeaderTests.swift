@@ -173,4 +173,16 @@ import Testing
             #expect(page.headers["Content-Encoding"] == coding)
         }
     }
+
+    @Test func eventStreamsAreNotCompressed() throws {
+        try withServer(.live) { client in
+            let connection = try client.connect()
+            defer { connection.close() }
+            try connection.send("GET /api/tables/t/events?since=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip, br\r\n\r\n")
+            let head = try connection.readHead()
+            #expect(head.status == 200)
+            #expect(head.headers["Content-Encoding"] == nil)
+            #expect(head.headers["Cache-Control"] == "no-cache")
+        }
+    }
 }

@@ -8,9 +8,10 @@ FUZZ_SECONDS ?= 300
 BIN           = .build/debug/webtableview
 RELEASE_BIN   = .build/release/webtableview
 
-.PHONY: run build release deps test test-unit test-http test-openapi test-schemathesis \
+.PHONY: run build release deps test test-unit test-http test-openapi test-redbot test-docs test-schemathesis \
         test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
-        container-test test-container bench fuzz clean help
+        container-test test-container deploy-images deploy-up deploy-down deploy-down-all \
+        bench fuzz clean help
 
 help:
 	@echo "make run               install what is missing, build, serve the demo tables on :$(PORT)"
@@ -18,6 +19,8 @@ help:
 	@echo "make test-unit         model, JSON, journal and rendering unit tests"
 	@echo "make test-http         HTTP server and API tests over real sockets"
 	@echo "make test-openapi      validate /api/openapi.json (openapi-spec-validator) and /metrics (prometheus-client)"
+	@echo "make test-redbot       lint the pages, JSON reads, static files and change feed with REDbot"
+	@echo "make test-docs         run every curl example of README.md and docs/API.md against a fresh server"
 	@echo "make test-schemathesis fuzz every API operation against /api/openapi.json"
 	@echo "make test-crash        SIGKILL/restart cycles against serve --journal"
 	@echo "make test-replicas     replicas sharing PostgreSQL; a full disk under --journal"
@@ -25,7 +28,9 @@ help:
 	@echo "make test-fuzz         each libFuzzer harness for 20 s"
 	@echo "make test-load         1,000 readers + writers, slowloris, 2,000 SSE subscribers"
 	@echo "make test-browser      the live page in headless Chromium (Selenium)"
-	@echo "make container-test    build and run the container image with podman"
+	@echo "make container-test    build and run the container image, then the replicated stack, with podman"
+	@echo "make deploy-up         PostgreSQL, three replicas and nginx on 127.0.0.1:8080 (deploy/compose.yaml)"
+	@echo "make deploy-down       stop that stack (deploy-down-all also removes its database volume)"
 	@echo "make fuzz              each libFuzzer harness for FUZZ_SECONDS ($(FUZZ_SECONDS) s)"
 	@echo "make bench             benchmarks side by side; writes docs/PERFORMANCE.md"
 	@echo "make screenshots       rewrite docs/screenshots/ from the browser tests"
@@ -51,6 +56,8 @@ test: deps
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 	$(MAKE) test-openapi
+	$(MAKE) test-redbot
+	$(MAKE) test-docs
 	$(MAKE) test-schemathesis
 	$(MAKE) test-crash
 	$(MAKE) test-replicas
@@ -69,6 +76,13 @@ test-http: deps
 
 test-openapi: build
 	scripts/test-openapi.sh $(BIN)
+
+test-redbot: build
+	scripts/test-redbot.sh $(BIN)
+
+test-docs: build
+	@scripts/install-deps.sh docs
+	scripts/test-docs.py $(BIN)
 
 test-schemathesis: build
 	scripts/test-schemathesis.sh $(BIN)
@@ -97,6 +111,21 @@ screenshots:
 
 container-test test-container:
 	scripts/container/test.sh
+
+# The replicated stack of deploy/compose.yaml, with podman-compose (docs/CONTAINER.md).
+COMPOSE = podman-compose -p webtableview -f deploy/compose.yaml
+
+deploy-images:
+	deploy/build-images.sh
+
+deploy-up: deploy-images
+	$(COMPOSE) up -d
+
+deploy-down:
+	$(COMPOSE) down
+
+deploy-down-all:
+	$(COMPOSE) down -v
 
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_SECONDS)

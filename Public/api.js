@@ -1,6 +1,7 @@
-// Edits through the JSON API (docs/API.md): every request names the version the
-// page shows (`If-Match`), so that an edit made on a stale view is refused (412)
-// rather than applied to the wrong row; a server with an edit token gets it
+// Edits through the JSON API (docs/API.md): an edit by position names the
+// version the page shows (`If-Match`), so that an edit made on a stale view is
+// refused (412) rather than applied to the wrong row; a move by row id needs no
+// version, as ids stay right whatever else changed; a server with an edit token gets it
 // once from the reader (kept in sessionStorage) as `Authorization: Bearer`.
 
 const TOKEN_KEY = "webtableview-token";
@@ -81,7 +82,8 @@ export class TableAPI {
   /**
    * Sends `method path` (relative to the table) with `body` as JSON and answers
    * the parsed change `{version, batch}`. Throws `ApiError` when refused.
-   * `expected` is the version the request's positions were read at.
+   * `expected` is the version the request's positions were read at; null
+   * sends no `If-Match` (an edit by ids).
    */
   async edit(method, path, body, expected = this.version()) {
     let response = await this.send(method, path, body, expected);
@@ -101,7 +103,7 @@ export class TableAPI {
   }
 
   send(method, path, body, expected) {
-    const headers = { "If-Match": `"${expected}"` };
+    const headers = expected === null ? {} : { "If-Match": `"${expected}"` };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     return fetch(this.base + path, {
@@ -123,6 +125,14 @@ export class TableAPI {
   /** `version`: the version the page showed when the row was picked up. */
   moveRow(from, to, version) {
     return this.edit("POST", `/sections/${from[0]}/rows/${from[1]}/move`, { to }, version);
+  }
+
+  /**
+   * Moves the row `id` next to the rows the reader saw: `anchor` is one of
+   * `{beforeItem}`, `{afterItem}` or `{toSection}` (ids), whatever the version.
+   */
+  moveItem(id, anchor) {
+    return this.edit("POST", `/items/${encodeURIComponent(id)}/move`, anchor, null);
   }
 
   select(section, row, selected) {

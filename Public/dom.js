@@ -61,7 +61,7 @@ export function setMoreRow(more, tableID, section, offset, remaining) {
   more.dataset.remaining = String(remaining);
   const link = more.querySelector("a");
   if (link) {
-    link.href = `/tables/${encodeURIComponent(tableID)}/sections/${section}/rows?offset=${offset}`;
+    link.href = `/tables/${encodeURIComponent(tableID)}/sections/${section}?offset=${offset}`;
     link.textContent = moreLabel(remaining);
   }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages of one or more sets, only those that are missing
 # (apt-get, as root; without root, names what is missing and fails).
-# Usage: scripts/install-deps.sh SET...   SET: build browser python bench container replicas
+# Usage: scripts/install-deps.sh SET...   SET: build browser python docs bench container replicas
 set -euo pipefail
 
 [ $# -gt 0 ] || set -- build
@@ -11,12 +11,14 @@ for set in "$@"; do
     build)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev libpq-dev pkg-config curl) ;;
     browser)   packages=(chromium chromium-driver fonts-liberation) ;;
     python)    packages=(python3) ;;
-    bench)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev pkg-config gcc wrk python3) ;;
+    # scripts/test-docs.py runs the docs' curl examples, some piped to jq.
+    docs)      packages=(python3 curl jq) ;;
+    bench)     packages=(libmicrohttpd-dev zlib1g-dev libbrotli-dev pkg-config gcc wrk python3 brotli postgresql) ;;
     # A private PostgreSQL cluster for the replica tests (Tests/replicas).
     replicas)  packages=(postgresql postgresql-client) ;;
     # podman wants its recommended helpers (slirp, uid maps, …) too.
-    container) packages=(podman buildah runc debootstrap curl); recommends=() ;;
-    *) echo "usage: $0 SET...   SET: build browser python bench container replicas" >&2; exit 2 ;;
+    container) packages=(podman buildah runc debootstrap curl podman-compose); recommends=() ;;
+    *) echo "usage: $0 SET...   SET: build browser python docs bench container replicas" >&2; exit 2 ;;
   esac
 
   missing=()

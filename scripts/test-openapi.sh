@@ -14,13 +14,8 @@ if ! python3 -c 'import prometheus_client' 2>/dev/null; then
     apt-get -o DPkg::Lock::Timeout=600 install -y -qq python3-prometheus-client >/dev/null
   fi
 fi
-work=$(mktemp -d)
-"$binary" serve --port 0 >"$work/out" 2>"$work/err" &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 100); do grep -q listening "$work/out" && break; sleep 0.1; done
-url=$(sed -n 's/^listening on //p' "$work/out")
-[ -n "$url" ] || { echo "server did not start"; cat "$work/err"; exit 1; }
+. "$(dirname "$0")/serve-demo.sh"
+serve_demo "$binary"
 curl -fsS "$url/api/openapi.json" -o "$work/openapi.json"
 python3 - "$work/openapi.json" <<'PY'
 import json, sys

@@ -91,6 +91,32 @@ public struct TableRenderer: Sendable {
         return templates.render(context, "rows")
     }
 
+    /// The HTML document of `GET /tables/{t}/sections/{s}?offset=`: the rows of
+    /// section `section` in `range` (clamped to the section) under the section's
+    /// header, then a `more` row linking to the page after, as the `more` row of
+    /// the table's page links here. The table is not live (no `data-table`):
+    /// its rows start at an offset. Empty when the section does not exist.
+    public func sectionPage(_ table: Table, section: Int, range: Range<Int>) -> String {
+        guard table.sections.indices.contains(section) else { return "" }
+        let rows = table.sections[section].rows
+        let shown = range.clamped(to: 0..<rows.count)
+        let title = HTMLEscaping.escape(table.title ?? table.id)
+        let total = Formatting.grouped(rows.count)
+        let described = switch shown.count {
+        case 0: "No rows after row \(Formatting.grouped(shown.lowerBound)) of \(total)"
+        case 1: "Row \(Formatting.grouped(shown.upperBound)) of \(total)"
+        default: "Rows \(Formatting.grouped(shown.lowerBound + 1))–\(Formatting.grouped(shown.upperBound)) of \(total)"
+        }
+        let context = SectionPageContext(
+            title: title, style: table.style, range: described,
+            tableHref: HTMLEscaping.escape("/tables/\(PathEscaping.segment(table.id))#section-\(section)"),
+            section: SectionContext(
+                table.sections[section], at: section, tableID: table.id, range: shown, drawer: drawer(for: table)))
+        return document(
+            title: title, body: templates.render(context, "section-page"),
+            bodyClass: "table-page \(table.style.rawValue)", backLink: true)
+    }
+
     /// One `<tbody class="section">`, as inserted or reloaded by a live update;
     /// like `page`, it draws at most `rowLimit` rows. Empty when the section
     /// does not exist.

@@ -12,6 +12,11 @@ public struct ServerOptions: Sendable {
     public var templatesDirectory = "Templates"
     /// Changes kept per table for `/changes` and event-stream replay.
     public var history = 1000
+    /// Bytes those changes may take per table (JSON and rendered event);
+    /// older ones are dropped first, and a change larger than this is not kept.
+    public var historyBytes = 8 << 20
+    /// The most tables `POST /api/tables` creates (409 `too-many-tables` beyond).
+    public var maxTables = 1000
     public var maxBodySize = 16 << 20
     /// Seconds an idle connection is kept open.
     public var connectionTimeout = 30

@@ -38,7 +38,9 @@ public final class WebTableViewServer: Sendable {
         } else {
             journal = nil
         }
-        store = TableStore(history: options.history, renderer: renderer, log: journal)
+        store = TableStore(
+            history: options.history, historyBytes: options.historyBytes, maxTables: options.maxTables,
+            renderer: renderer, log: journal)
         do {
             try Self.load(tables, recovery: recovery, into: store, logger: logger)
         } catch {

@@ -47,6 +47,14 @@ struct Serve: ParsableCommand {
     @Option(help: "Changes kept per table for /changes and event-stream replay.")
     var history = Self.defaults.history
 
+    @Option(
+        name: .customLong("history-bytes"),
+        help: ArgumentHelp("Bytes those changes may take per table; older ones go first.", valueName: "bytes"))
+    var historyBytes = Self.defaults.historyBytes
+
+    @Option(name: .customLong("max-tables"), help: "Most tables the server holds; creating more is refused.")
+    var maxTables = Self.defaults.maxTables
+
     @Option(name: .customLong("max-body"), help: "Largest request body, in bytes.")
     var maxBody = Self.defaults.maxBodySize
 
@@ -110,6 +118,8 @@ struct Serve: ParsableCommand {
         guard (0...65535).contains(port) else { throw ArgumentParser.ValidationError("--port must be 0…65535") }
         guard (1...256).contains(threads) else { throw ArgumentParser.ValidationError("--threads must be 1…256") }
         guard history >= 1 else { throw ArgumentParser.ValidationError("--history must be at least 1") }
+        guard historyBytes >= 1 else { throw ArgumentParser.ValidationError("--history-bytes must be at least 1") }
+        guard maxTables >= 1 else { throw ArgumentParser.ValidationError("--max-tables must be at least 1") }
         guard connectionLimit >= 1 else { throw ArgumentParser.ValidationError("--connection-limit must be at least 1") }
         guard maxBody >= 1024 else { throw ArgumentParser.ValidationError("--max-body must be at least 1024") }
         guard answerCache >= 0 else { throw ArgumentParser.ValidationError("--answer-cache must be 0 or more") }
@@ -145,6 +155,8 @@ struct Serve: ParsableCommand {
         options.publicDirectory = Self.locate(publicDirectory)
         options.templatesDirectory = Self.locate(templatesDirectory)
         options.history = history
+        options.historyBytes = historyBytes
+        options.maxTables = maxTables
         options.maxBodySize = maxBody
         options.limits = limits
         options.connectionTimeout = connectionTimeout

@@ -203,6 +203,7 @@ final class StreamFixture: Sendable {
         let stream = EventStream(bufferLimit: 4)
         let subscribers = Shared(1)
         stream.onClose { subscribers.update { $0 -= 1 } }
+        #expect(stream.send([1, 2, 3, 4, 5]))
         let accepted = subscribers.update { _ in stream.send([1, 2, 3, 4, 5]) }
         #expect(!accepted)
         #expect(stream.isClosed)
@@ -220,5 +221,27 @@ final class StreamFixture: Sendable {
         #expect(stream.takeQueuedBytes().isEmpty)
         stream.close()
         #expect(!stream.send([1]))
+    }
+
+    @Test func whatWaitsBehindTheEventBeingWrittenIsBounded() {
+        let stream = EventStream(bufferLimit: 10)
+        #expect(stream.send([UInt8](repeating: 1, count: 100)))
+        #expect(stream.send([UInt8](repeating: 2, count: 10)))
+        #expect(!stream.send([3]))
+        #expect(stream.isClosed)
+    }
+
+    @Test func anEventLargerThanTheLimitReachesAPromptReader() throws {
+        let fixture = StreamFixture(bufferLimit: 64 * 1024)
+        try withLiveServer(fixture.router()) { _, client in
+            let connection = try fixture.connect(client)
+            let stream = try #require(fixture.streams.value.first)
+            let large = ServerSentEvent(id: "1", data: String(repeating: "x", count: 1 << 20))
+            #expect(stream.send(large))
+            #expect(stream.send(ServerSentEvent(id: "2", data: "after")))
+            let received = connection.readStream { String(decoding: $0, as: UTF8.self).hasSuffix("data: after\n\n") }
+            #expect(received.count == large.bytes.count + ServerSentEvent(id: "2", data: "after").bytes.count)
+            #expect(!stream.isClosed)
+        }
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// the change feed is kept for a year.
 @Suite struct CacheHeaderTests {
     private static let liveReads = [
-        "/", "/tables/t", "/tables/t?style=grouped", "/tables/t/sections/0/rows",
+        "/", "/tables/t", "/tables/t?style=grouped", "/tables/t/sections/0/rows", "/tables/t/sections/0",
         "/api/tables", "/api/tables/t", "/api/tables/t/sections", "/api/tables/t/sections/0/rows",
         "/api/tables/t/sections/0/rows/0", "/api/tables/t/changes?since=0",
     ]
@@ -27,6 +27,23 @@ import Testing
                 let response = try client.request(.GET, path)
                 #expect(response.status == 200, "\(path)")
                 #expect(response.headers["Cache-Control"] == "no-cache", "\(path)")
+            }
+        }
+    }
+
+    @Test(arguments: [TestTransport.inProcess, .live])
+    func everyValidatedReadAnswers304(_ transport: TestTransport) throws {
+        try withServer(transport) { client in
+            for path in Self.liveReads + ["/api/openapi.json"] {
+                let first = try client.request(.GET, path)
+                let tag = try #require(first.headers["ETag"], "\(path)")
+                let again = try client.request(.GET, path, headers: ["If-None-Match": tag])
+                #expect(again.status == 304, "\(path)")
+                #expect(again.headers["ETag"] == tag, "\(path)")
+                #expect(again.headers["Cache-Control"] == "no-cache", "\(path)")
+            }
+            for path in ["/healthz", "/metrics"] {
+                #expect(try client.request(.GET, path).headers["Cache-Control"] == "no-store", "\(path)")
             }
         }
     }
@@ -154,6 +171,18 @@ import Testing
             }
             let page = try client.request(.GET, "/tables/t", headers: ["Accept-Encoding": coding])
             #expect(page.headers["Content-Encoding"] == coding)
+        }
+    }
+
+    @Test func eventStreamsAreNotCompressed() throws {
+        try withServer(.live) { client in
+            let connection = try client.connect()
+            defer { connection.close() }
+            try connection.send("GET /api/tables/t/events?since=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip, br\r\n\r\n")
+            let head = try connection.readHead()
+            #expect(head.status == 200)
+            #expect(head.headers["Content-Encoding"] == nil)
+            #expect(head.headers["Cache-Control"] == "no-cache")
         }
     }
 }

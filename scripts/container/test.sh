@@ -10,6 +10,7 @@
 #   - arguments add to the defaults: `IMAGE --data F --token-file T --port 9090`
 #     still listens on 0.0.0.0, on 9090, and the HEALTHCHECK follows the port
 #   - a journal on a named volume keeps the edits across a new container
+#   - the replicated stack of deploy/compose.yaml (scripts/container/deploy-checks.sh)
 # Removes the containers and the image it made, also on failure; keeps the base
 # images and the build cache for the next run. Exits non-zero on any failure.
 set -euo pipefail
@@ -32,6 +33,7 @@ current=""  # the container whose output a failure report shows
 base=""     # the URL of the running container
 
 cleanup() {
+  if declare -F deploy_down >/dev/null; then deploy_down; fi
   podman rm -f -t 0 "$demo" "$mounted" "$journaled" >/dev/null 2>&1 || true
   podman volume rm -f "$volume" >/dev/null 2>&1 || true
   podman rmi -f "$tag" >/dev/null 2>&1 || true
@@ -209,6 +211,15 @@ status=$(curl_status "$work/table.json" "$base/api/tables/countries")
 pass "a journal on a named volume keeps edits across containers"
 podman_quiet rm -f -t 10 "$journaled" >/dev/null
 current=""
+
+# The replicated stack (deploy/compose.yaml), once the server can share its tables
+# through PostgreSQL (serve --database).
+if podman run --rm --entrypoint /usr/local/bin/webtableview "$tag" serve --help 2>/dev/null | grep -q -- '--database'; then
+  # shellcheck source=scripts/container/deploy-checks.sh
+  source "$here/deploy-checks.sh"
+else
+  log "this server has no serve --database: the replicated stack of deploy/compose.yaml is not run"
+fi
 
 log "image size: $((size / 1000000)) MB ($size bytes); the test took $((SECONDS - started)) s"
 printf 'container-test: %d passed, 0 failed\n' "$passed"

@@ -9,7 +9,7 @@
 /// the client sent.
 public enum ContentEncoding {
     /// Media types worth compressing: text, JSON, JavaScript, SVG. Not event
-    /// streams (docs/PERFORMANCE.md, Compression).
+    /// streams (docs/PERFORMANCE.md, Findings: event streams are not compressed).
     public static func isCompressible(_ contentType: String) -> Bool {
         let type = contentType.prefix { $0 != ";" }.lowercased()
         if type == "text/event-stream" {

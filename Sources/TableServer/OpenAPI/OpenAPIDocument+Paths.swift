@@ -135,6 +135,11 @@ extension OpenAPIDocument {
           "get":{"operationId":"tablePage","summary":"The table view as an HTML page",
             "parameters":[{"name":"style","in":"query","schema":{"$ref":"#/components/schemas/TableStyle"}}],
             "responses":{"200":{"$ref":"#/components/responses/HTML"},"304":{"description":"Not modified"},"400":{"$ref":"#/components/responses/HTMLError"},"404":{"$ref":"#/components/responses/HTMLError"}}}},
+        "/tables/{t}/sections/{s}":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"}],
+          "get":{"operationId":"sectionPage","summary":"HTML page of a section's rows from offset on (where \"Show N more rows\" leads without JavaScript)",
+            "parameters":[{"$ref":"#/components/parameters/offset"},{"name":"limit","in":"query","allowEmptyValue":true,"description":"Rows at most; empty is the default","schema":{"type":"integer","minimum":0,"maximum":1000,"default":1000}}],
+            "responses":{"200":{"$ref":"#/components/responses/HTML"},"400":{"$ref":"#/components/responses/HTMLError"},"404":{"$ref":"#/components/responses/HTMLError"}}}},
         "/tables/{t}/sections/{s}/rows":{
           "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"}],
           "get":{"operationId":"rowFragment","summary":"HTML <tr> fragment, for scrolling further",

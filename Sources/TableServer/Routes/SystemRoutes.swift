@@ -8,8 +8,11 @@ extension RouteBuilder {
         let store = context.store
         let metrics = context.metrics
 
+        // Health and metrics describe this moment of this process: never stored.
         router.add(.GET, "/healthz") { _ in
-            Respond.json(Array("{\"status\":\"ok\"}".utf8))
+            var response = Respond.json(Array("{\"status\":\"ok\"}".utf8))
+            response.headers.set("Cache-Control", Respond.neverStore)
+            return response
         }
 
         router.add(.GET, "/metrics") { _ in
@@ -29,11 +32,12 @@ extension RouteBuilder {
                 """
             var headers = HTTPHeaders()
             headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            headers.set("Cache-Control", Respond.neverStore)
             return HTTPResponse(status: 200, headers: headers, body: .bytes(Array(text.utf8)))
         }
 
-        router.add(.GET, "/api/openapi.json") { _ in
-            Respond.json(OpenAPIDocument.bytes)
+        router.add(.GET, "/api/openapi.json") { request in
+            Respond.taggedByContent(Respond.json(OpenAPIDocument.bytes), for: request)
         }
 
         router.add(.GET, "/public/{path...}") { request in

@@ -57,9 +57,9 @@ final class TableHandle: Sendable {
     /// earlier version (`HTTPResponse.reusable`) before the edit is answered.
     let revision: Revision
 
-    init(table: Table, history: Int) {
+    init(table: Table, log: ChangeLog) {
         let delivery = DispatchQueue(label: "webtableview.delivery")
-        state = Mutex(State(table: table, log: ChangeLog(capacity: history), delivery: delivery))
+        state = Mutex(State(table: table, log: log, delivery: delivery))
         revision = Revision(table.version)
     }
 

@@ -6,7 +6,7 @@ extension TableServerError {
     var status: Int {
         switch self {
         case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound: 404
-        case .tableExists, .refused, .selectionDisabled: 409
+        case .tableExists, .tooManyTables, .refused, .selectionDisabled: 409
         case .versionMismatch: 412
         case .invalid: 422
         case .badRequest: 400
@@ -20,6 +20,7 @@ extension TableServerError {
         switch self {
         case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound: "not-found"
         case .tableExists: "table-exists"
+        case .tooManyTables: "too-many-tables"
         case .refused(let error): error.type
         case .selectionDisabled: "selection-disabled"
         case .versionMismatch: "version-mismatch"
@@ -35,6 +36,8 @@ extension TableServerError {
         switch self {
         case .tableNotFound(let id), .tableGone(let id):
             "no table with id \"\(id)\""
+        case .tooManyTables(let limit):
+            "the server holds \(limit) tables, its limit (--max-tables); delete one first"
         case .tableExists(let id):
             "a table with id \"\(id)\" already exists"
         case .sectionNotFound(let table, let section):

@@ -6,6 +6,8 @@ enum TableServerError: Error, Sendable {
     case tableNotFound(String)
     case tableGone(String)
     case tableExists(String)
+    /// `create` would pass the server's limit on tables.
+    case tooManyTables(Int)
     case sectionNotFound(table: String, section: Int)
     case rowNotFound(table: String, indexPath: TableIndexPath)
     case refused(BatchError)

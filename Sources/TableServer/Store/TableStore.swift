@@ -23,11 +23,20 @@ final class TableStore: Sendable {
 
     let directory = Mutex(Directory())
     let history: Int
+    /// Bytes of changes kept per table (see `ChangeLog`).
+    let historyBytes: Int
+    /// The most tables `create` makes; tables loaded from a log are not refused.
+    let maxTables: Int
     let events: ChangeEvents
     let log: (any TableLog)?
 
-    init(history: Int, renderer: TableRenderer, log: (any TableLog)? = nil) {
+    init(
+        history: Int, historyBytes: Int = .max, maxTables: Int = .max,
+        renderer: TableRenderer, log: (any TableLog)? = nil
+    ) {
         self.history = history
+        self.historyBytes = historyBytes
+        self.maxTables = maxTables
         self.events = ChangeEvents(renderer: renderer)
         self.log = log
     }
@@ -49,12 +58,13 @@ final class TableStore: Sendable {
         try handle(id).table
     }
 
-    /// Adds a table at version 0; refused when the id is in use.
+    /// Adds a table at version 0; refused when the id is in use or when the
+    /// server holds `maxTables` already.
     @discardableResult
     func create(_ table: Table) throws -> Table {
         var table = table
         table.version = 0
-        try insert(table) { try log?.recordCreation(of: table) ?? 0 }
+        try insert(table, limit: maxTables) { try log?.recordCreation(of: table) ?? 0 }
         return table
     }
 
@@ -62,16 +72,17 @@ final class TableStore: Sendable {
     /// answers. The table is in the directory, but locked, while it is
     /// recorded, so no change to it can be recorded before its creation; when the
     /// record fails, the table is taken out again and marked deleted.
-    func insert(_ table: Table, record: () throws -> UInt64) throws {
-        let handle = TableHandle(table: table, history: history)
+    func insert(_ table: Table, limit: Int = .max, record: () throws -> UInt64) throws {
+        let handle = TableHandle(table: table, log: ChangeLog(capacity: history, byteLimit: historyBytes))
         try handle.withState { state in
-            let added = directory.withLock { directory -> Bool in
-                guard directory.handles[table.id] == nil else { return false }
+            let refusal = directory.withLock { directory -> TableServerError? in
+                guard directory.handles[table.id] == nil else { return .tableExists(table.id) }
+                guard directory.handles.count < limit else { return .tooManyTables(limit) }
                 directory.handles[table.id] = handle
                 directory.order.append(table.id)
-                return true
+                return nil
             }
-            guard added else { throw TableServerError.tableExists(table.id) }
+            if let refusal { throw refusal }
             do {
                 state.logMark = try record()
             } catch {
@@ -243,7 +254,12 @@ final class TableStore: Sendable {
         try handle.withState { state in
             let current = state.table.version
             if let since {
-                if let missed = state.log.changes(after: since, current: current) {
+                // A replay is sent only when all of it fits the stream: the first
+                // event of any size, and what waits behind it within the stream's
+                // limit. Otherwise the client would be dropped, reconnect with the
+                // same Last-Event-ID and be dropped again: it reloads instead.
+                if let missed = state.log.changes(after: since, current: current),
+                   missed.dropFirst().reduce(0, { $0 + $1.event.count }) <= stream.bufferLimit {
                     for change in missed { stream.send(change.event) }
                 } else {
                     stream.send(FeedEvent.reset(version: current))

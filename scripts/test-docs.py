@@ -7,8 +7,9 @@ file against a fresh server with the demo tables, and compares what it shows.
 What counts as an example, in document order:
 
 - In a ```sh block, a line starting `$ curl` (continued while its quotes are
-  open or it ends with `\\`), followed by its output: the lines up to a blank
-  line, a `#` comment or the next `$ `. The output must match what the command
+  open or it ends with `\\`), followed by its output: the lines up to the next
+  `$ ` or `#` comment (blank lines before those end it too; blank lines inside
+  an event stream's output do not). The output must match what the command
   prints, where `…` stands for any text, a line break in the doc for any
   whitespace (long JSON is wrapped), and dates (HTTP dates, ISO times) for any
   date. An example that shows no output must print nothing.
@@ -106,7 +107,12 @@ def block_examples(path, lines, start, end):
                 command += "\n" + body[index]
                 index += 1
             output = []
-            while index < len(body) and body[index].strip() and not body[index].startswith(("$ ", "#")):
+            while index < len(body) and not body[index].startswith(("$ ", "#")):
+                if not body[index].strip():
+                    # A blank line ends the output unless more output follows it (an event stream).
+                    following = next((line for line in body[index:] if line.strip()), "$ ")
+                    if following.startswith(("$ ", "#")):
+                        break
                 output.append(body[index])
                 index += 1
             found.append(Example(path, number, command, expected=output))

@@ -224,14 +224,19 @@ struct Serve: ParsableCommand {
 
     private func readToken() throws -> String? {
         if let tokenFile {
-            guard let data = FileManager.default.contents(atPath: tokenFile),
-                  let text = String(data: data, encoding: .utf8),
-                  !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-            else {
-                FileHandle.standardError.write(Data("webtableview: cannot read a token from \(tokenFile)\n".utf8))
-                throw ExitCode(1)
+            func refuse(_ why: String) -> ExitCode {
+                FileHandle.standardError.write(Data("webtableview: the token file \(tokenFile) \(why)\n".utf8))
+                return ExitCode(1)
             }
-            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let data = FileManager.default.contents(atPath: tokenFile) else {
+                throw refuse("cannot be read")
+            }
+            guard let text = String(data: data, encoding: .utf8) else { throw refuse("is not UTF-8 text") }
+            let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !token.isEmpty else {
+                throw refuse(data.isEmpty ? "is empty" : "holds only white space")
+            }
+            return token
         }
         if let token = ProcessInfo.processInfo.environment["WEBTABLEVIEW_TOKEN"], !token.isEmpty {
             return token

@@ -49,6 +49,26 @@ final class StreamFixture: Sendable {
 }
 
 @Suite(.serialized) struct EventStreamTests {
+    /// A client leaving its event stream is how a stream ends: logged as
+    /// `termination=client-left`, not as an error.
+    @Test func aClientLeavingIsLoggedAsTheStreamsEnd() throws {
+        let fixture = StreamFixture()
+        let log = LogRecorder()
+        let server = HTTPServer(configuration: HTTPServer.Configuration(port: 0), router: fixture.router(), logger: log.logger)
+        let port = try server.start()
+        defer { server.shutdown() }
+        let connection = try fixture.connect(TestClient(port: port))
+        connection.close()
+        // Later events find the connection gone, and the request ends.
+        #expect(eventually {
+            fixture.streams.value.first?.send(ServerSentEvent(data: "after")) == false
+                || log.messages.contains { $0.hasPrefix("GET /events 200") }
+        })
+        #expect(eventually { log.messages.contains { $0.hasPrefix("GET /events 200") } })
+        let index = try #require(log.messages.firstIndex { $0.hasPrefix("GET /events 200") })
+        #expect(log.metadata[index]["termination"] == "client-left")
+    }
+
     @Test func eventsArriveInOrder() throws {
         let fixture = StreamFixture()
         try withLiveServer(fixture.router()) { _, client in

@@ -103,7 +103,7 @@ import Testing
             Issue.record("expected bytes")
             return
         }
-        #expect(String(decoding: bytes, as: UTF8.self) == #"{"type":"row-in-replaced-section","title":"Conflict","status":409,"detail":"attempt to \"move\"\nrow\u0001"}"#)
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"type":"row-in-replaced-section","title":"Conflict","status":409,"detail":"attempt to \"move\"\nrow\u0001"}"# + "\n")
     }
 
     @Test func serverSentEventsSplitDataLines() {

@@ -19,7 +19,7 @@ import Testing
             let after = try client.request(
                 .POST, "/api/tables/t/items/a0/move", headers: jsonHeaders, body: body(#"{"afterItem": "a2"}"#))
             #expect(after.status == 200)
-            #expect(after.text == #"{"version":1,"batch":{"moveRows":[{"from":[0,0],"to":[0,2]}],"animation":"automatic"}}"#)
+            #expect(after.text == #"{"version":1,"batch":{"moveRows":[{"from":[0,0],"to":[0,2]}],"animation":"automatic"}}"# + "\n")
             let before = try client.request(
                 .POST, "/api/tables/t/items/b1/move?animation=fade", headers: ["Content-Type": "application/json", "If-Match": "\"1\""],
                 body: body(#"{"beforeItem": "a1"}"#))

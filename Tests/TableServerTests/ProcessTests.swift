@@ -76,6 +76,24 @@ import Testing
         #expect(try launch(["check"]).exitStatus() == 2)
     }
 
+    /// A token file that is empty, blank or missing stops the server with the reason.
+    @Test func aTokenFileThatHoldsNoTokenIsNamedForWhatItIs() throws {
+        let directory = FileManager.default.temporaryDirectory
+        let empty = directory.appendingPathComponent("wtv-token-empty-\(getpid())")
+        let blank = directory.appendingPathComponent("wtv-token-blank-\(getpid())")
+        try Data().write(to: empty)
+        try Data(" \n".utf8).write(to: blank)
+        defer {
+            try? FileManager.default.removeItem(at: empty)
+            try? FileManager.default.removeItem(at: blank)
+        }
+        for (file, reason) in [(empty.path, "is empty"), (blank.path, "holds only white space"), (empty.path + "-missing", "cannot be read")] {
+            let refused = try run(["serve", "--port", "0", "--token-file", file])
+            #expect(refused.status == 1)
+            #expect(refused.text == "webtableview: the token file \(file) \(reason)", "\(file)")
+        }
+    }
+
     @Test func serveShowsTheDefaultsOfServerOptions() throws {
         let help = try run(["serve", "--help"])
         #expect(help.status == 0)

@@ -29,7 +29,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// An RFC 9457 `application/problem+json` document:
-    /// `{"type", "title", "status", "detail"}`, with `Cache-Control: no-store`
+    /// `{"type", "title", "status", "detail"}` and a line feed, with `Cache-Control: no-store`
     /// (unless `headers` says otherwise): an error is never kept by a cache.
     ///
     /// - Parameters:
@@ -49,7 +49,7 @@ public struct HTTPResponse: Sendable {
         JSONText.appendString(title ?? HTTPStatus.reasonPhrase(for: status), to: &json)
         json += ",\"status\":\(status),\"detail\":"
         JSONText.appendString(detail, to: &json)
-        json += "}"
+        json += "}\n"
         var headers = headers
         if !headers.contains("Cache-Control") {
             headers.set("Cache-Control", "no-store")

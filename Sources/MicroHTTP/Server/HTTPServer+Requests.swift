@@ -221,9 +221,19 @@ extension HTTPServer {
         let line = "\(LogText.escaped(context.methodText)) \(LogText.escaped(context.path ?? "")) \(context.status ?? 0) \(microseconds)µs"
         if reason == .REQUEST_TERMINATED_COMPLETED_OK {
             logger.info("\(line)")
+        } else if context.isEventStream && Self.isClientLeaving(reason) {
+            // An event stream has no end of its own: its client leaving is how it ends.
+            logger.info("\(line)", metadata: ["termination": "client-left"])
         } else {
             logger.info("\(line)", metadata: ["termination": "\(Self.describe(reason))"])
         }
+    }
+
+    /// How libmicrohttpd reports a client that closed its connection: a failed
+    /// write (`error`), a failed read, or an abort.
+    private static func isClientLeaving(_ reason: MHD_RequestTerminationCode) -> Bool {
+        reason == .REQUEST_TERMINATED_WITH_ERROR || reason == .REQUEST_TERMINATED_READ_ERROR
+            || reason == .REQUEST_TERMINATED_CLIENT_ABORT
     }
 
     private static func describe(_ reason: MHD_RequestTerminationCode) -> String {

@@ -17,6 +17,7 @@ extension HTTPServer {
             _ = MHD_add_response_header(native, "Connection", "close")
         }
         context.status = response.status
+        if case .stream = response.body { context.isEventStream = true }
         context.queuedAt = RequestContext.now()
         let result = MHD_queue_response(connection, UInt32(response.status), native)
         MHD_destroy_response(native)

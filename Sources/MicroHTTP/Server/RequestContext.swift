@@ -22,6 +22,8 @@ final class RequestContext {
     /// Set once a response is queued; later upload data is discarded.
     var status: Int?
     var route: RouteLabel?
+    /// The answer is an event stream, which ends when its client leaves.
+    var isEventStream = false
     /// When the response was queued (0 until then), like ``start``.
     var queuedAt: UInt64 = 0
 

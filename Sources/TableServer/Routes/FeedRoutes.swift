@@ -58,6 +58,7 @@ extension RouteBuilder {
                 since = nil
             }
             let stream = EventStream()
+            stream.send(ServerSentEvent.opening())
             try store.subscribe(id, since: since, stream: stream)
             var headers = HTTPHeaders()
             headers.set("Content-Type", "text/event-stream; charset=utf-8")

@@ -10,7 +10,7 @@ extension RouteBuilder {
 
         // Health and metrics describe this moment of this process: never stored.
         router.add(.GET, "/healthz") { _ in
-            var response = Respond.json(Array("{\"status\":\"ok\"}".utf8))
+            var response = Respond.json(Array("{\"status\":\"ok\"}\n".utf8))
             response.headers.set("Cache-Control", Respond.neverStore)
             return response
         }

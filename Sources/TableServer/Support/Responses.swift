@@ -19,6 +19,7 @@ enum Respond {
     /// `Cache-Control` of every error.
     static let neverStore = "no-store"
 
+    /// A JSON answer; `bytes` end with a line feed, as every JSON answer does.
     static func json(_ bytes: [UInt8], status: Int = 200, version: Int? = nil) -> HTTPResponse {
         HTTPResponse(status: status, headers: headers(jsonType, version: version, status: status), body: .bytes(bytes))
     }
@@ -26,6 +27,7 @@ enum Respond {
     static func json(status: Int = 200, version: Int? = nil, _ write: (inout JSONWriter) -> Void) -> HTTPResponse {
         var writer = JSONWriter()
         write(&writer)
+        writer.lineFeed()
         return json(writer.bytes, status: status, version: version)
     }
 
@@ -33,9 +35,9 @@ enum Respond {
     /// so that it is never whole in memory; smaller tables are sent in one.
     static let rowsPerPiece = 1000
 
-    /// A table's JSON sent in pieces as they are written.
+    /// A table's JSON sent in pieces as they are written, then its line feed.
     static func json(pieces: TableJSONPieces, version: Int) -> HTTPResponse {
-        chunked(pieces, type: jsonType, version: version)
+        chunked(LineFeedAfter(pieces: pieces), type: jsonType, version: version)
     }
 
     static func html(_ text: String, status: Int = 200, version: Int? = nil) -> HTTPResponse {
@@ -156,9 +158,29 @@ enum Respond {
         }
         writer.endArray()
         writer.endObject()
+        writer.lineFeed()
         var headers = HTTPHeaders()
         headers.set("Content-Type", "application/problem+json")
         headers.set("Cache-Control", neverStore)
         return HTTPResponse(status: 422, headers: headers, body: .bytes(writer.bytes))
+    }
+}
+
+/// A document's pieces followed by one line feed, the way every JSON answer ends.
+struct LineFeedAfter<Pieces: Sequence & Sendable>: Sequence, Sendable where Pieces.Element == [UInt8] {
+    let pieces: Pieces
+
+    func makeIterator() -> Iterator { Iterator(pieces: pieces.makeIterator()) }
+
+    struct Iterator: IteratorProtocol {
+        var pieces: Pieces.Iterator
+        var ended = false
+
+        mutating func next() -> [UInt8]? {
+            if let piece = pieces.next() { return piece }
+            if ended { return nil }
+            ended = true
+            return [UInt8(ascii: "\n")]
+        }
     }
 }

@@ -8,7 +8,7 @@ FUZZ_SECONDS ?= 300
 BIN           = .build/debug/webtableview
 RELEASE_BIN   = .build/release/webtableview
 
-.PHONY: run build release deps test test-unit test-http test-openapi test-redbot test-docs test-schemathesis \
+.PHONY: run build release deps test test-unit test-http test-openapi test-redbot test-docs test-scripts test-schemathesis \
         test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
         container-test test-container deploy-images deploy-up deploy-down deploy-down-all \
         bench fuzz clean help
@@ -20,6 +20,7 @@ help:
 	@echo "make test-http         HTTP server and API tests over real sockets"
 	@echo "make test-openapi      validate /api/openapi.json (openapi-spec-validator) and /metrics (prometheus-client)"
 	@echo "make test-redbot       lint the pages, JSON reads, static files and change feed with REDbot"
+	@echo "make test-scripts      the shell scripts' own tests (Tests/scripts)"
 	@echo "make test-docs         run every curl example of README.md and docs/API.md against a fresh server"
 	@echo "make test-schemathesis fuzz every API operation against /api/openapi.json"
 	@echo "make test-crash        SIGKILL/restart cycles against serve --journal"
@@ -58,6 +59,7 @@ test: deps
 	$(MAKE) test-openapi
 	$(MAKE) test-redbot
 	$(MAKE) test-docs
+	$(MAKE) test-scripts
 	$(MAKE) test-schemathesis
 	$(MAKE) test-crash
 	$(MAKE) test-replicas
@@ -79,6 +81,9 @@ test-openapi: build
 
 test-redbot: build
 	scripts/test-redbot.sh $(BIN)
+
+test-scripts:
+	@for test in Tests/scripts/*.sh; do echo "$$test"; $$test || exit 1; done
 
 test-docs: build
 	@scripts/install-deps.sh docs

@@ -1,4 +1,5 @@
-// Reading and numbering the server-rendered table (docs/FORMAT.md, "The HTML"):
+// Reading and numbering the server-rendered table (docs/FORMAT.md, "The HTML"),
+// and following a pointer across the page:
 // table.table-view > tbody.section[data-section] > tr.cell[data-section][data-row],
 // with a tr.more row after the rows loaded so far. Items leaving with an
 // animation carry the class `tv-removing` and no index; they are never counted.
@@ -111,4 +112,25 @@ export function retire(element) {
 /** The text of a row, for labels and announcements. */
 export function rowText(cell) {
   return cell.querySelector(".text")?.textContent?.trim() || `row ${Number(cell.dataset.row) + 1}`;
+}
+
+/**
+ * Follows the pointer of `down` on the whole document until it is lifted:
+ * `move(event)` on each move, then `end(released)` — true for pointerup,
+ * false when the browser cancelled the gesture.
+ */
+export function followPointer(down, move, end) {
+  const onMove = (event) => {
+    if (event.pointerId === down.pointerId) move(event);
+  };
+  const onEnd = (event) => {
+    if (event.pointerId !== down.pointerId) return;
+    document.removeEventListener("pointermove", onMove);
+    document.removeEventListener("pointerup", onEnd);
+    document.removeEventListener("pointercancel", onEnd);
+    end(event.type === "pointerup");
+  };
+  document.addEventListener("pointermove", onMove);
+  document.addEventListener("pointerup", onEnd);
+  document.addEventListener("pointercancel", onEnd);
 }

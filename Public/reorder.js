@@ -9,7 +9,7 @@
 // The row stays where it was dropped until the feed reports the change; if the
 // server refuses it (the row itself is gone), the row goes back.
 
-import { cellsOf, indexPathOf, renumber, rowsEndOf, rowText, sectionsOf, versionOf } from "./dom.js";
+import { cellsOf, followPointer, indexPathOf, renumber, rowsEndOf, rowText, sectionsOf, versionOf } from "./dom.js";
 
 const EDGE = 48;
 const SCROLL_STEP = 14;
@@ -102,19 +102,7 @@ export class Reorder {
     this.view.table.classList.add("tv-reordering");
     // Moving the row in the page ends the handle's pointer capture: follow the
     // pointer on the document instead.
-    const move = (moveEvent) => {
-      if (moveEvent.pointerId === event.pointerId) this.pointerMove(moveEvent);
-    };
-    const end = (endEvent) => {
-      if (endEvent.pointerId !== event.pointerId) return;
-      document.removeEventListener("pointermove", move);
-      document.removeEventListener("pointerup", end);
-      document.removeEventListener("pointercancel", end);
-      this.endDrag(endEvent.type === "pointerup");
-    };
-    document.addEventListener("pointermove", move);
-    document.addEventListener("pointerup", end);
-    document.addEventListener("pointercancel", end);
+    followPointer(event, (moveEvent) => this.pointerMove(moveEvent), (released) => this.endDrag(released));
   }
 
   pointerMove(event) {

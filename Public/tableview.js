@@ -1,6 +1,6 @@
 // WebTableView in the browser: enhances the server-rendered table view (docs/FORMAT.md, "The HTML")
-// with live animated updates, editing mode, reordering, selection, the section
-// index strip and infinite scroll. The page is complete without this script.
+// with live animated updates, editing mode, swipe to delete, reordering,
+// selection, the section index strip and infinite scroll. The page is complete without this script.
 
 import { TableAPI } from "./api.js";
 import { versionOf } from "./dom.js";
@@ -11,6 +11,7 @@ import { Notices } from "./notices.js";
 import { Reorder } from "./reorder.js";
 import { SectionIndex } from "./section-index.js";
 import { Selection } from "./selection.js";
+import { Swipe } from "./swipe.js";
 import { TableProperties } from "./table-properties.js";
 
 /** One table view on the page and the parts that work on it. */
@@ -31,6 +32,7 @@ class TableView {
     this.feed = new LiveFeed(this);
     this.editing = new Editing(this);
     this.reorder = new Reorder(this);
+    this.swipe = new Swipe(this);
     this.selection = new Selection(this);
     this.sectionIndex = new SectionIndex(this);
     this.scroll = new InfiniteScroll(this);

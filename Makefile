@@ -7,19 +7,25 @@ BUILD_FLAGS  ?=
 FUZZ_SECONDS ?= 300
 BIN           = .build/debug/webtableview
 RELEASE_BIN   = .build/release/webtableview
+PREFIX       ?= /usr/local
+# What `make install` copies: the release binary (the tests install another).
+INSTALL_BIN  ?= $(RELEASE_BIN)
 
-.PHONY: run build release deps test test-unit test-http test-openapi test-redbot test-docs test-schemathesis \
+.PHONY: run build release install install-files deps test test-unit test-http test-openapi test-redbot test-docs test-scripts test-schemathesis \
         test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
         container-test test-container deploy-images deploy-up deploy-down deploy-down-all \
         bench fuzz clean help
 
 help:
 	@echo "make run               install what is missing, build, serve the demo tables on :$(PORT)"
+	@echo "make release           build the optimised binary: $(RELEASE_BIN)"
+	@echo "make install           make release, then copy it to PREFIX/bin ($(PREFIX)) with its Templates and Public"
 	@echo "make test              install what is missing, build, run every test (below)"
 	@echo "make test-unit         model, JSON, journal and rendering unit tests"
 	@echo "make test-http         HTTP server and API tests over real sockets"
 	@echo "make test-openapi      validate /api/openapi.json (openapi-spec-validator) and /metrics (prometheus-client)"
 	@echo "make test-redbot       lint the pages, JSON reads, static files and change feed with REDbot"
+	@echo "make test-scripts      the shell scripts' own tests (Tests/scripts)"
 	@echo "make test-docs         run every curl example of README.md and docs/API.md against a fresh server"
 	@echo "make test-schemathesis fuzz every API operation against /api/openapi.json"
 	@echo "make test-crash        SIGKILL/restart cycles against serve --journal"
@@ -44,6 +50,15 @@ build: deps
 release: deps
 	$(SWIFT) build -c release $(BUILD_FLAGS)
 
+# The binary in PREFIX/bin finds PREFIX/share/webtableview/{Templates,Public} by itself.
+install: release install-files
+
+install-files:
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/webtableview
+	install -m 755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/webtableview
+	rm -rf $(DESTDIR)$(PREFIX)/share/webtableview/Templates $(DESTDIR)$(PREFIX)/share/webtableview/Public
+	cp -R Templates Public $(DESTDIR)$(PREFIX)/share/webtableview/
+
 run: build
 	$(BIN) serve --port $(PORT)
 
@@ -58,6 +73,7 @@ test: deps
 	$(MAKE) test-openapi
 	$(MAKE) test-redbot
 	$(MAKE) test-docs
+	$(MAKE) test-scripts
 	$(MAKE) test-schemathesis
 	$(MAKE) test-crash
 	$(MAKE) test-replicas
@@ -79,6 +95,9 @@ test-openapi: build
 
 test-redbot: build
 	scripts/test-redbot.sh $(BIN)
+
+test-scripts: build
+	@for test in Tests/scripts/*.sh; do echo "$$test"; $$test || exit 1; done
 
 test-docs: build
 	@scripts/install-deps.sh docs

@@ -3,6 +3,8 @@
 # (apt-get, as root; without root, names what is missing and fails).
 # Usage: scripts/install-deps.sh SET...   SET: build browser python docs bench container replicas
 set -euo pipefail
+# shellcheck source=scripts/apt-retry.sh
+. "$(dirname "$0")/apt-retry.sh"
 
 [ $# -gt 0 ] || set -- build
 for set in "$@"; do
@@ -33,6 +35,6 @@ for set in "$@"; do
   fi
   echo "installing ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
-  apt-get -o DPkg::Lock::Timeout=600 update -qq
-  apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${recommends[@]}" "${missing[@]}" >/dev/null
+  apt_get update -qq
+  apt_get install -y -qq "${recommends[@]}" "${missing[@]}" >/dev/null
 done

@@ -245,16 +245,20 @@ struct Serve: ParsableCommand {
     }
 
     /// `path` as given when it exists; otherwise, for a relative default, the
-    /// folder of that name at the top of the source tree the binary was built in
-    /// (`.build/debug/webtableview` → `./`), so the binary runs from anywhere.
+    /// folder of that name near the binary, so that it runs from anywhere: at the
+    /// top of the source tree it was built in (`.build/debug/webtableview` →
+    /// `./`), or where `make install` put it (`PREFIX/bin/webtableview` →
+    /// `PREFIX/share/webtableview/`).
     static func locate(_ path: String) -> String {
         let manager = FileManager.default
         if path.hasPrefix("/") || manager.fileExists(atPath: path) { return path }
         guard let executable = Bundle.main.executableURL else { return path }
         var folder = executable.resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent(path).path
-            if manager.fileExists(atPath: candidate) { return candidate }
+            for candidate in [folder.appendingPathComponent(path), folder.appendingPathComponent("share/webtableview/" + path)]
+            where manager.fileExists(atPath: candidate.path) {
+                return candidate.path
+            }
             folder.deleteLastPathComponent()
         }
         return path

@@ -89,7 +89,7 @@ extension OpenAPIDocument {
             "header":{"$ref":"#/components/schemas/Text"},"footer":{"$ref":"#/components/schemas/Text"},
             "rowHeight":{"type":"number","exclusiveMinimum":0,"maximum":10000},
             "allowsSelection":{"type":"boolean"},"allowsMultipleSelection":{"type":"boolean"}}},
-          "RowPage":{"type":"object","required":["total","offset","rows"],"properties":{"total":{"type":"integer"},"offset":{"type":"integer"},"rows":{"type":"array","items":{"$ref":"#/components/schemas/Row"}}}},
+          "RowPage":{"type":"object","required":["total","offset","limit","rows"],"properties":{"total":{"type":"integer","description":"Rows in the section"},"offset":{"type":"integer","description":"The first row of this page"},"limit":{"type":"integer","description":"Rows at most in a page, as asked for or the default"},"rows":{"type":"array","items":{"$ref":"#/components/schemas/Row"}}}},
           "SectionInsert":{"type":"object","required":["section"],"additionalProperties":false,"properties":{"at":{"$ref":"#/components/schemas/Position"},"section":{"$ref":"#/components/schemas/Section"}}},
           "RowInsert":{"type":"object","additionalProperties":false,"properties":{"at":{"$ref":"#/components/schemas/Position"},"row":{"$ref":"#/components/schemas/Row"},"rows":{"type":"array","items":{"$ref":"#/components/schemas/Row"}}},
             "oneOf":[{"required":["row"]},{"required":["rows"]}]},

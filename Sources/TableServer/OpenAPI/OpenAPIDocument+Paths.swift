@@ -47,7 +47,7 @@ extension OpenAPIDocument {
         "/api/tables/{t}/sections/{s}/rows":{
           "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"}],
           "get":{"operationId":"listRows","summary":"cellForRowAt, paged","parameters":[{"$ref":"#/components/parameters/offset"},{"$ref":"#/components/parameters/limit"}],
-            "responses":{"200":{"description":"A page of rows","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/RowPage"}}}},"304":{"description":"Not modified"},"400":{"$ref":"#/components/responses/BadRequest"},"404":{"$ref":"#/components/responses/NotFound"}}},
+            "responses":{"200":{"description":"A page of rows","headers":{"ETag":{"$ref":"#/components/headers/ETag"},"Link":{"description":"While rows are left after this page: <…/rows?offset=N&limit=L>; rel=\"next\"","schema":{"type":"string"}}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/RowPage"}}}},"304":{"description":"Not modified"},"400":{"$ref":"#/components/responses/BadRequest"},"404":{"$ref":"#/components/responses/NotFound"}}},
           "post":{"operationId":"insertRows","summary":"insertRows","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
             "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/RowInsert"}}}},
             "responses":\#(editResponses)}},

@@ -5,7 +5,7 @@ import Testing
 @Suite struct CodingEncodingTests {
     private let defaultRow = #"""
         {"id":null,"style":"default","text":"","detail":null,"image":null,"accessory":"none",\#
-        "selectionStyle":"default","editingStyle":"delete","canEdit":true,"canMove":true,"deleteTitle":"Delete",\#
+        "accessoryView":null,"selectionStyle":"default","editingStyle":"delete","canEdit":true,"canMove":true,"deleteTitle":"Delete",\#
         "indentationLevel":0,"height":null,"selected":false,"template":null,"fields":{},"link":null,"detailLink":null}
         """#
 

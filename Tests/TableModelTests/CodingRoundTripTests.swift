@@ -21,7 +21,7 @@ import Testing
         #expect(uk.id == "uk" && uk.header == "United Kingdom" && uk.footer == "Four nations" && uk.indexTitle == "U")
         let england = Row(
             id: "england", style: .subtitle, text: "England", detail: "London", image: "/public/flags/england.png",
-            accessory: .detailDisclosureButton, selectionStyle: .none, editingStyle: .insert, canEdit: false,
+            accessory: .detailDisclosureButton, accessoryView: .switch(isOn: true, isEnabled: false), selectionStyle: .none, editingStyle: .insert, canEdit: false,
             canMove: false, deleteTitle: "Remove", indentationLevel: 2, height: 60, selected: true,
             link: "https://example.com/england", detailLink: "../info/england")
         #expect(uk.rows[0] == england)

@@ -13,7 +13,7 @@ import Testing
             ("br;q=0, gzip;q=0", .identity), ("*", .br), ("*;q=0.5, gzip", .gzip), ("br;q=0, *", .gzip),
             ("identity;q=1, gzip;q=0.5", .identity), ("gzip ; q=0.7 , br ; q=0.2", .gzip),
             ("br;q=1.5, gzip", .gzip), ("br;q=x, gzip", .gzip), ("br;q=.5, gzip;q=0.4", .gzip),
-            ("gzip;level=9", .gzip), (",,, br,", .br), ("identity;q=0", .identity),
+            ("gzip;level=9", .gzip), (",,, br,", .br), ("identity;q=0", .identity), ("x-gzip", .gzip),
         ]
         for (field, expected) in cases {
             #expect(ContentCoding.preferred(by: field) == expected, "\(field ?? "none")")

@@ -120,10 +120,10 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
         return text[start...end]
     }
 
+    /// The coding a name in the list stands for; `x-gzip` is `gzip` (RFC 9110 §8.4.1.3).
     private static func coding(named name: UnsafeBufferPointer<UInt8>) -> ContentCoding? {
-        for coding in [ContentCoding.br, .gzip, .identity] {
-            let token = coding.token.utf8
-            if name.count == token.count, zip(name, token).allSatisfy({ $0 | 0x20 == $1 }) {
+        for (token, coding) in [("br", ContentCoding.br), ("gzip", .gzip), ("x-gzip", .gzip), ("identity", .identity)] {
+            if name.count == token.utf8.count, zip(name, token.utf8).allSatisfy({ $0 | 0x20 == $1 }) {
                 return coding
             }
         }

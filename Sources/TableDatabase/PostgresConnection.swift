@@ -40,9 +40,14 @@ final class PostgresConnection: @unchecked Sendable {
     /// Connects with a libpq URL or conninfo string; gives up after `timeout` seconds.
     init(url: String, timeout: Int) throws(DatabaseError) {
         // `dbname` holding a URL or conninfo is expanded; its own keywords win
-        // over the defaults before it.
-        let keys = ["connect_timeout", "application_name", "dbname"]
-        let values = ["\(timeout)", "webtableview", url]
+        // over the defaults before it. TCP keepalives and a user timeout bound
+        // how long a statement waits on a peer that vanished (a partition)
+        // to about ten seconds, instead of the kernel's minutes.
+        let keys = [
+            "connect_timeout", "application_name", "keepalives", "keepalives_idle", "keepalives_interval",
+            "keepalives_count", "tcp_user_timeout", "dbname",
+        ]
+        let values = ["\(timeout)", "webtableview", "1", "5", "2", "3", "10000", url]
         let made: OpaquePointer? = keys.withCStrings { keyPointers in
             values.withCStrings { valuePointers in PQconnectdbParams(keyPointers, valuePointers, 1) }
         }

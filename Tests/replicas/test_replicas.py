@@ -192,19 +192,41 @@ def test_read_your_writes_and_readiness(serve, postgres, tmp_path):
 
 def test_sigkilled_replica_restarts_and_converges(serve, postgres, tmp_path):
     a, b, c = start_replicas(serve, postgres, tmp_path, 3)
-    writers = Writers([a, b], 8)
+    writers = Writers([a, b, c], 8)
+    streams = {}
 
     def kill_and_restart():
+        streams["before"] = EventFollower(c, "t", since=0)
         time.sleep(2)
         c.kill()
-        time.sleep(2)
+        writers.replicas.remove(c)
+        # The viewer of the dead replica reconnects to another with the last id it got.
+        time.sleep(0.5)
+        last = streams["before"].updates()[-1]
+        streams["after"] = EventFollower(a, "t", since=last)
+        time.sleep(1.5)
         writers.replicas.append(start_replicas(serve, postgres, tmp_path, 1)[0])
         time.sleep(2)
 
     writers.run_for(0, during=kill_and_restart)
-    restarted = writers.replicas[2]
+    restarted = writers.replicas[-1]
     _, feed = converged([a, b, restarted])
     check_acknowledged(writers, feed)
+    # No gap and no duplicate across the failover.
+    wait_until(lambda: streams["after"].updates()[-1:] == [feed["version"]], "the reconnected stream reaches the end")
+    assert streams["before"].updates() + streams["after"].updates() == list(range(1, feed["version"] + 1))
+    streams["after"].close()
+
+
+def test_database_url_from_the_environment_and_no_journal_beside_it(serve, postgres, tmp_path):
+    import subprocess
+    from support import BINARY
+    replica = serve(env={"WEBTABLEVIEW_DATABASE_URL": postgres.url})
+    assert replica.request("GET", "/readyz")[0] == 200
+    assert postgres.psql("SELECT count(*) FROM webtableview_tables") == "2"  # the demo tables, seeded
+    both = subprocess.run([str(BINARY), "serve", "--port", "0", "--database", postgres.url,
+                           "--journal", str(tmp_path / "j")], capture_output=True, text=True, timeout=30)
+    assert both.returncode != 0 and "exclude each other" in both.stderr
 
 
 def test_postgresql_away_edits_503_reads_go_on(serve, postgres, tmp_path):

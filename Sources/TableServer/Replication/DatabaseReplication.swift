@@ -77,7 +77,15 @@ final class DatabaseReplication: TableLog {
 
     // MARK: TableLog
 
+    /// While the follower finds PostgreSQL out of reach, edits are refused at
+    /// once rather than each waiting for its own connection attempt (with the
+    /// table's lock held, which readers of the table wait for).
+    private func requireReady() throws {
+        guard isReady else { throw TableServerError.storageUnavailable("PostgreSQL is out of reach; reconnecting") }
+    }
+
     func recordCreation(of table: Table) throws -> UInt64 {
+        try requireReady()
         var writer = JSONWriter()
         table.writeJSON(to: &writer)
         guard let incarnation = try database.create(table.id, version: table.version, json: writer.bytes) else {
@@ -90,6 +98,7 @@ final class DatabaseReplication: TableLog {
         of id: String, mark: UInt64, version: Int,
         _ edit: (_ missed: [LoggedChange]) throws -> LoggedEdit
     ) throws -> UInt64 {
+        try requireReady()
         var committed = version
         do {
             try database.edit(id, incarnation: Int64(mark), version: version) { missed in

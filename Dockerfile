@@ -2,6 +2,7 @@
 #
 #   docker build -t webtableview .
 #   docker run --rm -p 127.0.0.1:8080:8080 webtableview
+#   docker run --rm -p 127.0.0.1:8080:8080 webtableview --token-file /run/secrets/token
 #
 # Both images are build arguments, fully qualified so that podman (which has no
 # default registry) finds them too; override them to build from local copies.
@@ -14,7 +15,7 @@ FROM ${SWIFT_IMAGE} AS builder
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
  && apt-get update -q \
- && apt-get install -y -q --no-install-recommends libmicrohttpd-dev \
+ && apt-get install -y -q --no-install-recommends libmicrohttpd-dev zlib1g-dev libbrotli-dev libpq-dev \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -26,7 +27,7 @@ RUN swift package resolve
 COPY Sources ./Sources
 # SwiftPM checks that every target's folder exists, the test targets' too.
 COPY Tests ./Tests
-# The Swift runtime goes into the binary (static stdlib); libmicrohttpd stays a shared library.
+# The Swift runtime goes into the binary (static stdlib); libmicrohttpd, zlib, libbrotli and libpq stay shared libraries.
 RUN swift build -c release --static-swift-stdlib --product webtableview \
  && install -D -m 0755 "$(swift build -c release --show-bin-path)/webtableview" /out/webtableview \
  && strip --strip-debug /out/webtableview
@@ -39,23 +40,32 @@ LABEL org.opencontainers.image.title="WebTableView" \
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
  && apt-get update -q \
- && apt-get install -y -q --no-install-recommends libmicrohttpd12 \
+ && apt-get install -y -q --no-install-recommends libmicrohttpd12 zlib1g libbrotli1 libpq5 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 webtableview \
  && useradd --system --uid 10001 --gid 10001 --home-dir /app --no-create-home \
-      --shell /usr/sbin/nologin webtableview
+      --shell /usr/sbin/nologin webtableview \
+ && install -d -o 10001 -g 10001 -m 0750 /var/lib/webtableview
 
 COPY --from=builder /out/webtableview /usr/local/bin/webtableview
 WORKDIR /app
 COPY Public ./Public
 COPY Templates ./Templates
+COPY scripts/container/entrypoint.sh /usr/local/bin/webtableview-entrypoint
+COPY scripts/container/healthcheck.sh /usr/local/bin/webtableview-healthcheck
+
+# /var/lib/webtableview is where a journal on a volume goes (a new named volume takes its owner).
+# Defaults that arguments add to rather than replace (scripts/container/entrypoint.sh):
+# `docker run IMAGE --token-file F` serves on $WEBTABLEVIEW_HOST:$WEBTABLEVIEW_PORT with --token-file F.
+ENV WEBTABLEVIEW_HOST=0.0.0.0 \
+    WEBTABLEVIEW_PORT=8080
 
 USER 10001:10001
 EXPOSE 8080
 STOPSIGNAL SIGTERM
-# No curl in the image: bash speaks HTTP to the server over /dev/tcp (keep the port 8080 inside).
+# GET /healthz on the port the server was given (an argument or WEBTABLEVIEW_PORT).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /healthz HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]
+  CMD ["/usr/local/bin/webtableview-healthcheck"]
 
-ENTRYPOINT ["/usr/local/bin/webtableview"]
-CMD ["serve", "--host", "0.0.0.0", "--port", "8080"]
+ENTRYPOINT ["/usr/local/bin/webtableview-entrypoint"]
+CMD ["serve"]

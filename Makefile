@@ -7,24 +7,36 @@ BUILD_FLAGS  ?=
 FUZZ_SECONDS ?= 300
 BIN           = .build/debug/webtableview
 RELEASE_BIN   = .build/release/webtableview
+PREFIX       ?= /usr/local
+# What `make install` copies: the release binary (the tests install another).
+INSTALL_BIN  ?= $(RELEASE_BIN)
 
-.PHONY: run build release deps test test-unit test-http test-openapi test-schemathesis \
-        test-crash test-sanitizers test-fuzz test-load test-browser screenshots \
-        container-test test-container bench fuzz clean help
+.PHONY: run build release install install-files deps test test-unit test-http test-openapi test-redbot test-docs test-scripts test-schemathesis \
+        test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
+        container-test test-container deploy-images deploy-up deploy-down deploy-down-all \
+        bench fuzz clean help
 
 help:
 	@echo "make run               install what is missing, build, serve the demo tables on :$(PORT)"
+	@echo "make release           build the optimised binary: $(RELEASE_BIN)"
+	@echo "make install           make release, then copy it to PREFIX/bin ($(PREFIX)) with its Templates and Public"
 	@echo "make test              install what is missing, build, run every test (below)"
 	@echo "make test-unit         model, JSON, journal and rendering unit tests"
 	@echo "make test-http         HTTP server and API tests over real sockets"
-	@echo "make test-openapi      validate /api/openapi.json with openapi-spec-validator"
+	@echo "make test-openapi      validate /api/openapi.json (openapi-spec-validator) and /metrics (prometheus-client)"
+	@echo "make test-redbot       lint the pages, JSON reads, static files and change feed with REDbot"
+	@echo "make test-scripts      the shell scripts' own tests (Tests/scripts)"
+	@echo "make test-docs         run every curl example of README.md and docs/API.md against a fresh server"
 	@echo "make test-schemathesis fuzz every API operation against /api/openapi.json"
 	@echo "make test-crash        SIGKILL/restart cycles against serve --journal"
+	@echo "make test-replicas     replicas sharing PostgreSQL; a full disk under --journal"
 	@echo "make test-sanitizers   the Swift tests under AddressSanitizer, then ThreadSanitizer"
 	@echo "make test-fuzz         each libFuzzer harness for 20 s"
 	@echo "make test-load         1,000 readers + writers, slowloris, 2,000 SSE subscribers"
 	@echo "make test-browser      the live page in headless Chromium (Selenium)"
-	@echo "make container-test    build and run the container image with podman"
+	@echo "make container-test    build and run the container image, then the replicated stack, with podman"
+	@echo "make deploy-up         PostgreSQL, three replicas and nginx on 127.0.0.1:8080 (deploy/compose.yaml)"
+	@echo "make deploy-down       stop that stack (deploy-down-all also removes its database volume)"
 	@echo "make fuzz              each libFuzzer harness for FUZZ_SECONDS ($(FUZZ_SECONDS) s)"
 	@echo "make bench             benchmarks side by side; writes docs/PERFORMANCE.md"
 	@echo "make screenshots       rewrite docs/screenshots/ from the browser tests"
@@ -38,16 +50,33 @@ build: deps
 release: deps
 	$(SWIFT) build -c release $(BUILD_FLAGS)
 
+# The binary in PREFIX/bin finds PREFIX/share/webtableview/{Templates,Public} by itself.
+install: release install-files
+
+install-files:
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/webtableview
+	install -m 755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/webtableview
+	rm -rf $(DESTDIR)$(PREFIX)/share/webtableview/Templates $(DESTDIR)$(PREFIX)/share/webtableview/Public
+	cp -R Templates Public $(DESTDIR)$(PREFIX)/share/webtableview/
+
 run: build
 	$(BIN) serve --port $(PORT)
 
 # Everything CI runs, cheapest first so that a failure shows early.
+# Imports are checked twice: SwiftPM refuses an import of a target outside the
+# importer's dependency closure; scripts/check-imports.py also refuses one that
+# is not a DIRECT dependency in Package.swift.
 test: deps
-	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	scripts/check-imports.py
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 	$(MAKE) test-openapi
+	$(MAKE) test-redbot
+	$(MAKE) test-docs
+	$(MAKE) test-scripts
 	$(MAKE) test-schemathesis
 	$(MAKE) test-crash
+	$(MAKE) test-replicas
 	$(MAKE) test-sanitizers
 	$(MAKE) test-fuzz
 	$(MAKE) test-load
@@ -64,11 +93,24 @@ test-http: deps
 test-openapi: build
 	scripts/test-openapi.sh $(BIN)
 
+test-redbot: build
+	scripts/test-redbot.sh $(BIN)
+
+test-scripts: build
+	@for test in Tests/scripts/*.sh; do echo "$$test"; $$test || exit 1; done
+
+test-docs: build
+	@scripts/install-deps.sh docs
+	scripts/test-docs.py $(BIN)
+
 test-schemathesis: build
 	scripts/test-schemathesis.sh $(BIN)
 
 test-crash: build
 	scripts/test-crash.sh $(BIN)
+
+test-replicas: build
+	scripts/test-replicas.sh
 
 test-sanitizers: deps
 	scripts/test-sanitizers.sh address
@@ -88,6 +130,21 @@ screenshots:
 
 container-test test-container:
 	scripts/container/test.sh
+
+# The replicated stack of deploy/compose.yaml, with podman-compose (docs/CONTAINER.md).
+COMPOSE = podman-compose -p webtableview -f deploy/compose.yaml
+
+deploy-images:
+	deploy/build-images.sh
+
+deploy-up: deploy-images
+	$(COMPOSE) up -d
+
+deploy-down:
+	$(COMPOSE) down
+
+deploy-down-all:
+	$(COMPOSE) down -v
 
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_SECONDS)

@@ -3,12 +3,18 @@
 //
 // Layers (dependencies point one way, left to right):
 //
-//   CMicroHTTPD → MicroHTTP ─────────────────────────┐
+//   CMicroHTTPD, CAllocator → MicroHTTP ─────────────┐
 //   JSON → TableModel → TableRendering → TableServer → webtableview
 //                     ↘ TableJournal ↗
+//   CLibPQ → TableDatabase ─────────────────────────↗
 //
 // MicroHTTP knows nothing of tables; TableModel does no I/O; TableJournal does
-// file I/O only (no HTTP).
+// file I/O only (no HTTP); TableDatabase holds every SQL statement and knows
+// tables only as ids, versions and JSON bytes.
+//
+// Linux with glibc only, so no `platforms:` line: MicroHTTP runs libmicrohttpd's
+// epoll loops and reads /proc, the journal calls fdatasync, CAllocator asks glibc
+// (README.md, "Platform").
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -22,7 +28,6 @@ let requestPath: [SwiftSetting] = strict + [
 
 let package = Package(
     name: "WebTableView",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "webtableview", targets: ["webtableview"]),
         // For the model micro-benchmarks in Benchmarks/ (a separate package).
@@ -42,25 +47,40 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // gzip and br for compressed answers (docs/API.md, Compression).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
+        // The one way to glibc's allocator (heap in use, handing free heap back).
+        .target(name: "CAllocator"),
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CMicroHTTPD", "CAllocator", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
             swiftSettings: requestPath
         ),
-        .target(name: "MicroHTTPTesting", dependencies: ["MicroHTTP"], swiftSettings: strict),
+        .target(
+            name: "MicroHTTPTesting",
+            dependencies: ["MicroHTTP", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .target(name: "TestSupport", swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: strict),
         .target(
             name: "TableRendering",
-            dependencies: ["TableModel", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: ["TableModel", "JSON", .product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: strict
         ),
         .target(name: "TableJournal", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(name: "TableDatabase", dependencies: ["CLibPQ"], swiftSettings: strict),
         .target(
             name: "TableServer",
             dependencies: [
-                "MicroHTTP", "TableModel", "TableRendering", "TableJournal", "JSON",
+                "MicroHTTP", "TableModel", "TableRendering", "TableJournal", "TableDatabase", "JSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -68,20 +88,25 @@ let package = Package(
         .executableTarget(
             name: "webtableview",
             dependencies: [
-                "TableServer", "TableModel", "TableJournal", "JSON",
+                "TableServer", "CAllocator", "TableModel", "TableJournal", "TableDatabase", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "webtableviewTests", dependencies: ["webtableview", "CAllocator"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel"], swiftSettings: strict),
+        .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel", "JSON"], swiftSettings: strict),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
+        .testTarget(name: "TableDatabaseTests", dependencies: ["TableDatabase"], swiftSettings: strict),
         .testTarget(name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "TableServerTests",
-            dependencies: ["TableServer", "TableModel", "JSON", "MicroHTTP", "MicroHTTPTesting"],
+            dependencies: [
+                "TableServer", "TableModel", "TableRendering", "TableJournal", "JSON", "MicroHTTP", "MicroHTTPTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
     ]

@@ -1,6 +1,7 @@
-// Edits through the JSON API (SPEC §4): every request names the version the
-// page shows (`If-Match`), so that an edit made on a stale view is refused (412)
-// rather than applied to the wrong row; a server with an edit token gets it
+// Edits through the JSON API (docs/API.md): an edit by position names the
+// version the page shows (`If-Match`), so that an edit made on a stale view is
+// refused (412) rather than applied to the wrong row; a move by row id needs no
+// version, as ids stay right whatever else changed; a server with an edit token gets it
 // once from the reader (kept in sessionStorage) as `Authorization: Bearer`.
 
 const TOKEN_KEY = "webtableview-token";
@@ -13,10 +14,27 @@ export class ApiError extends Error {
     this.type = type;
   }
 
-  /** What to tell the reader: the server's (UIKit's) message, with context where it needs some. */
+  /**
+   * What to tell the reader, in plain words: what happened and that nothing
+   * changed. The server's own detail is kept only where it speaks of rows and
+   * sections (UIKit's messages), never of headers or versions.
+   */
   get userMessage() {
-    if (this.status === 412) return `The table changed before this edit arrived, so nothing was changed. ${this.message}`;
-    return this.message;
+    switch (this.status) {
+      case 412: return "Someone changed this table just before your edit arrived, so nothing was changed. The table now shows the latest rows; please try again.";
+      case 401:
+      case 403: return "This server needs a valid edit token to change tables, so nothing was changed.";
+      case 404: return "That row or table is no longer there, so nothing was changed.";
+      case 409: return this.type === "unknown-id"
+        ? "That row is no longer in the table, so nothing was changed."
+        : `Nothing was changed: ${this.message}`;
+      case 413: return "This edit is too large for the server, so nothing was changed.";
+      case 429:
+      case 503: return "The server is busy right now, so nothing was changed. Please try again in a moment.";
+      default:
+        if (this.status >= 500) return "Something went wrong on the server, so nothing was changed. Please try again.";
+        return `Nothing was changed: ${this.message}`;
+    }
   }
 }
 
@@ -64,7 +82,8 @@ export class TableAPI {
   /**
    * Sends `method path` (relative to the table) with `body` as JSON and answers
    * the parsed change `{version, batch}`. Throws `ApiError` when refused.
-   * `expected` is the version the request's positions were read at.
+   * `expected` is the version the request's positions were read at; null
+   * sends no `If-Match` (an edit by ids).
    */
   async edit(method, path, body, expected = this.version()) {
     let response = await this.send(method, path, body, expected);
@@ -84,7 +103,7 @@ export class TableAPI {
   }
 
   send(method, path, body, expected) {
-    const headers = { "If-Match": `"${expected}"` };
+    const headers = expected === null ? {} : { "If-Match": `"${expected}"` };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     return fetch(this.base + path, {
@@ -106,6 +125,14 @@ export class TableAPI {
   /** `version`: the version the page showed when the row was picked up. */
   moveRow(from, to, version) {
     return this.edit("POST", `/sections/${from[0]}/rows/${from[1]}/move`, { to }, version);
+  }
+
+  /**
+   * Moves the row `id` next to the rows the reader saw: `anchor` is one of
+   * `{beforeItem}`, `{afterItem}` or `{toSection}` (ids), whatever the version.
+   */
+  moveItem(id, anchor) {
+    return this.edit("POST", `/items/${encodeURIComponent(id)}/move`, anchor, null);
   }
 
   select(section, row, selected) {

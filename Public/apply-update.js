@@ -1,4 +1,4 @@
-// Applies one `update` event of the change feed (SPEC §3) to the page with
+// Applies one `update` event of the change feed (docs/API.md, "The change feed and the live stream") to the page with
 // UIKit's batch semantics: deletes, reloads and move sources name positions
 // before the batch; inserts and move targets name positions after it. The new
 // order of sections, and of rows in each section, is worked out first; then
@@ -186,7 +186,7 @@ export function applyUpdate(view, update, drawn = new Map()) {
 
   // Read what the animations need before changing anything: one layout.
   const leaving = departures(plan, rowPlan).map((node) => ({ node, kind, height: node.offsetHeight }));
-  const movedNodes = rowPlan.layouts.flatMap((layout) => layout.moved);
+  const movedNodes = [...rowPlan.layouts.flatMap((layout) => layout.moved), ...shiftedSections(plan, batch)];
   const sliding = kind === "none" || movedNodes.length > MAX_SLIDING_MOVES ? []
     : movedNodes.map((node) => ({ node, top: drawn.get(node) ?? node.getBoundingClientRect().top }));
 
@@ -226,6 +226,19 @@ export function applyUpdate(view, update, drawn = new Map()) {
   restoreFocus(focused, replaced, successor);
   view.notices.announce(summarise(batch));
   return { reload: false };
+}
+
+/**
+ * Sections a section move slides, as UIKit slides them: each moved section and
+ * every kept section between where one left and where it arrived.
+ */
+function shiftedSections(plan, batch) {
+  const moves = batch.moveSections ?? [];
+  if (!moves.length) return [];
+  const low = Math.min(...moves.flatMap(({ from, to }) => [from, to]));
+  const high = Math.max(...moves.flatMap(({ from, to }) => [from, to]));
+  return plan.sections.filter((item, f) => !item.fresh && item.old !== null
+    && ((item.old >= low && item.old <= high) || (f >= low && f <= high))).map((item) => item.node);
 }
 
 /** The row that takes focus when the focused row is deleted: the next one left, else the one before. */

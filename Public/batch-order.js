@@ -1,4 +1,4 @@
-// UIKit's batch rule for one list (SPEC §2), without the DOM: every inserted or
+// UIKit's batch rule for one list (docs/API.md, "A batch"), without the DOM: every inserted or
 // moved item lands exactly at its position after the batch, and the items that
 // stay keep their relative order and fill the other positions.
 

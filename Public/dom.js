@@ -1,7 +1,8 @@
-// Reading and numbering the server-rendered table (SPEC §5 markup):
+// Reading and numbering the server-rendered table (docs/FORMAT.md, "The HTML"):
 // table.table-view > tbody.section[data-section] > tr.cell[data-section][data-row],
 // with a tr.more row after the rows loaded so far. Items leaving with an
 // animation carry the class `tv-removing` and no index; they are never counted.
+// Also: following a pointer across the page, for drags and swipes.
 
 /** The sections of `table`, in order. */
 export function sectionsOf(table) {
@@ -61,7 +62,7 @@ export function setMoreRow(more, tableID, section, offset, remaining) {
   more.dataset.remaining = String(remaining);
   const link = more.querySelector("a");
   if (link) {
-    link.href = `/tables/${encodeURIComponent(tableID)}/sections/${section}/rows?offset=${offset}`;
+    link.href = `/tables/${encodeURIComponent(tableID)}/sections/${section}?offset=${offset}`;
     link.textContent = moreLabel(remaining);
   }
 }
@@ -111,4 +112,25 @@ export function retire(element) {
 /** The text of a row, for labels and announcements. */
 export function rowText(cell) {
   return cell.querySelector(".text")?.textContent?.trim() || `row ${Number(cell.dataset.row) + 1}`;
+}
+
+/**
+ * Follows the pointer of `down` on the whole document until it is lifted:
+ * `move(event)` on each move, then `end(released)` — true for pointerup,
+ * false when the browser cancelled the gesture.
+ */
+export function followPointer(down, move, end) {
+  const onMove = (event) => {
+    if (event.pointerId === down.pointerId) move(event);
+  };
+  const onEnd = (event) => {
+    if (event.pointerId !== down.pointerId) return;
+    document.removeEventListener("pointermove", onMove);
+    document.removeEventListener("pointerup", onEnd);
+    document.removeEventListener("pointercancel", onEnd);
+    end(event.type === "pointerup");
+  };
+  document.addEventListener("pointermove", onMove);
+  document.addEventListener("pointerup", onEnd);
+  document.addEventListener("pointercancel", onEnd);
 }

@@ -85,7 +85,8 @@ export class Editing {
 
   click(event) {
     const target = event.target.closest?.(".tv-delete-control, .tv-delete-confirm, .tv-insert-control");
-    if (!target || !this.editing) return;
+    // Outside editing mode only a swiped row's delete button is shown (swipe.js).
+    if (!target || (!this.editing && !target.closest("tr.tv-swiped"))) return;
     event.preventDefault();
     event.stopPropagation();
     const cell = target.closest("tr.cell");

@@ -11,8 +11,9 @@ const PAGE_SIZE = 500;
 const ATTEMPTS = 8;
 const CATCH_UP_MS = 5000;
 
+// The tag names the coding a compressed answer came in ("7-gzip", "7-br").
 function etagVersion(response) {
-  const match = /"(\d+)"/.exec(response.headers.get("ETag") ?? "");
+  const match = /"(\d+)(?:-[a-z]+)?"/.exec(response.headers.get("ETag") ?? "");
   return match ? Number(match[1]) : NaN;
 }
 

@@ -1,7 +1,10 @@
-// The table's change feed (SPEC §3) over EventSource: `update` events are
+// The table's change feed (docs/API.md, "The change feed and the live stream") over EventSource: `update` events are
 // applied in version order, `reset` reloads the page, `deleted` shows a notice.
 // The browser reconnects by itself with Last-Event-ID; when the stream is
 // closed for good it is opened again from the version the page shows.
+// A page left for another one (`pagehide`) closes its stream, so that pages
+// kept in the back/forward cache hold no connection; shown again (`pageshow`),
+// it opens the stream from the version it shows and catches up.
 // While the reader drags a row, updates wait (`hold`) and are applied on release.
 
 import { applyUpdate } from "./apply-update.js";
@@ -17,6 +20,9 @@ export class LiveFeed {
     this.waiters = [];
     this.source = null;
     this.stopped = false;
+    this.hidden = false;
+    window.addEventListener("pagehide", () => this.pause());
+    window.addEventListener("pageshow", (event) => { if (event.persisted) this.resume(); });
   }
 
   start() {
@@ -32,7 +38,7 @@ export class LiveFeed {
     });
     source.addEventListener("error", () => {
       if (source.readyState === EventSource.CLOSED && !this.stopped) {
-        setTimeout(() => { if (this.source === source && !this.stopped) this.start(); }, RECONNECT_MS);
+        setTimeout(() => { if (this.source === source && !this.stopped && !this.hidden) this.start(); }, RECONNECT_MS);
       }
     });
   }
@@ -40,6 +46,20 @@ export class LiveFeed {
   stop() {
     this.stopped = true;
     this.source?.close();
+  }
+
+  /** The page is hidden (maybe kept in the back/forward cache): no connection meanwhile. */
+  pause() {
+    this.hidden = true;
+    this.source?.close();
+    this.source = null;
+  }
+
+  /** The page is shown again: follow the table from the version shown. */
+  resume() {
+    if (!this.hidden) return;
+    this.hidden = false;
+    if (!this.stopped) this.start();
   }
 
   reload() {

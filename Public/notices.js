@@ -49,7 +49,7 @@ export class Notices {
 
   /** Shows why an edit failed: a refusal's message, or that the server could not be reached. */
   refused(error) {
-    this.alert(error.userMessage ?? `The server could not be reached (${error.message}); nothing was changed.`);
+    this.alert(error.userMessage ?? "The server could not be reached, so nothing was changed. Check the connection and try again.");
   }
 
   dismiss() {

@@ -2,10 +2,14 @@
 // get a reorder handle. Drag it (mouse, pen or touch), or focus it and use the
 // keyboard — Space or Enter picks the row up, the arrow keys move it, Space or
 // Enter drops it, Escape puts it back; Alt+Arrow moves it one place at once.
-// A drop sends one move to the API. The row stays where it was dropped until
-// the feed reports the change; if the server refuses it, the row goes back.
+// A drop sends one move to the API: by row id, next to a neighbour the reader
+// saw there (before the row below, else after the row above, else into the
+// section), so that it lands where it was dropped whatever else changed
+// meanwhile; only rows without ids are moved by position at the version shown.
+// The row stays where it was dropped until the feed reports the change; if the
+// server refuses it (the row itself is gone), the row goes back.
 
-import { cellsOf, indexPathOf, renumber, rowsEndOf, rowText, sectionsOf, versionOf } from "./dom.js";
+import { cellsOf, followPointer, indexPathOf, renumber, rowsEndOf, rowText, sectionsOf, versionOf } from "./dom.js";
 
 const EDGE = 48;
 const SCROLL_STEP = 14;
@@ -30,6 +34,24 @@ function originOf(cell) {
 
 function positionOf(cell) {
   return [Number(cell.parentNode.dataset.section), cellsOf(cell.parentNode).indexOf(cell)];
+}
+
+/**
+ * Where `cell` was dropped, by the ids of what the reader saw around it, most
+ * precise first: before the next row, after the previous one, into the section
+ * (when the section shows no other row).
+ */
+function anchorsOf(cell) {
+  const cells = cellsOf(cell.parentNode);
+  const index = cells.indexOf(cell);
+  const anchors = [];
+  const next = cells.slice(index + 1).find((other) => other.dataset.id);
+  const previous = cells.slice(0, index).reverse().find((other) => other.dataset.id);
+  if (next) anchors.push({ beforeItem: next.dataset.id });
+  if (previous) anchors.push({ afterItem: previous.dataset.id });
+  const sectionID = cell.parentNode.dataset.sectionId;
+  if (cells.length === 1 && sectionID) anchors.push({ toSection: sectionID });
+  return anchors;
 }
 
 function before(a, b) {
@@ -80,19 +102,7 @@ export class Reorder {
     this.view.table.classList.add("tv-reordering");
     // Moving the row in the page ends the handle's pointer capture: follow the
     // pointer on the document instead.
-    const move = (moveEvent) => {
-      if (moveEvent.pointerId === event.pointerId) this.pointerMove(moveEvent);
-    };
-    const end = (endEvent) => {
-      if (endEvent.pointerId !== event.pointerId) return;
-      document.removeEventListener("pointermove", move);
-      document.removeEventListener("pointerup", end);
-      document.removeEventListener("pointercancel", end);
-      this.endDrag(endEvent.type === "pointerup");
-    };
-    document.addEventListener("pointermove", move);
-    document.addEventListener("pointerup", end);
-    document.addEventListener("pointercancel", end);
+    followPointer(event, (moveEvent) => this.pointerMove(moveEvent), (released) => this.endDrag(released));
   }
 
   pointerMove(event) {
@@ -233,17 +243,31 @@ export class Reorder {
       this.view.feed.release();
       return;
     }
-    // Positions were read at this version; updates held back during the drag come after it.
+    // Read at the version shown; updates held back during the drag come after it.
     const version = versionOf(this.view.table);
+    const anchors = cell.dataset.id ? anchorsOf(cell) : [];
     renumber(this.view.table);
     this.pending = origin;
     this.view.feed.release();
     try {
-      await this.view.api.moveRow(from, to, version);
+      if (anchors.length) await this.moveByID(cell.dataset.id, anchors);
+      else await this.view.api.moveRow(from, to, version);
     } catch (error) {
       this.revertPending();
       this.view.notices.refused(error);
     }
+  }
+
+  /** Tries each anchor in turn while the server answers that the anchor (not the row) is gone. */
+  async moveByID(id, anchors) {
+    for (const anchor of anchors.slice(0, -1)) {
+      try {
+        return await this.view.api.moveItem(id, anchor);
+      } catch (error) {
+        if (error.type !== "unknown-id" || error.message.includes(`"${id}"`)) throw error;
+      }
+    }
+    return this.view.api.moveItem(id, anchors[anchors.length - 1]);
   }
 
   /**

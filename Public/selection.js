@@ -2,9 +2,11 @@
 // through the API — or deselects it when it is selected and the table allows
 // multiple selection. The highlight and checkmarks then follow `selected` as
 // the feed reports it. Rows with a `link` open it instead. Rows take focus one
-// at a time (a roving tabindex): Tab enters the table, arrow keys move along it.
+// at a time (a roving tabindex): Tab enters the table, arrow keys move along it,
+// Left and Right along the controls of a row (grid.js).
 
 import { cellsOf, indexPathOf, sectionsOf } from "./dom.js";
+import { applyGridRoles, horizontalTarget } from "./grid.js";
 
 const CONTROLS = "a, button, input, select, textarea, .tv-reorder-handle";
 
@@ -19,6 +21,7 @@ export class Selection {
     view.enhancers.push((cell) => {
       if (!cell.hasAttribute("tabindex")) cell.setAttribute("tabindex", "-1");
     });
+    view.structure.push((root) => applyGridRoles(table, root));
     table.addEventListener("click", (event) => {
       if (table.classList.contains("editing") || event.target.closest(CONTROLS)) return;
       const cell = event.target.closest("tr.cell");
@@ -74,8 +77,18 @@ export class Selection {
   }
 
   keyDown(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      const row = event.target.closest?.("tr.cell");
+      const target = isRow(row) ? horizontalTarget(row, event.target, event.key) : null;
+      if (target) {
+        event.preventDefault();
+        target.focus();
+      }
+      return;
+    }
     const cell = event.target;
-    if (!isRow(cell) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!isRow(cell)) return;
     let target = null;
     switch (event.key) {
       case "ArrowDown": target = this.neighbour(cell, 1); break;

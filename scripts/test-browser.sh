@@ -1,20 +1,13 @@
 #!/usr/bin/env bash
 # Runs the browser tests (Tests/browser): headless Chromium driven by Selenium
-# against the real server. Installs what is missing on a fresh machine —
-# Chromium, chromedriver and fonts (apt-get, as root), Selenium and pytest (pip,
-# or Debian's packages where the system Python refuses pip) — builds the server
-# with `swift build` and runs pytest; the last line is pytest's summary.
+# against the real server. Installs what is missing on a fresh machine
+# (scripts/browser-deps.sh), builds the server with `swift build` and runs
+# pytest; the last line is pytest's summary.
 # Usage: scripts/test-browser.sh [pytest arguments...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh build browser
-if ! python3 -c 'import selenium, pytest' 2>/dev/null; then
-  if ! python3 -m pip install -q --disable-pip-version-check selenium pytest; then
-    echo "pip refused; installing Debian's python3-selenium and python3-pytest" >&2
-    apt-get -o DPkg::Lock::Timeout=600 install -y -qq python3-selenium python3-pytest >/dev/null
-  fi
-fi
+scripts/browser-deps.sh
 
 swift build ${BUILD_FLAGS:-} --product webtableview
 export WEBTABLEVIEW_BIN="${WEBTABLEVIEW_BIN:-$(swift build ${BUILD_FLAGS:-} --show-bin-path)/webtableview}"

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Validates the served /api/openapi.json with openapi-spec-validator (PyPI).
+# Validates what the server serves for machines against parsers that are not
+# ours: /api/openapi.json with openapi-spec-validator (PyPI), and /metrics with
+# prometheus-client's text parser (Tests/metrics/check_metrics.py).
 # Usage: scripts/test-openapi.sh path/to/webtableview
 set -euo pipefail
 binary=${1:-.build/debug/webtableview}
+metrics_check="$(cd "$(dirname "$0")/.." && pwd)/Tests/metrics/check_metrics.py"
 python3 -c 'import openapi_spec_validator' 2>/dev/null \
   || python3 -m pip install -q --disable-pip-version-check openapi-spec-validator
-work=$(mktemp -d)
-"$binary" serve --port 0 >"$work/out" 2>"$work/err" &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 100); do grep -q listening "$work/out" && break; sleep 0.1; done
-url=$(sed -n 's/^listening on //p' "$work/out")
-[ -n "$url" ] || { echo "server did not start"; cat "$work/err"; exit 1; }
+if ! python3 -c 'import prometheus_client' 2>/dev/null; then
+  if ! python3 -m pip install -q --disable-pip-version-check prometheus-client; then
+    echo "pip refused; installing Debian's python3-prometheus-client" >&2
+    apt-get -o DPkg::Lock::Timeout=600 install -y -qq python3-prometheus-client >/dev/null
+  fi
+fi
+. "$(dirname "$0")/serve-demo.sh"
+serve_demo "$binary"
 curl -fsS "$url/api/openapi.json" -o "$work/openapi.json"
 python3 - "$work/openapi.json" <<'PY'
 import json, sys
@@ -22,3 +26,4 @@ operations = sum(1 for path in document["paths"].values() for method in path if 
 print(f"openapi: {len(document['paths'])} paths, {operations} operations valid under OpenAPI {document['openapi']}")
 print(f"openapi: 1 passed, 0 failed")
 PY
+python3 "$metrics_check" "$url"

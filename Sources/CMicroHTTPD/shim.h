@@ -5,9 +5,6 @@
 #include <sys/socket.h>
 #include <stdarg.h>
 #include <microhttpd.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 /// `MHD_start_daemon` is variadic, which Swift cannot call: take the options
 /// as an `MHD_OptionItem` array ended by `MHD_OPTION_END`.
@@ -29,19 +26,6 @@ wtv_daemon_port(struct MHD_Daemon *daemon)
   const union MHD_DaemonInfo *info =
     MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
   return (NULL == info) ? 0 : info->port;
-}
-
-/// Bytes glibc's allocator has handed out and not had back (`mallinfo2`:
-/// small blocks plus mapped ones); -1 where the C library is not glibc.
-static inline long long
-wtv_heap_in_use(void)
-{
-#ifdef __GLIBC__
-  struct mallinfo2 info = mallinfo2();
-  return (long long)(info.uordblks + info.hblkhd);
-#else
-  return -1;
-#endif
 }
 
 /// Macros with casts do not import into Swift.

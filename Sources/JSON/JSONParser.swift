@@ -4,7 +4,7 @@
 /// comments, unescaped control characters, a byte order mark, text after the
 /// value), plus what would make a document ambiguous or hostile: duplicate
 /// object keys, invalid UTF-8, lone surrogate escapes, numbers outside `Double`'s
-/// range and nesting deeper than `maxDepth`.
+/// range (unless ``numbersBeyondRangeAreInfinite``) and nesting deeper than `maxDepth`.
 ///
 /// The parser is iterative (an explicit stack of open containers), so no input
 /// can exhaust the call stack; it reads the input once, in O(n).
@@ -20,9 +20,14 @@ public struct JSONParser: Sendable {
     /// `[[1]]` has depth 2. Parsing never recurses, but code that walks a value
     /// (comparing, destroying, writing it) does, so keep the limit modest.
     public var maxDepth: Int
+    /// When set, a number beyond `Double`'s finite range (`1e309`, a
+    /// 400-digit integer) reads as `.double(±infinity)` instead of refusing
+    /// the whole text: a decoder can then refuse it with its JSON path.
+    public var numbersBeyondRangeAreInfinite: Bool
 
-    public init(maxDepth: Int = JSONParser.defaultMaxDepth) {
+    public init(maxDepth: Int = JSONParser.defaultMaxDepth, numbersBeyondRangeAreInfinite: Bool = false) {
         self.maxDepth = maxDepth
+        self.numbersBeyondRangeAreInfinite = numbersBeyondRangeAreInfinite
     }
 
     /// Parses one JSON text from its UTF-8 bytes.
@@ -43,6 +48,7 @@ public struct JSONParser: Sendable {
 
     private func parse(buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
         var scanner = JSONScanner(bytes: buffer, maxDepth: maxDepth)
+        scanner.numbersBeyondRangeAreInfinite = numbersBeyondRangeAreInfinite
         return try scanner.parseDocument()
     }
 }
@@ -78,6 +84,7 @@ private struct OpenContainer {
 struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
+    var numbersBeyondRangeAreInfinite = false
     var index = 0
     /// Reused for strings with escapes.
     var scratch: [UInt8] = []

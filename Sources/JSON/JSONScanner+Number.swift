@@ -2,7 +2,8 @@ extension JSONScanner {
     /// Reads `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     ///
     /// A number without fraction or exponent that fits in `Int` is an integer; any
-    /// other is a `Double`, refused when it is outside `Double`'s finite range.
+    /// other is a `Double`; one outside `Double`'s finite range is refused, or
+    /// read as ±infinity when `numbersBeyondRangeAreInfinite`.
     mutating func readNumber() throws(JSONParseError) -> JSONValue {
         let start = index
         let negative = bytes[index] == UInt8(ascii: "-")
@@ -43,7 +44,8 @@ extension JSONScanner {
             return .double(negative ? -fast : fast)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let double = Double(text), double.isFinite else {
+        let double = Double(text) ?? (negative ? -.infinity : .infinity)
+        guard double.isFinite || numbersBeyondRangeAreInfinite else {
             throw error(at: start, "number out of range")
         }
         return .double(double)

@@ -38,6 +38,12 @@ public struct JSONWriter: Sendable {
         return taken
     }
 
+    /// Ends a finished document with a line feed (whitespace JSON allows after
+    /// it), so that an answer printed in a terminal ends its line.
+    public mutating func lineFeed() {
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }

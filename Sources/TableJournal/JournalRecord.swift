@@ -3,7 +3,7 @@ import TableModel
 
 /// One change to the server's set of tables, as the journal holds it.
 ///
-/// Payloads are JSON: `{"create": Table}` (the Table document of SPEC §1, with its
+/// Payloads are JSON: `{"create": Table}` (the Table document of docs/FORMAT.md, with its
 /// `version`), `{"table": "t", "changes": [{"version": 8, "batch": {...}}, ...]}`
 /// (the changes exactly as `/changes` publishes them), or `{"delete": "t"}`.
 public enum JournalRecord: Sendable, Equatable {
@@ -78,15 +78,6 @@ public struct JournalEntry: Sendable {
 }
 
 extension JournalRecord {
-    /// Limits for reading what the server once accepted: a record is never refused
-    /// because `--max-field-bytes` was lowered since it was written.
-    static let limits = ModelLimits(
-        maxFieldBytes: .max, maxIDLength: .max, maxURLBytes: .max, maxCustomFields: .max,
-        maxIndentationLevel: .max, maxRowHeight: .greatestFiniteMagnitude, maxIssues: 10)
-
-    /// Request bodies nest up to `JSONParser.defaultMaxDepth`; a record wraps them in three more levels.
-    static let parser = JSONParser(maxDepth: JSONParser.defaultMaxDepth + 8)
-
     /// Decodes a record's payload; `.damaged` when it is not a record this journal writes.
     init(payload: ArraySlice<UInt8>) throws(JournalError) {
         guard case .object(let object) = try Self.parse(payload) else { throw Self.malformed("not an object") }
@@ -98,13 +89,11 @@ extension JournalRecord {
                   object.members.count == 2, !values.isEmpty {
             var changes: [JournalChange] = []
             for value in values {
-                guard case .object(let change) = value, change.members.count == 2,
-                      case .integer(let version) = change["version"], let batch = change["batch"]
-                else { throw Self.malformed("a change is not {\"version\", \"batch\"}") }
                 do throws(ValidationError) {
-                    changes.append(JournalChange(version: version, batch: try ModelDecoder.batch(from: batch, limits: Self.limits)))
+                    let change = try RecordedDecoding.change(from: value)
+                    changes.append(JournalChange(version: change.version, batch: change.batch))
                 } catch {
-                    throw Self.malformed("batch of version \(version): \(error.issues.first.map { "\($0.path): \($0.message)" } ?? "")")
+                    throw Self.malformed("change \(changes.count): \(Self.firstIssue(error))")
                 }
             }
             self = .changes(tableID: id, changes)
@@ -115,24 +104,23 @@ extension JournalRecord {
 
     /// A Table document with its `version`, as `Table.writeJSON` writes it.
     static func table(from value: JSONValue) throws(JournalError) -> Table {
-        guard case .object(let object) = value, case .integer(let version) = object["version"], version >= 0 else {
-            throw malformed("a table without its version")
-        }
         do throws(ValidationError) {
-            var table = try ModelDecoder.table(from: value, limits: limits)
-            table.version = version
-            return table
+            return try RecordedDecoding.table(from: value)
         } catch {
-            throw malformed("table: \(error.issues.first.map { "\($0.path): \($0.message)" } ?? "")")
+            throw malformed("table: \(firstIssue(error))")
         }
     }
 
     static func parse(_ payload: ArraySlice<UInt8>) throws(JournalError) -> JSONValue {
         do {
-            return try parser.parse(payload)
+            return try RecordedDecoding.parser.parse(payload)
         } catch {
             throw malformed("\(error)")
         }
+    }
+
+    private static func firstIssue(_ error: ValidationError) -> String {
+        error.issues.first.map { "\($0.path): \($0.message)" } ?? ""
     }
 
     private static func malformed(_ detail: String) -> JournalError {

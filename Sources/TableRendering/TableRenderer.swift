@@ -4,7 +4,7 @@ import TableModel
 /// Draws tables as HTML, the way `UITableView` draws them, from the Mustache
 /// templates of one folder (`--templates`), read and parsed once at start-up.
 ///
-/// The markup follows SPEC §5: `<table class="table-view {style}">`, one
+/// The markup is docs/FORMAT.md, "The HTML": `<table class="table-view {style}">`, one
 /// `<tbody class="section">` per section with a `<th scope="rowgroup">` header
 /// row, one `<tr class="cell …">` per row. Every text and attribute value is
 /// HTML-escaped before a template sees it, and URLs (`image`, `link`,
@@ -18,13 +18,17 @@ import TableModel
 /// A value, safe to share between threads; rendering takes no lock.
 public struct TableRenderer: Sendable {
     private let templates: TemplateSet
+    /// Where pages link the stylesheet and scripts from: `/public`, or the
+    /// versioned folder the server keeps immutable (`/assets/<hash>`).
+    private let assets: String
 
     /// Loads every `*.mustache` file below `templatesDirectory`.
     ///
     /// - Throws: `TemplateLoadingError` naming the folder, a missing template or
     ///   the file, line and column of a syntax error.
-    public init(templatesDirectory: String) throws {
+    public init(templatesDirectory: String, assets: String = "/public") throws {
         templates = try TemplateSet(directory: templatesDirectory)
+        self.assets = assets
     }
 
     /// The whole HTML document of `GET /tables/{t}`: at most `rowLimit` rows of
@@ -87,6 +91,32 @@ public struct TableRenderer: Sendable {
         return templates.render(context, "rows")
     }
 
+    /// The HTML document of `GET /tables/{t}/sections/{s}?offset=`: the rows of
+    /// section `section` in `range` (clamped to the section) under the section's
+    /// header, then a `more` row linking to the page after, as the `more` row of
+    /// the table's page links here. The table is not live (no `data-table`):
+    /// its rows start at an offset. Empty when the section does not exist.
+    public func sectionPage(_ table: Table, section: Int, range: Range<Int>) -> String {
+        guard table.sections.indices.contains(section) else { return "" }
+        let rows = table.sections[section].rows
+        let shown = range.clamped(to: 0..<rows.count)
+        let title = HTMLEscaping.escape(table.title ?? table.id)
+        let total = Formatting.grouped(rows.count)
+        let described = switch shown.count {
+        case 0: "No rows after row \(Formatting.grouped(shown.lowerBound)) of \(total)"
+        case 1: "Row \(Formatting.grouped(shown.upperBound)) of \(total)"
+        default: "Rows \(Formatting.grouped(shown.lowerBound + 1))–\(Formatting.grouped(shown.upperBound)) of \(total)"
+        }
+        let context = SectionPageContext(
+            title: title, style: table.style, range: described,
+            tableHref: HTMLEscaping.escape("/tables/\(PathEscaping.segment(table.id))#section-\(section)"),
+            section: SectionContext(
+                table.sections[section], at: section, tableID: table.id, range: shown, drawer: drawer(for: table)))
+        return document(
+            title: title, body: templates.render(context, "section-page"),
+            bodyClass: "table-page \(table.style.rawValue)", backLink: true)
+    }
+
     /// One `<tbody class="section">`, as inserted or reloaded by a live update;
     /// like `page`, it draws at most `rowLimit` rows. Empty when the section
     /// does not exist.
@@ -122,6 +152,6 @@ public struct TableRenderer: Sendable {
 
     private func document(title: String, body: String, bodyClass: String, backLink: Bool) -> String {
         templates.render(
-            PageContext(title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink), "page")
+            PageContext(title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink, assets: assets), "page")
     }
 }

@@ -1,7 +1,10 @@
+import MicroHTTP
+import TableDatabase
 import TableJournal
 import TableModel
 
-/// Everything `webtableview serve` can be told, with the defaults of SPEC §6.
+/// Everything `webtableview serve` can be told. Its defaults are the only ones:
+/// `serve` takes each option's default from here (and `--help` shows them).
 public struct ServerOptions: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
@@ -10,6 +13,11 @@ public struct ServerOptions: Sendable {
     public var templatesDirectory = "Templates"
     /// Changes kept per table for `/changes` and event-stream replay.
     public var history = 1000
+    /// Bytes those changes may take per table (JSON and rendered event);
+    /// older ones are dropped first, and a change larger than this is not kept.
+    public var historyBytes = 8 << 20
+    /// The most tables `POST /api/tables` creates (409 `too-many-tables` beyond).
+    public var maxTables = 1000
     public var maxBodySize = 16 << 20
     /// Seconds an idle connection is kept open.
     public var connectionTimeout = 30
@@ -24,6 +32,40 @@ public struct ServerOptions: Sendable {
     /// With a journal, its tables are served and the `tables` given to the server
     /// only seed a journal that has never held anything.
     public var journal: JournalOptions?
+    /// The PostgreSQL database replicas share (docs/SCALING.md); excludes
+    /// `journal`. Its tables are served; the `tables` given to the server only
+    /// seed a database that has never been seeded.
+    public var database: DatabaseOptions?
+    /// Seconds start-up keeps trying to reach the database before giving up.
+    public var databaseStartTimeout = 60
+    /// The longest a read waits for its table to reach the version its
+    /// `Min-Version` header asks for (docs/API.md, "Replicas").
+    public var minVersionWait: Duration = .seconds(2)
+    /// Host names served besides `localhost`, `127.0.0.1` and `[::1]` when
+    /// bound to a loopback address (`--allowed-host`); others get 421.
+    public var allowedHosts: [String] = []
+    /// Origins allowed to call the API from another origin (`--cors-origin`).
+    public var corsOrigins: [String] = []
 
     public init() {}
+
+    /// `scheme://host[:port]` as a browser sends it in `Origin` (`--cors-origin`).
+    public static func isOrigin(_ text: String) -> Bool {
+        guard let range = text.range(of: "://"), !text[..<range.lowerBound].isEmpty else { return false }
+        let authority = text[range.upperBound...]
+        return !authority.contains("/") && OriginPolicy.hostName(of: String(authority)) != nil
+    }
+
+    /// A host name, optionally with `:port`, as `Host` carries it (`--allowed-host`).
+    public static func isHostName(_ text: String) -> Bool {
+        OriginPolicy.hostName(of: text) != nil
+    }
+
+    /// Said at start-up when the server listens beyond this machine and
+    /// anyone who reaches it may edit every table; nil when that is not so.
+    public var exposureWarning: String? {
+        guard token == nil, !OriginPolicy.isLoopback(host) else { return nil }
+        return "warning: serving \(host) without a token: anyone who can reach it can edit every table "
+            + "(set --token-file or WEBTABLEVIEW_TOKEN, or bind 127.0.0.1)"
+    }
 }

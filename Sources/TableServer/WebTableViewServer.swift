@@ -1,5 +1,6 @@
 import Logging
 import MicroHTTP
+import TableDatabase
 import TableJournal
 import TableModel
 import TableRendering
@@ -14,49 +15,77 @@ public final class WebTableViewServer: Sendable {
     private let store: TableStore
     private let http: HTTPServer
     private let journal: Journal?
+    private let replication: DatabaseReplication?
 
     /// Loads the templates (failing with a clear error when one is missing or
     /// broken) and adds `tables`; refuses duplicate table ids. With
     /// `options.journal`, first rebuilds the tables the journal holds, and adds
-    /// `tables` only when the journal has never held anything.
+    /// `tables` only when the journal has never held anything. With
+    /// `options.database`, connects (retrying while PostgreSQL starts), seeds
+    /// an empty database with `tables` and loads what the database holds.
     public init(options: ServerOptions, tables: [Table], logger: Logger) throws {
-        let renderer = try TableRenderer(templatesDirectory: options.templatesDirectory)
+        let files = StaticFiles(root: options.publicDirectory)
+        let renderer = try TableRenderer(templatesDirectory: options.templatesDirectory, assets: "/assets/\(files.version)")
         var seen = Set<String>()
         if let duplicate = tables.first(where: { !seen.insert($0.id).inserted }) {
             throw StartError.duplicateTable(duplicate.id)
         }
-        var recovery: JournalRecovery?
-        if let journalOptions = options.journal {
-            do throws(JournalError) {
-                let opened = try Journal.open(journalOptions) { notice in Self.log(notice, to: logger) }
-                journal = opened.journal
-                recovery = opened.recovery
-            } catch {
-                throw StartError.journal(error)
-            }
-        } else {
+        if let databaseOptions = options.database {
+            guard options.journal == nil else { throw StartError.journalAndDatabase }
+            let database = try Self.connect(databaseOptions, timeout: options.databaseStartTimeout, logger: logger)
+            let replication = DatabaseReplication(database: database, history: options.history, logger: logger)
+            self.replication = replication
             journal = nil
+            store = TableStore(
+                history: options.history, historyBytes: options.historyBytes, maxTables: options.maxTables,
+                renderer: renderer, log: replication)
+            do {
+                try replication.load(tables, into: store)
+            } catch {
+                throw StartError.database("\(error)")
+            }
+            replication.start()
+        } else {
+            replication = nil
+            var recovery: JournalRecovery?
+            if let journalOptions = options.journal {
+                do throws(JournalError) {
+                    let opened = try Journal.open(journalOptions) { notice in Self.log(notice, to: logger) }
+                    journal = opened.journal
+                    recovery = opened.recovery
+                } catch {
+                    throw StartError.journal(error)
+                }
+            } else {
+                journal = nil
+            }
+            store = TableStore(
+                history: options.history, historyBytes: options.historyBytes, maxTables: options.maxTables,
+                renderer: renderer, log: journal)
+            do {
+                try Self.load(tables, recovery: recovery, into: store, logger: logger)
+            } catch {
+                journal?.close()
+                throw error
+            }
+            journal?.start { [store] in store.snapshotTables() }
         }
-        store = TableStore(history: options.history, renderer: renderer, journal: journal)
-        do {
-            try Self.load(tables, recovery: recovery, into: store, logger: logger)
-        } catch {
-            journal?.close()
-            throw error
-        }
-        journal?.start { [store] in store.snapshotTables() }
         let metrics = MetricsSource()
         var builder = RouteBuilder(
             router: Router(),
             context: RouteContext(
                 store: store, renderer: renderer, limits: options.limits,
-                token: options.token.flatMap(EditToken.init), metrics: metrics))
+                token: options.token.flatMap(EditToken.init), metrics: metrics, logger: logger,
+                corsOrigins: Set(options.corsOrigins),
+                readiness: { [replication] in replication?.isReady ?? true },
+                minVersionWait: options.minVersionWait))
         builder.addTableRoutes()
         builder.addReadRoutes()
         builder.addEditRoutes()
+        builder.addIdentifiedEditRoutes()
         builder.addFeedRoutes()
         builder.addPageRoutes()
-        builder.addSystemRoutes(publicDirectory: options.publicDirectory)
+        builder.addSystemRoutes(files: files)
         router = builder.router
 
         var configuration = HTTPServer.Configuration()
@@ -67,6 +96,7 @@ public final class WebTableViewServer: Sendable {
         configuration.connectionTimeout = .seconds(options.connectionTimeout)
         configuration.connectionLimit = options.connectionLimit
         configuration.preparedResponseBudget = options.answerCacheBytes
+        configuration.originPolicy = Self.originPolicy(options)
         http = HTTPServer(configuration: configuration, router: router, logger: logger)
         metrics.attach(http)
     }
@@ -85,6 +115,7 @@ public final class WebTableViewServer: Sendable {
         store.closeAllStreams()
         http.shutdown()
         journal?.close()
+        replication?.stop()
     }
 
     /// Why the server could not start.
@@ -92,12 +123,31 @@ public final class WebTableViewServer: Sendable {
         case duplicateTable(String)
         /// The journal could not be opened or replayed; nothing was served.
         case journal(JournalError)
+        /// The database could not be reached, migrated or loaded.
+        case database(String)
+        case journalAndDatabase
 
         public var description: String {
             switch self {
             case .duplicateTable(let id): "two tables have the id \"\(id)\""
             case .journal(let error): "journal: \(error.message)"
+            case .database(let message): "database: \(message)"
+            case .journalAndDatabase: "--journal and --database exclude each other: the database is the durable log"
             }
         }
+    }
+}
+
+extension WebTableViewServer {
+    /// Bound to a loopback address, only its own names (and `allowedHosts`)
+    /// are served: DNS rebinding cannot reach it. Every answer carries the
+    /// security headers; `corsOrigins` may call from another origin.
+    static func originPolicy(_ options: ServerOptions) -> OriginPolicy {
+        var allowedHosts: Set<String>?
+        if OriginPolicy.isLoopback(options.host) {
+            allowedHosts = OriginPolicy.loopbackNames.union(options.allowedHosts.compactMap(OriginPolicy.hostName(of:)))
+        }
+        return OriginPolicy(
+            allowedHosts: allowedHosts, corsOrigins: Set(options.corsOrigins), responseHeaders: CrossSite.responseHeaders)
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
+import CAllocator
 import Foundation
-import Glibc
 import Logging
-import MicroHTTP
+import TableDatabase
 import TableJournal
 import TableModel
 import TableServer
@@ -19,51 +19,70 @@ struct Serve: ParsableCommand {
             With --journal DIR, every change is written to DIR before it is answered, and the \
             tables are rebuilt from DIR at start-up with their versions continuing; --data and \
             the demo tables then only seed a journal that has never held anything.
+
+            With --database URL (or WEBTABLEVIEW_DATABASE_URL), the server is one replica of \
+            several that share their tables through PostgreSQL: every edit is committed there \
+            before it is answered, and every replica follows the others' changes. The first \
+            replica on an empty database seeds it from --data or the demo tables.
             """
     )
 
+    // Every default below is read from `ServerOptions` or `JournalOptions`, where it
+    // is decided once; an option added here takes its default the same way.
+    private static let defaults = ServerOptions()
+    private static let journalDefaults = JournalOptions(directory: "")
+    private static let databaseDefaults = DatabaseOptions(url: "")
+
     @Option(help: "Address to bind. Keep 127.0.0.1 unless edits are protected with a token.")
-    var host = "127.0.0.1"
+    var host = Self.defaults.host
 
     @Option(help: "Port to listen on; 0 picks a free one.")
-    var port = 8080
+    var port = Self.defaults.port
 
     @Option(name: .customLong("data"), help: "A JSON file of one Table document or an array of them (repeatable).")
     var dataFiles: [String] = []
 
     @Option(help: "Worker threads answering requests.")
-    var threads = 2
+    var threads = Self.defaults.threads
 
     @Option(name: .customLong("public"), help: "Folder of static files served under /public.")
-    var publicDirectory = "Public"
+    var publicDirectory = Self.defaults.publicDirectory
 
     @Option(name: .customLong("templates"), help: "Folder of Mustache templates, read at start-up.")
-    var templatesDirectory = "Templates"
+    var templatesDirectory = Self.defaults.templatesDirectory
 
     @Option(help: "Changes kept per table for /changes and event-stream replay.")
-    var history = 1000
+    var history = Self.defaults.history
+
+    @Option(
+        name: .customLong("history-bytes"),
+        help: ArgumentHelp("Bytes those changes may take per table; older ones go first.", valueName: "bytes"))
+    var historyBytes = Self.defaults.historyBytes
+
+    @Option(name: .customLong("max-tables"), help: "Most tables the server holds; creating more is refused.")
+    var maxTables = Self.defaults.maxTables
 
     @Option(name: .customLong("max-body"), help: "Largest request body, in bytes.")
-    var maxBody = 16 << 20
+    var maxBody = Self.defaults.maxBodySize
 
     @Option(name: .customLong("max-field-bytes"), help: "Largest text of one field, in bytes.")
-    var maxFieldBytes = ModelLimits().maxFieldBytes
+    var maxFieldBytes = Self.defaults.limits.maxFieldBytes
 
     @Option(name: .customLong("token-file"), help: "File holding the bearer token edits must carry (or set WEBTABLEVIEW_TOKEN).")
     var tokenFile: String?
 
     @Option(name: .customLong("connection-timeout"), help: "Seconds an idle connection is kept open.")
-    var connectionTimeout = 30
+    var connectionTimeout = Self.defaults.connectionTimeout
 
     @Option(name: .customLong("connection-limit"), help: "Most connections open at once, event streams included.")
-    var connectionLimit = ServerOptions().connectionLimit
+    var connectionLimit = Self.defaults.connectionLimit
 
     @Option(
         name: .customLong("answer-cache"),
         help: ArgumentHelp(
             "Bytes of JSON read answers kept ready to send again while their table is unchanged (0: none).",
             valueName: "bytes"))
-    var answerCache = ServerOptions().answerCacheBytes
+    var answerCache = Self.defaults.answerCacheBytes
 
     @Option(help: ArgumentHelp(
         "Folder of the journal that makes changes durable (created when missing).",
@@ -72,44 +91,79 @@ struct Serve: ParsableCommand {
     var journal: String?
 
     @Option(help: ArgumentHelp(
-        "When journal writes reach the disk: always (before each answer), interval (every second), never (left to the OS).",
-        valueName: "always|interval|never"))
-    var fsync = FsyncPolicy.always.rawValue
+        "PostgreSQL database the replicas share (a libpq URL or conninfo; or set WEBTABLEVIEW_DATABASE_URL).",
+        discussion: "Every edit is committed there before it is answered; excludes --journal.",
+        valueName: "url"))
+    var database: String?
+
+    @Option(
+        name: .customLong("database-connections"),
+        help: "Connections to the database for edits (the follower has one more).")
+    var databaseConnections = Self.databaseDefaults.connections
+
+    @Option(help: "When journal writes reach the disk: always (before each answer), interval (every second), never (left to the OS).")
+    var fsync = Self.journalDefaults.fsync
 
     @Option(
         name: .customLong("snapshot-every"),
-        help: ArgumentHelp("Journal records between background snapshots, which trim the journal.", valueName: "records"))
-    var snapshotEvery = JournalOptions(directory: "").snapshotEveryRecords
+        help: ArgumentHelp(
+            "Journal records (or, with --database, changes of one table) between background snapshots, which trim the log.",
+            valueName: "records"))
+    var snapshotEvery = Self.journalDefaults.snapshotEveryRecords
 
     @Option(
         name: .customLong("snapshot-bytes"),
         help: ArgumentHelp("Journal bytes between background snapshots.", valueName: "bytes"))
-    var snapshotBytes = JournalOptions(directory: "").snapshotEveryBytes
+    var snapshotBytes = Self.journalDefaults.snapshotEveryBytes
 
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel = "info"
+    @Option(
+        name: .customLong("allowed-host"),
+        help: ArgumentHelp(
+            "A host name the Host header may name besides localhost, 127.0.0.1 and [::1] (repeatable).",
+            discussion: "Bound to a loopback address, requests naming another host get 421: a page whose name rebinds to 127.0.0.1 cannot reach the server.",
+            valueName: "name"))
+    var allowedHosts: [String] = []
+
+    @Option(
+        name: .customLong("cors-origin"),
+        help: ArgumentHelp(
+            "An origin (scheme://host[:port]) whose pages may call the API and edit (repeatable; none by default).",
+            valueName: "origin"))
+    var corsOrigins: [String] = []
+
+    @Option(name: .customLong("log-level"), help: "Least severe message written to standard error.")
+    var logLevel = Logger.Level.info
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ArgumentParser.ValidationError("--port must be 0…65535") }
         guard (1...256).contains(threads) else { throw ArgumentParser.ValidationError("--threads must be 1…256") }
         guard history >= 1 else { throw ArgumentParser.ValidationError("--history must be at least 1") }
+        guard historyBytes >= 1 else { throw ArgumentParser.ValidationError("--history-bytes must be at least 1") }
+        guard maxTables >= 1 else { throw ArgumentParser.ValidationError("--max-tables must be at least 1") }
         guard connectionLimit >= 1 else { throw ArgumentParser.ValidationError("--connection-limit must be at least 1") }
         guard maxBody >= 1024 else { throw ArgumentParser.ValidationError("--max-body must be at least 1024") }
         guard answerCache >= 0 else { throw ArgumentParser.ValidationError("--answer-cache must be 0 or more") }
-        guard FsyncPolicy(rawValue: fsync) != nil else {
-            throw ArgumentParser.ValidationError("--fsync must be always, interval or never")
-        }
         guard snapshotEvery >= 1, snapshotBytes >= 1 else {
             throw ArgumentParser.ValidationError("--snapshot-every and --snapshot-bytes must be at least 1")
         }
+        for origin in corsOrigins where !ServerOptions.isOrigin(origin) {
+            throw ArgumentParser.ValidationError("--cors-origin must be scheme://host[:port], without a path (got \(origin))")
+        }
+        for name in allowedHosts where !ServerOptions.isHostName(name) {
+            throw ArgumentParser.ValidationError("--allowed-host must be a host name, optionally with :port (got \(name))")
+        }
         guard journal?.isEmpty != true else { throw ArgumentParser.ValidationError("--journal needs a folder") }
-        guard Logger.Level(rawValue: logLevel) != nil else {
-            throw ArgumentParser.ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        guard database?.isEmpty != true else { throw ArgumentParser.ValidationError("--database needs a URL") }
+        guard database == nil || journal == nil else {
+            throw ArgumentParser.ValidationError("--journal and --database exclude each other: the database is the durable log")
+        }
+        guard (1...256).contains(databaseConnections) else {
+            throw ArgumentParser.ValidationError("--database-connections must be 1…256")
         }
     }
 
     func run() throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
+        let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
@@ -121,28 +175,45 @@ struct Serve: ParsableCommand {
         limits.maxFieldBytes = maxFieldBytes
         let tables = try loadTables(limits: limits)
 
-        var options = ServerOptions()
+        var options = Self.defaults
         options.host = host
         options.port = port
         options.threads = threads
         options.publicDirectory = Self.locate(publicDirectory)
         options.templatesDirectory = Self.locate(templatesDirectory)
         options.history = history
+        options.historyBytes = historyBytes
+        options.maxTables = maxTables
         options.maxBodySize = maxBody
         options.limits = limits
         options.connectionTimeout = connectionTimeout
         options.connectionLimit = connectionLimit
         options.answerCacheBytes = answerCache
         options.token = try readToken()
+        options.allowedHosts = allowedHosts
+        options.corsOrigins = corsOrigins
         if let journal {
             var journalOptions = JournalOptions(directory: journal)
-            journalOptions.fsync = FsyncPolicy(rawValue: fsync) ?? .always
+            journalOptions.fsync = fsync
             journalOptions.snapshotEveryRecords = snapshotEvery
             journalOptions.snapshotEveryBytes = snapshotBytes
             options.journal = journalOptions
         }
+        if let url = databaseURL {
+            guard journal == nil else {
+                FileHandle.standardError.write(Data("webtableview: WEBTABLEVIEW_DATABASE_URL and --journal exclude each other\n".utf8))
+                throw ExitCode(1)
+            }
+            var databaseOptions = DatabaseOptions(url: url)
+            databaseOptions.connections = databaseConnections
+            databaseOptions.snapshotEvery = snapshotEvery
+            options.database = databaseOptions
+        }
 
         SignalWaiter.blockTerminationSignals()
+        // A write past a file-size limit (RLIMIT_FSIZE) then fails with EFBIG,
+        // answered 503 like a full disk, instead of killing the process.
+        signal(SIGXFSZ, SIG_IGN)
         let server: WebTableViewServer
         do {
             server = try WebTableViewServer(options: options, tables: tables, logger: logger)
@@ -152,6 +223,9 @@ struct Serve: ParsableCommand {
             throw ExitCode(1)
         }
         Self.releaseFreeHeap()
+        if let warning = options.exposureWarning {
+            FileHandle.standardError.write(Data("webtableview: \(warning)\n".utf8))
+        }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         // Written straight to the file descriptor: a pipe must see this line at once.
         FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(server.port)\n".utf8))
@@ -161,12 +235,9 @@ struct Serve: ParsableCommand {
     }
 
     /// Loading parsed every `--data` file into JSON values that are gone now: hands
-    /// that memory back to the system (glibc's `malloc_trim`) rather than keeping
-    /// it as free heap. `<malloc.h>` is not in the Glibc module, hence `dlsym`.
+    /// that memory back to the system rather than keeping it as free heap.
     private static func releaseFreeHeap() {
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        guard let symbol = dlsym(nil, "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        _ = wtv_release_free_heap()
     }
 
     /// The tables of every `--data` file, or the demo tables when there is none.
@@ -188,16 +259,28 @@ struct Serve: ParsableCommand {
         return tables
     }
 
+    /// `--database`, or else a non-empty `WEBTABLEVIEW_DATABASE_URL`.
+    private var databaseURL: String? {
+        if let database { return database }
+        let variable = ProcessInfo.processInfo.environment["WEBTABLEVIEW_DATABASE_URL"]
+        return variable?.isEmpty == false ? variable : nil
+    }
+
     private func readToken() throws -> String? {
         if let tokenFile {
-            guard let data = FileManager.default.contents(atPath: tokenFile),
-                  let text = String(data: data, encoding: .utf8),
-                  !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-            else {
-                FileHandle.standardError.write(Data("webtableview: cannot read a token from \(tokenFile)\n".utf8))
-                throw ExitCode(1)
+            func refuse(_ why: String) -> ExitCode {
+                FileHandle.standardError.write(Data("webtableview: the token file \(tokenFile) \(why)\n".utf8))
+                return ExitCode(1)
             }
-            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let data = FileManager.default.contents(atPath: tokenFile) else {
+                throw refuse("cannot be read")
+            }
+            guard let text = String(data: data, encoding: .utf8) else { throw refuse("is not UTF-8 text") }
+            let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !token.isEmpty else {
+                throw refuse(data.isEmpty ? "is empty" : "holds only white space")
+            }
+            return token
         }
         if let token = ProcessInfo.processInfo.environment["WEBTABLEVIEW_TOKEN"], !token.isEmpty {
             return token
@@ -206,18 +289,29 @@ struct Serve: ParsableCommand {
     }
 
     /// `path` as given when it exists; otherwise, for a relative default, the
-    /// folder of that name at the top of the source tree the binary was built in
-    /// (`.build/debug/webtableview` → `./`), so the binary runs from anywhere.
+    /// folder of that name near the binary, so that it runs from anywhere: at the
+    /// top of the source tree it was built in (`.build/debug/webtableview` →
+    /// `./`), or where `make install` put it (`PREFIX/bin/webtableview` →
+    /// `PREFIX/share/webtableview/`).
     static func locate(_ path: String) -> String {
         let manager = FileManager.default
         if path.hasPrefix("/") || manager.fileExists(atPath: path) { return path }
         guard let executable = Bundle.main.executableURL else { return path }
         var folder = executable.resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent(path).path
-            if manager.fileExists(atPath: candidate) { return candidate }
+            for candidate in [folder.appendingPathComponent(path), folder.appendingPathComponent("share/webtableview/" + path)]
+            where manager.fileExists(atPath: candidate.path) {
+                return candidate.path
+            }
             folder.deleteLastPathComponent()
         }
         return path
     }
 }
+
+/// `--fsync always|interval|never`, parsed by its raw values.
+extension FsyncPolicy: ExpressibleByArgument {}
+
+/// `--log-level trace|…|critical`, parsed by its raw values, as Hummingbird's
+/// project template does.
+extension Logger.Level: @retroactive ExpressibleByArgument {}

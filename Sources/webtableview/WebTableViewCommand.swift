@@ -8,11 +8,15 @@ struct WebTableViewCommand: ParsableCommand {
         commandName: "webtableview",
         abstract: "UIKit's table view, served over HTTP.",
         discussion: "Serves tables as JSON endpoints and live HTML table views; see README.md.",
+        version: WebTableViewCommand.version,
         subcommands: [Serve.self, Check.self],
         defaultSubcommand: Serve.self
     )
 
-    /// Like ArgumentParser's own `main()`, but bad usage exits with status 2 (SPEC §6).
+    /// What `webtableview --version` prints.
+    static let version = "webtableview 1.0.0"
+
+    /// Like ArgumentParser's own `main()`, but bad usage exits with status 2 (README.md).
     static func main() {
         do {
             var command = try parseAsRoot()

@@ -153,4 +153,11 @@ import Testing
         }
         #expect(throws: Never.self) { try parser.parse(document) }
     }
+
+    @Test func numbersBeyondRangeReadAsInfinityWhenAsked() throws {
+        let parser = JSONParser(numbersBeyondRangeAreInfinite: true)
+        #expect(try parser.parse("[1e400, -1e400, 1.5]") == .array([.double(.infinity), .double(-.infinity), .double(1.5)]))
+        #expect(try parser.parse(String(repeating: "9", count: 400)) == .double(.infinity))
+        #expect(throws: JSONParseError.self) { try JSONParser().parse("1e400") }
+    }
 }

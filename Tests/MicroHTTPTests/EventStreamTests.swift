@@ -1,12 +1,16 @@
+import Foundation
 import Glibc
 import MicroHTTP
 import MicroHTTPTesting
+import Synchronization
 import Testing
 
 /// A router with one event stream route; the streams it opened are kept.
 final class StreamFixture: Sendable {
     let streams = Shared<[EventStream]>([])
     let closed = Shared(0)
+    /// The threads that answered /events: each serves its stream from then on.
+    let streamThreads = Shared<Set<pid_t>>([])
     let bufferLimit: Int
 
     init(bufferLimit: Int = 1 << 20) {
@@ -20,6 +24,7 @@ final class StreamFixture: Sendable {
             stream.onClose { [closed] in closed.update { $0 += 1 } }
             stream.send(ServerSentEvent(event: "hello", data: "first"))
             streams.update { $0.append(stream) }
+            streamThreads.update { _ = $0.insert(ThreadState.current()) }
             return HTTPResponse(
                 headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"],
                 body: .stream(stream)
@@ -44,6 +49,26 @@ final class StreamFixture: Sendable {
 }
 
 @Suite(.serialized) struct EventStreamTests {
+    /// A client leaving its event stream is how a stream ends: logged as
+    /// `termination=client-left`, not as an error.
+    @Test func aClientLeavingIsLoggedAsTheStreamsEnd() throws {
+        let fixture = StreamFixture()
+        let log = LogRecorder()
+        let server = HTTPServer(configuration: HTTPServer.Configuration(port: 0), router: fixture.router(), logger: log.logger)
+        let port = try server.start()
+        defer { server.shutdown() }
+        let connection = try fixture.connect(TestClient(port: port))
+        connection.close()
+        // Later events find the connection gone, and the request ends.
+        #expect(eventually {
+            fixture.streams.value.first?.send(ServerSentEvent(data: "after")) == false
+                || log.messages.contains { $0.hasPrefix("GET /events 200") }
+        })
+        #expect(eventually { log.messages.contains { $0.hasPrefix("GET /events 200") } })
+        let index = try #require(log.messages.firstIndex { $0.hasPrefix("GET /events 200") })
+        #expect(log.metadata[index]["termination"] == "client-left")
+    }
+
     @Test func eventsArriveInOrder() throws {
         let fixture = StreamFixture()
         try withLiveServer(fixture.router()) { _, client in
@@ -58,21 +83,44 @@ final class StreamFixture: Sendable {
         }
     }
 
+    /// A stream polled while empty keeps its worker running (state `R`) all the
+    /// time; an idle worker sleeps in `epoll_wait` (`S`). Whether each worker
+    /// holding a stream sleeps is the kernel's word, not a CPU budget over a
+    /// fixed time, so load on the machine and sanitizers do not change it.
     @Test func anIdleStreamCostsNoCPU() throws {
         let fixture = StreamFixture()
-        let before = Set(ThreadCPU.workerTicks().keys)
-        try withLiveServer(fixture.router()) { server, client in
-            let threads = server.configuration.threads
-            #expect(eventually { ThreadCPU.workerTicks().keys.filter { !before.contains($0) }.count == threads })
-            let ours = Set(ThreadCPU.workerTicks().keys).subtracting(before)
+        try withLiveServer(fixture.router()) { _, client in
             let connections = try (0..<3).map { _ in try fixture.connect(client) }
-            let start = ThreadCPU.workerTicks().filter { ours.contains($0.key) }.values.reduce(0, +)
-            usleep(1_000_000)
-            let end = ThreadCPU.workerTicks().filter { ours.contains($0.key) }.values.reduce(0, +)
-            // A stream polled while empty keeps a core busy: ~100 ticks a second.
-            #expect(end - start < 10)
+            let workers = fixture.streamThreads.value
+            #expect(!workers.isEmpty)
+            #expect(workers.allSatisfy { ThreadState($0)?.name.hasPrefix("MHD-worker") == true })
+            let asleep = ThreadState.asleepCounts(workers, samples: 50)
+            #expect(workers.allSatisfy { asleep[$0, default: 0] >= 45 }, "asleep in \(asleep) of 50 looks")
             #expect(connections.allSatisfy { !$0.isPeerClosed })
         }
+    }
+
+    @Test func theProbeTellsASpinningThreadFromASleepingOne() throws {
+        // The threads share nothing but an atomic flag: no lock to sleep on.
+        final class Flag: Sendable { let raised = Atomic(false) }
+        let stop = Flag()
+        let ids = Shared<[String: pid_t]>([:])
+        for (name, spins) in [("wtv-spinning", true), ("wtv-sleeping", false)] {
+            let thread = Thread {
+                ids.update { $0[name] = ThreadState.current() }
+                while !stop.raised.load(ordering: .relaxed) {
+                    if !spins { usleep(100_000) }
+                }
+            }
+            thread.name = name
+            thread.start()
+        }
+        defer { stop.raised.store(true, ordering: .relaxed) }
+        #expect(eventually { ids.value.count == 2 })
+        let spinning = try #require(ids.value["wtv-spinning"]), sleeping = try #require(ids.value["wtv-sleeping"])
+        let asleep = ThreadState.asleepCounts([spinning, sleeping], samples: 50)
+        #expect(asleep[spinning, default: 0] < 25, "asleep in \(asleep) of 50 looks")
+        #expect(asleep[sleeping, default: 0] >= 45, "asleep in \(asleep) of 50 looks")
     }
 
     @Test func closingTheStreamEndsTheResponse() throws {
@@ -175,6 +223,8 @@ final class StreamFixture: Sendable {
         let stream = EventStream(bufferLimit: 4)
         let subscribers = Shared(1)
         stream.onClose { subscribers.update { $0 -= 1 } }
+        #expect(stream.send([1, 2, 3, 4, 5]))
+        #expect(stream.send([1, 2, 3, 4, 5]))
         let accepted = subscribers.update { _ in stream.send([1, 2, 3, 4, 5]) }
         #expect(!accepted)
         #expect(stream.isClosed)
@@ -192,5 +242,30 @@ final class StreamFixture: Sendable {
         #expect(stream.takeQueuedBytes().isEmpty)
         stream.close()
         #expect(!stream.send([1]))
+    }
+
+    @Test func whatWaitsBehindTheEventBeingWrittenIsBounded() {
+        let stream = EventStream(bufferLimit: 10)
+        #expect(stream.send([UInt8](repeating: 1, count: 100)))
+        #expect(stream.send([UInt8](repeating: 2, count: 50)))
+        #expect(!stream.send([3]))
+        #expect(stream.isClosed)
+    }
+
+    @Test func anEventLargerThanTheLimitReachesAPromptReader() throws {
+        let fixture = StreamFixture(bufferLimit: 64 * 1024)
+        try withLiveServer(fixture.router()) { _, client in
+            let connection = try fixture.connect(client)
+            let stream = try #require(fixture.streams.value.first)
+            let large = ServerSentEvent(id: "1", data: String(repeating: "x", count: 1 << 20))
+            // Behind a small event still queued: the bound is on what waits, not on one event.
+            #expect(stream.send(ServerSentEvent.comment("ahead")))
+            #expect(stream.send(large))
+            #expect(stream.send(ServerSentEvent(id: "2", data: "after")))
+            let received = connection.readStream { String(decoding: $0, as: UTF8.self).hasSuffix("data: after\n\n") }
+            #expect(received.count == ServerSentEvent.comment("ahead").count + large.bytes.count
+                + ServerSentEvent(id: "2", data: "after").bytes.count)
+            #expect(!stream.isClosed)
+        }
     }
 }

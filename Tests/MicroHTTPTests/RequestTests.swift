@@ -41,7 +41,7 @@ import Testing
     }
 
     /// A method no route can have is refused like any method the path does not
-    /// allow: 405 with `Allow` (SPEC §4), never a 5xx.
+    /// allow: 405 with `Allow` (docs/API.md, "Status codes"), never a 5xx.
     @Test(arguments: ["BREW", "TRACE", "CONNECT"])
     func unroutedMethodIs405WithAllow(_ method: String) throws {
         try withLiveServer(Self.router()) { _, client in
@@ -103,7 +103,7 @@ import Testing
             Issue.record("expected bytes")
             return
         }
-        #expect(String(decoding: bytes, as: UTF8.self) == #"{"type":"row-in-replaced-section","title":"Conflict","status":409,"detail":"attempt to \"move\"\nrow\u0001"}"#)
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"type":"row-in-replaced-section","title":"Conflict","status":409,"detail":"attempt to \"move\"\nrow\u0001"}"# + "\n")
     }
 
     @Test func serverSentEventsSplitDataLines() {

@@ -30,7 +30,7 @@ final class PublicFolder {
     deinit {
         for name in ["style.css", "app.js", "module.mjs", "logo.svg", "image.png", "photo.jpg", "anim.gif",
                      "pic.webp", "favicon.ico", "data.json", "index.html", "notes.txt", "font.woff2", "blob.bin",
-                     "sub/inner.js", ".env", "escape.txt", "alias.css", "up", "large.bin"] {
+                     "sub/inner.js", ".env", "escape.txt", "alias.css", "up", "large.bin", "big.css"] {
             unlink(root + "/" + name)
         }
         rmdir(root + "/sub")
@@ -51,10 +51,18 @@ final class PublicFolder {
     }
 
     func router() -> Router {
-        let files = StaticFiles(root: root)
+        router(files: StaticFiles(root: root))
+    }
+
+    /// `/public/…` and the versioned `/assets/{version}/…` over `files`.
+    func router(files: StaticFiles) -> Router {
         var router = Router()
         router.add(.GET, "/public/{path...}") { request in
             files.response(for: request.parameters["path"] ?? "", request: request)
+        }
+        router.add(.GET, "/assets/{version}/{path...}") { request in
+            files.response(
+                for: request.parameters["path"] ?? "", version: request.parameters["version"] ?? "", request: request)
         }
         return router
     }
@@ -87,7 +95,7 @@ final class PublicFolder {
                 #expect(response.status == 200, "\(name)")
                 #expect(response.headers["Content-Type"] == type, "\(name)")
                 #expect(response.text == "contents of \(name)")
-                #expect(response.headers["Cache-Control"] == "public, max-age=300")
+                #expect(response.headers["Cache-Control"] == "max-age=300")
                 #expect(response.headers["Content-Length"] == String("contents of \(name)".utf8.count))
             }
         }
@@ -178,5 +186,72 @@ final class PublicFolder {
             #expect(response.status == 200)
             #expect(response.body == bytes)
         }
+    }
+}
+
+/// Text files compressed once at start-up, and every file under a name that
+/// carries the hash of all of them.
+@Suite struct StaticFileCachingTests {
+    static let css = Array(String(repeating: ".cell { color: red; padding: 4px 8px; }\n", count: 200).utf8)
+
+    @Test(arguments: [ContentCoding.gzip, .br])
+    func textFilesAreSentCompressedFromStartUp(_ coding: ContentCoding) throws {
+        let folder = try PublicFolder()
+        folder.write(folder.root + "/big.css", Self.css)
+        try withTestServer(folder.router(), transport: .live) { client in
+            let plain = try client.execute(path: "/public/big.css")
+            let tag = try #require(plain.headers["ETag"])
+            #expect(plain.headers["Content-Encoding"] == nil)
+            #expect(plain.headers["Vary"] == "Accept-Encoding")
+            let coded = try client.execute(path: "/public/big.css", headers: ["Accept-Encoding": coding.token])
+            #expect(coded.headers["Content-Encoding"] == coding.token)
+            #expect(coded.headers["ETag"] == ContentEncoding.tag(tag, in: coding))
+            #expect(coded.headers["Vary"] == "Accept-Encoding")
+            #expect(coded.body.count * 20 < Self.css.count)
+            #expect(try coded.decodedBody() == Self.css)
+            let again = try client.execute(
+                path: "/public/big.css", headers: ["Accept-Encoding": coding.token, "If-None-Match": ContentEncoding.tag(tag, in: coding)])
+            #expect(again.status == 304)
+            #expect(again.headers["ETag"] == ContentEncoding.tag(tag, in: coding))
+
+            // Changed after start-up: sent from the disk as it is now.
+            folder.write(folder.root + "/big.css", Array("p { }".utf8))
+            let changed = try client.execute(path: "/public/big.css", headers: ["Accept-Encoding": coding.token])
+            #expect(changed.headers["Content-Encoding"] == nil)
+            #expect(changed.text == "p { }")
+        }
+    }
+
+    @Test(arguments: TestTransport.allCases)
+    func versionedNamesAreImmutableAndOnlyTheCurrentOneServes(_ transport: TestTransport) throws {
+        let folder = try PublicFolder()
+        let files = StaticFiles(root: folder.root)
+        #expect(files.version.count == 12)
+        #expect(files.version.allSatisfy { $0.isHexDigit })
+        try withTestServer(folder.router(files: files), transport: transport) { client in
+            let versioned = try client.execute(path: "/assets/\(files.version)/sub/inner.js")
+            #expect(versioned.status == 200)
+            #expect(versioned.headers["Cache-Control"] == "max-age=31536000, immutable")
+            #expect(versioned.text == "contents of sub/inner.js")
+            let plain = try client.execute(path: "/public/sub/inner.js")
+            #expect(plain.headers["Cache-Control"] == "max-age=300")
+            #expect(plain.headers["ETag"] == versioned.headers["ETag"])
+            #expect(try client.execute(path: "/assets/000000000000/sub/inner.js").status == 404)
+            #expect(try client.execute(path: "/assets/\(files.version)/../secret.txt").status == 404)
+            #expect(try client.execute(path: "/assets/\(files.version)/escape.txt").status == 404)
+
+            // A file changed since start-up is no longer what the hash promised.
+            folder.write(folder.root + "/sub/inner.js", "changed and longer")
+            #expect(try client.execute(path: "/assets/\(files.version)/sub/inner.js").status == 404)
+            #expect(try client.execute(path: "/public/sub/inner.js").text == "changed and longer")
+        }
+    }
+
+    @Test func theVersionFollowsTheContents() throws {
+        let folder = try PublicFolder()
+        let before = StaticFiles(root: folder.root).version
+        #expect(StaticFiles(root: folder.root).version == before)
+        folder.write(folder.root + "/app.js", "contents of app.js, changed")
+        #expect(StaticFiles(root: folder.root).version != before)
     }
 }

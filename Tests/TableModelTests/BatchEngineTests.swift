@@ -5,7 +5,7 @@ import Testing
 struct BatchEngineTests {
     typealias F = BatchFixture
 
-    @Test("SPEC §2 worked example: A0 A2 N2 N3 A3 A4' A6")
+    @Test("The worked example of docs/API.md, \"A batch\": A0 A2 N2 N3 A3 A4' A6")
     func workedExample() throws {
         let table = F.table([7])
         var result = table

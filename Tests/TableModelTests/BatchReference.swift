@@ -1,6 +1,6 @@
 @testable import TableModel
 
-/// A deliberately simple batch engine, written from SPEC §2 alone, to check the
+/// A deliberately simple batch engine, written from the rules of docs/API.md, "A batch", alone, to check the
 /// real one against: plain arrays, every rule as an obvious test, and the final
 /// lists built by placing every target and filling the free slots with the
 /// remaining items in order. Quadratic where it is easier to read; tables are small.

@@ -7,13 +7,13 @@ import Testing
         let issues = try CodingFixture.tableIssues(#"""
             {"id": "t", "sections": [{"rows": []}, {"rows": [{}, {}, {}, {"accessory": "arrow"}]}]}
             """#)
-        #expect(issues == [#"$.sections[1].rows[3].accessory: unknown value "arrow""#])
+        #expect(issues == [#"$.sections[1].rows[3].accessory: unknown value "arrow"; expected one of "none", "disclosureIndicator", "detailDisclosureButton", "checkmark", "detailButton""#])
     }
 
     @Test(arguments: [
-        (#"{"style": "fancy"}"#, #"$.sections[0].rows[0].style: unknown value "fancy""#),
-        (#"{"selectionStyle": "blue"}"#, #"$.sections[0].rows[0].selectionStyle: unknown value "blue""#),
-        (#"{"editingStyle": "remove"}"#, #"$.sections[0].rows[0].editingStyle: unknown value "remove""#),
+        (#"{"style": "fancy"}"#, #"$.sections[0].rows[0].style: unknown value "fancy"; expected one of "default", "subtitle", "value1", "value2", "custom""#),
+        (#"{"selectionStyle": "blue"}"#, #"$.sections[0].rows[0].selectionStyle: unknown value "blue"; expected one of "default", "none""#),
+        (#"{"editingStyle": "remove"}"#, #"$.sections[0].rows[0].editingStyle: unknown value "remove"; expected one of "delete", "insert", "none""#),
         (#"{"text": 5}"#, "$.sections[0].rows[0].text: expected a string, found a number"),
         (#"{"text": null}"#, "$.sections[0].rows[0].text: expected a string, found null"),
         (#"{"detail": true}"#, "$.sections[0].rows[0].detail: expected a string or null, found a boolean"),
@@ -101,7 +101,7 @@ import Testing
         #expect(try CodingFixture.tableIssues(#"{"id": "\#(String(repeating: "a", count: 65))"}"#) == [
             "$.id: id must match [A-Za-z0-9_-]{1,64}",
         ])
-        #expect(try CodingFixture.tableIssues(#"{"id": "t", "style": "fancy"}"#) == [#"$.style: unknown value "fancy""#])
+        #expect(try CodingFixture.tableIssues(#"{"id": "t", "style": "fancy"}"#) == [#"$.style: unknown value "fancy"; expected one of "plain", "grouped", "insetGrouped""#])
         #expect(try CodingFixture.tableIssues(#"{"id": "t", "rowHeight": 0}"#) == [
             "$.rowHeight: expected a number greater than 0 and at most 10000, found 0",
         ])
@@ -168,10 +168,10 @@ import Testing
             """#)
         #expect(issues == [
             "$.title: expected a string or null, found a number",
-            #"$.style: unknown value "round""#,
+            #"$.style: unknown value "round"; expected one of "plain", "grouped", "insetGrouped""#,
             #"$: unknown field "colour""#,
             "$.sections[0].id: id must match [A-Za-z0-9_-]{1,64}",
-            #"$.sections[0].rows[0].accessory: unknown value "arrow""#,
+            #"$.sections[0].rows[0].accessory: unknown value "arrow"; expected one of "none", "disclosureIndicator", "detailDisclosureButton", "checkmark", "detailButton""#,
             #"$.sections[0].rows[0]: unknown field "txt""#,
             "$.sections[0].rows[1].height: expected a number greater than 0 and at most 10000, found 0",
             "$.sections[0].rows[1].link: URL scheme not allowed (use http, https or a path)",
@@ -201,7 +201,7 @@ import Testing
         let issues = try CodingFixture.rowIssues(#"{"<b>\"": 1, "accessory": "\u0000<script>"}"#)
         #expect(issues == [
             #"$.sections[0].rows[0]: unknown field "\u003cb\u003e\"""#,
-            #"$.sections[0].rows[0].accessory: unknown value "\u0000\u003cscript\u003e""#,
+            #"$.sections[0].rows[0].accessory: unknown value "\u0000\u003cscript\u003e"; expected one of "none", "disclosureIndicator", "detailDisclosureButton", "checkmark", "detailButton""#,
         ])
     }
 }

@@ -16,12 +16,25 @@ import Testing
         return connection
     }
 
+    /// What the stream sends next, up to and including `marker`'s first appearance.
     func read(_ connection: RawConnection, until marker: String) -> String {
         String(decoding: connection.readStream(timeout: .seconds(10)) { String(decoding: $0, as: UTF8.self).contains(marker) }, as: UTF8.self)
     }
 
     func deleteFirstRow(_ client: TestClient) throws {
         #expect(try client.request(.DELETE, "/api/tables/t/sections/0/rows/0").status == 200)
+    }
+
+    let opening = ": connected\nretry: 3000\n\n"
+
+    /// A client knows the stream is open at once, not after the first event or
+    /// the first keep-alive comment 15 s later.
+    @Test func saysItIsConnectedAtOnce() throws {
+        try withServer(.live) { client in
+            let stream = try subscribe(client, "/api/tables/t/events")
+            defer { stream.close() }
+            #expect(read(stream, until: "\n\n") == opening)
+        }
     }
 
     @Test func replaysFromSinceThenFollowsLive() throws {
@@ -31,7 +44,7 @@ import Testing
             let stream = try subscribe(client, "/api/tables/t/events?since=1")
             defer { stream.close() }
             let replay = read(stream, until: "id: 2\n")
-            #expect(replay.hasPrefix("event: update\nid: 2\ndata: {\"version\":2,"))
+            #expect(replay.hasPrefix(opening + "event: update\nid: 2\ndata: {\"version\":2,"))
             #expect(!replay.contains("id: 1\n"))
 
             let inserted = try client.request(
@@ -57,7 +70,7 @@ import Testing
             resumed.close()
 
             let stale = try subscribe(client, "/api/tables/t/events", headers: "Last-Event-ID: 1\r\n")
-            #expect(read(stale, until: "\n\n").hasPrefix("event: reset\ndata: {\"version\":4}\n\n"))
+            #expect(read(stale, until: "event: reset\ndata: {\"version\":4}\n\n").hasPrefix(opening + "event: reset\n"))
             stale.close()
         }
     }

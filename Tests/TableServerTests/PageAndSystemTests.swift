@@ -34,6 +34,20 @@ import Testing
             #expect(fragment.text.contains("data-id=\"a5\""))
             #expect(fragment.text.contains("data-id=\"a6\""))
             #expect(!fragment.text.contains("data-id=\"a4\""))
+
+            // Without JavaScript "Show N more rows" opens the next rows as a whole page.
+            let next = try client.request(.GET, "/tables/t/sections/0?offset=4&limit=2")
+            #expect(next.status == 200)
+            #expect(next.text.hasPrefix("<!doctype html>"))
+            #expect(next.text.contains("<title>Fixture · WebTableView</title>"))
+            #expect(next.text.contains("data-id=\"a4\"") && next.text.contains("data-id=\"a5\""))
+            #expect(!next.text.contains("data-id=\"a3\"") && !next.text.contains("data-id=\"a6\""))
+            #expect(next.text.contains("Rows 5–6 of 7"))
+            #expect(next.text.contains(#"<a href="/tables/t/sections/0?offset=6">Show 1 more row</a>"#))
+            let last = try client.request(.GET, "/tables/t/sections/0?offset=6")
+            #expect(last.text.contains("Row 7 of 7") && !last.text.contains(#"class="more""#))
+            #expect(try client.request(.GET, "/tables/t/sections/9?offset=5").status == 404)
+            #expect(try client.request(.GET, "/tables/t/sections/0?offset=-1").status == 400)
         }
     }
 

@@ -88,12 +88,15 @@ class Server:
 
 
 def chromium(*, width: int = 1024, height: int = 900, javascript: bool = True,
-             reduced_motion: bool = False) -> webdriver.Chrome:
+             reduced_motion: bool = False, scrollbars: bool = False) -> webdriver.Chrome:
+    """A headless window; `scrollbars` shows classic scrollbars that take room, as on a desktop."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                 f"--window-size={width},{height}", "--hide-scrollbars", "--force-device-scale-factor=1"):
+                 f"--window-size={width},{height}", "--force-device-scale-factor=1"):
         options.add_argument(flag)
+    if not scrollbars:
+        options.add_argument("--hide-scrollbars")
     options.set_capability("goog:loggingPrefs", {"browser": "SEVERE"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     if not javascript:
@@ -102,6 +105,13 @@ def chromium(*, width: int = 1024, height: int = 900, javascript: bool = True,
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                                {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
     return driver
+
+
+def as_phone(driver, width: int = 390, height: int = 844) -> None:
+    """Makes the window an iPhone-sized touch screen."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 3, "mobile": True})
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
 
 
 def script_errors(driver) -> list[str]:

@@ -90,3 +90,24 @@ def test_without_javascript_every_section_is_shown(serve, browser):
     assert dom_texts(window) == server.texts("letters")
     assert window.find_elements("css selector", ".tv-edit-button") == []
     assert "tv-live" not in window.find_element("css selector", "table.table-view").get_attribute("class")
+
+
+def test_without_javascript_show_more_rows_opens_a_whole_page(serve, browser):
+    big = {"header": "Numbers", "footer": "The end", "rows": [cell(f"Row {n}") for n in range(2_500)]}
+    server = serve([table("big", [big], title="Big numbers")])
+    window = browser(javascript=False)
+    window.get(f"{server.url}/tables/big")
+    for first, last, label in ((1000, 1999, "Show 1,500 more rows"), (2000, 2499, "Show 500 more rows")):
+        link = window.find_element("css selector", "tr.more a")
+        assert link.text == label
+        link.click()
+        wait(window, lambda: window.find_elements("css selector", "tr.cell"))
+        # A page like the table's: its title, the style sheet, the section's header and the next rows.
+        assert window.title == "Big numbers · WebTableView"
+        assert window.find_element("css selector", ".nav-title").text == "Big numbers"
+        assert window.execute_script("return getComputedStyle(document.querySelector('tr.cell')).display") == "flex"
+        assert window.find_element("css selector", "th[scope=rowgroup]").text == "Numbers"
+        texts = dom_texts(window)[0]
+        assert texts[0] == f"Row {first}" and texts[-1] == f"Row {last}" and len(texts) == last - first + 1
+    assert window.find_elements("css selector", "tr.more") == []
+    assert window.find_element("css selector", "tr.section-footer").text == "The end"

@@ -3,6 +3,7 @@ follow `selected`, `selectionStyle: none`, rows that open links, and the edit
 token asked for once when the server wants one."""
 
 from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.keys import Keys
 
 from support import cell, open_table, row, table, wait
 
@@ -108,3 +109,51 @@ def test_an_edit_token_is_asked_for_once(serve, browser, tmp_path):
     # The token is kept: the next edit goes through without asking again.
     row(window, 0, 1).click()
     wait(window, lambda: selected_rows(window) == ["1"])
+
+
+ACTIVE = """
+const active = document.activeElement;
+const row = active.closest('tr.cell');
+return {tag: active.tagName.toLowerCase(), className: active.className, inTable: Boolean(active.closest('table')),
+        row: row ? row.querySelector('.text').textContent : null};
+"""
+
+
+def test_one_tab_stop_per_row_arrow_keys_and_grid_roles(serve, browser):
+    server = serve([PICKER])
+    server.edit("PATCH", "/api/tables/picker", {"allowsMultipleSelection": True})
+    window = browser()
+    open_table(window, server, "picker")
+    wait(window, lambda: window.execute_script(
+        "return document.querySelector('table.table-view').getAttribute('aria-multiselectable')") == "true")
+    roles = window.execute_script("""
+      const table = document.querySelector('table.table-view');
+      return {table: table.getAttribute('role'),
+              rows: Array.from(table.querySelectorAll('tr.cell')).map((row) => row.getAttribute('role')),
+              cells: Array.from(table.querySelectorAll('tr.cell > td')).map((cell) => cell.getAttribute('role')),
+              header: table.querySelector('tr.section-header > th').getAttribute('role')};
+    """)
+    assert roles == {"table": "grid", "rows": ["row"] * 5, "cells": ["gridcell"] * 5, "header": "rowheader"}
+
+    # Tab from the last link before the table: the first row, then out of the table.
+    links = window.find_elements("css selector", "nav.style-picker a")
+    links[-1].send_keys(Keys.TAB)
+    assert window.execute_script(ACTIVE)["row"] == "Small"
+    window.switch_to.active_element.send_keys(Keys.TAB)
+    assert not window.execute_script(ACTIVE)["inTable"], "a row took more than one tab stop"
+
+    # Back in: arrows move along the rows; the linked row is one stop, its link no other.
+    window.switch_to.active_element.send_keys(Keys.SHIFT, Keys.TAB)
+    assert window.execute_script(ACTIVE)["row"] == "Small"
+    for expected in ("Medium", "Plain", "Help", "About"):
+        window.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+        assert window.execute_script(ACTIVE) == {"tag": "tr", "className": window.execute_script(
+            "return document.activeElement.className"), "inTable": True, "row": expected}
+    # Right reaches the row's detail button, Left goes back to the row.
+    window.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    assert window.execute_script(ACTIVE)["className"] == "info-button"
+    window.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
+    assert window.execute_script(ACTIVE)["tag"] == "tr"
+    window.switch_to.active_element.send_keys(Keys.ARROW_UP)
+    window.switch_to.active_element.send_keys(Keys.ENTER)
+    wait(window, lambda: window.current_url.endswith("/?from=help"), "Enter did not open the row's link")

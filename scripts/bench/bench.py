@@ -16,6 +16,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import measure  # noqa: E402
+import replication  # noqa: E402
 import report  # noqa: E402
 import tables  # noqa: E402
 
@@ -33,7 +34,8 @@ class Tools:
         self.work = work
         self.scripts = os.path.dirname(os.path.abspath(__file__))
         self.root = os.path.dirname(os.path.dirname(self.scripts))
-        self.data = tables.make(work)
+        self.large_rows = 100_000 if args.quick else 1_000_000
+        self.data = tables.make(work, self.large_rows)
 
     def serve(self, *extra):
         return [self.product, "serve", "--port", "0", "--log-level", "warning", *extra]
@@ -71,8 +73,12 @@ def main():
             ("diff", lambda: measure.snapshot_diff(tools, 3 if args.quick else 5)),
             ("diff_shapes", lambda: measure.diff_shapes(tools, 2 if args.quick else 5, 10 if args.quick else 1)),
             ("fan_out", lambda: measure.fan_out(tools, (1000, 10_000), 10 if args.quick else 20)),
+            ("compression", lambda: measure.compression(tools, rounds, seconds)),
             ("start_up", lambda: measure.start_up(tools, 5 if args.quick else 15)),
         ]
+        # Replicas through PostgreSQL, once the server has serve --database (docs/SCALING.md).
+        if replication.supported(tools.product):
+            steps.append(("replication", lambda: replication.measure(tools.product, work, args.quick)))
         for name, step in steps:
             print(f"bench: {name}", file=sys.stderr, flush=True)
             results[name] = step()

@@ -1,4 +1,5 @@
 """The measurements of docs/PERFORMANCE.md, one function a row of its table."""
+import hashlib
 import os
 import socket
 import subprocess
@@ -229,6 +230,62 @@ def last_event_size(port, table):
         while b"\r\n\r\n" not in data or b"\r\n" not in data.split(b"\r\n\r\n", 1)[1]:
             data += connection.recv(65536)
     return int(data.split(b"\r\n\r\n", 1)[1].split(b"\r\n", 1)[0], 16)
+
+
+CODINGS = ("identity", "gzip", "br")
+
+
+def compression(tools, rounds, seconds):
+    """Bytes and server CPU per request in each coding (docs/API.md, Compression): the JSON row
+    (a kept answer, kept once per coding), the 1,000-row page (compressed as it streams) and the
+    large table's JSON (1,000,000 rows; in pieces, compressed as they are sent). Codings take turns."""
+    row = Server("webtableview", tools.serve())
+    data = Server("webtableview", tools.serve("--data", tools.data["compression"]))
+    targets = {"row": (row, "/api/tables/countries/sections/0/rows/0", 32),
+               "page": (data, "/tables/page1k", 2)}
+    try:
+        sizes = {name: {} for name in (*targets, "large")}
+        for name, (server, path, _) in (*targets.items(), ("large", (data, "/api/tables/large", 1))):
+            digests = set()
+            for coding in CODINGS:
+                status, headers, body = http(server.port, "GET", path, headers={"Accept-Encoding": coding})
+                assert status == 200, (path, coding, status)
+                assert headers.get("content-encoding", "identity") == coding, (path, coding, headers)
+                sizes[name][coding] = len(body)
+                digests.add(hashlib.sha256(decoded(body, coding)).digest())
+                del body
+            assert len(digests) == 1, f"{path}: the codings decode to different bytes"
+        cpu = {name: {coding: [] for coding in CODINGS} for name in (*targets, "large")}
+        for round_index in range(rounds):
+            turn = round_index % len(CODINGS)
+            order = CODINGS[turn:] + CODINGS[:turn]
+            for coding in order:
+                for name, (server, path, connections) in targets.items():
+                    cpu[name][coding].append(
+                        loaded(server, server.base + path, seconds, connections, headers={"Accept-Encoding": coding})[0])
+                before = data.cpu_us()
+                assert http(data.port, "GET", "/api/tables/large", headers={"Accept-Encoding": coding})[0] == 200
+                cpu["large"][coding].append(data.cpu_us() - before)
+    finally:
+        row.stop()
+        data.stop()
+    return {
+        "large_rows": tools.large_rows,
+        "bytes": sizes,
+        "cpu_us": {name: {coding: summary(values) for coding, values in codings.items()} for name, codings in cpu.items()},
+        "cpu_ratio": {name: {coding: summary([a / b for a, b in zip(codings[coding], codings["identity"])])
+                             for coding in CODINGS[1:]} for name, codings in cpu.items()},
+    }
+
+
+def decoded(body, coding):
+    """`body` with its content coding undone (br by Debian's `brotli` command)."""
+    if coding == "gzip":
+        import gzip
+        return gzip.decompress(body)
+    if coding == "br":
+        return subprocess.run(["brotli", "--decompress", "--stdout"], input=body, capture_output=True, check=True).stdout
+    return body
 
 
 def start_up(tools, runs):

@@ -73,11 +73,13 @@ def http(port, method, path, body=None, headers=None, timeout=120):
     return response.status, {k.lower(): v for k, v in response.getheaders()}, data
 
 
-def wrk(url, seconds, connections, script=None, threads=1):
+def wrk(url, seconds, connections, script=None, threads=1, headers=None):
     """Runs wrk; answers (requests, requests per second, non-2xx count)."""
     argv = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s"]
     if script:
         argv += ["-s", script]
+    for name, value in (headers or {}).items():
+        argv += ["-H", f"{name}: {value}"]
     output = subprocess.run(argv + [url], capture_output=True, text=True, timeout=seconds + 60).stdout
     requests = int(re.search(r"(\d+) requests in", output).group(1))
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
@@ -85,10 +87,10 @@ def wrk(url, seconds, connections, script=None, threads=1):
     return requests, rate, int(errors.group(1)) if errors else 0
 
 
-def loaded(server, url, seconds, connections, script=None):
+def loaded(server, url, seconds, connections, script=None, headers=None):
     """wrk against `server`: (server CPU µs per request, requests/s)."""
     before = server.cpu_us()
-    requests, rate, errors = wrk(url, seconds, connections, script)
+    requests, rate, errors = wrk(url, seconds, connections, script, headers=headers)
     used = server.cpu_us() - before
     if errors:
         raise RuntimeError(f"{server.name}: {errors} error answers from {url}")

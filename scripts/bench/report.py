@@ -91,6 +91,7 @@ def summary_rows(r):
          f"{idle_worst / 10_000:.2f} % of a core", "no idle CPU", verdict(idle_worst <= 10_000)),
         ("memory, 1,000,000 short rows", f"{rss_mb:.0f} MB RSS (peak {e['hwm_kib'] / 1024:.0f} MB); JSON {e['json_bytes'] / 1e6:.1f} MB",
          f"×{e['rss_kib'] * 1024 / e['json_bytes']:.2f} of the JSON", "≤ 300 MB RSS", verdict(rss_mb <= 300)),
+        *compression_rows(r.get("compression")),
         ("start-up to the first answer", f"{s['product_ms']['median']:.1f} ms vs `true` {s['true_ms']['median']:.1f} ms",
          f"×{s['product_ms']['median'] / s['true_ms']['median']:.0f}", "< 100 ms", verdict(s["product_ms"]["median"] < 100)),
     ]
@@ -116,6 +117,84 @@ def diff_shapes_section(shapes):
     return out
 
 
+COMPRESSED = {"row": "JSON row (kept answer)", "page": "1,000-row page (streamed)", "large": "large table's JSON (streamed)"}
+
+
+def compression_rows(c):
+    """The two compression targets; none for results saved before the step existed."""
+    if not c:
+        return []
+    page, row = c["bytes"]["page"], c["cpu_us"]["row"]
+    smaller = min(page["identity"] / page[coding] for coding in ("gzip", "br"))
+    worst = max(c["cpu_ratio"]["row"][coding]["median"] for coding in ("gzip", "br"))
+    return [
+        ("1,000-row page compressed", f"{page['identity']:,} bytes; gzip {page['gzip']:,}, br {page['br']:,}",
+         f"×{smaller:.1f} smaller (the lesser)", "≥ ×8 smaller", verdict(smaller >= 8)),
+        ("JSON row compressed, server CPU per request", f"{row['identity']['median']:.2f} µs; gzip "
+         f"{row['gzip']['median']:.2f} µs, br {row['br']['median']:.2f} µs", f"×{worst:.2f} (the greater)",
+         "≤ ×1.10 of uncompressed", verdict(worst <= 1.10)),
+    ]
+
+
+def compression_section(c):
+    if not c:
+        return []
+    out = ["### Compression (`Accept-Encoding: identity`, `gzip`, `br`, taking turns)", "",
+           f"The large table has {c['large_rows']:,} short rows; its figure is the server CPU of one whole "
+           "`GET` a run. The row and the page are wrk runs as above.", "",
+           "| answer | coding | bytes | server CPU per request | CPU vs identity |", "|---|---|---|---|---|"]
+    for name, label in COMPRESSED.items():
+        for coding in ("identity", "gzip", "br"):
+            ratio = "—" if coding == "identity" else spread(c["cpu_ratio"][name][coding], 2)
+            out.append(f"| {label} | {coding} | {c['bytes'][name][coding]:,} | "
+                       f"{spread(c['cpu_us'][name][coding], 1, ' µs')} | {ratio} |")
+    return out + [""]
+
+
+def replication_rows(r):
+    """The target rows of replicas sharing their tables through PostgreSQL (docs/SCALING.md)."""
+    w, lag, reads = r["writes"], r["lag"], r["reads"]
+    db, journal = w["database"], w["journal"]
+    return [
+        ("writes to one table: replica (PostgreSQL) vs `--journal --fsync always`",
+         f"{db['rate']['median']:,.0f} vs {journal['rate']['median']:,.0f} writes/s; p50/p99 "
+         f"{db['p50_ms']['median']:.1f}/{db['p99_ms']['median']:.1f} ms vs "
+         f"{journal['p50_ms']['median']:.1f}/{journal['p99_ms']['median']:.1f} ms",
+         f"×{w['rate_ratio']['median']:.2f} writes/s", "≥ ×0.5", verdict(w["rate_ratio"]["median"] >= 0.5)),
+        *[(f"replication lag A → C at {rate:,} writes/s", f"p50 {v['p50_ms']:.1f} ms, p99 {v['p99_ms']:.1f} ms "
+           f"(achieved {v['achieved']:,.0f} writes/s, {v['writes']:,} writes)", "—",
+           "p99 ≤ 10 ms" if rate == 200 else "not a target",
+           verdict(v["p99_ms"] <= 10) if rate == 200 else "not a target") for rate, v in lag.items()],
+        ("read one row: replica vs single server, server CPU", f"{reads['replica_us']['median']:.2f} vs "
+         f"{reads['single_us']['median']:.2f} µs", f"×{reads['ratio']['median']:.2f}", "within 5 %",
+         verdict(abs(reads["ratio"]["median"] - 1) <= 0.05)),
+    ]
+
+
+def replication_section(r):
+    """The raw figures of replication (markdown lines)."""
+    w, lag, reads = r["writes"], r["lag"], r["reads"]
+    out = ["### Replicas through PostgreSQL (`scripts/bench/replication.py`)", "",
+           "Three replicas (`serve --database`) of a private PostgreSQL 15 cluster on loopback (Debian's package, "
+           "default settings: `fsync` and `synchronous_commit` on), four tables of 1,000 rows; the single server "
+           "runs on the same tables with `--journal DIR --fsync always`.", "",
+           f"Writes: `wrk -c{w['connections']} --latency -s scripts/bench/move.lua` (random single-row moves) on one "
+           "table, at replica A while B and C follow, and at the single server, rounds interleaved:", "",
+           "| server | writes/s | p50 | p99 |", "|---|---|---|---|"]
+    for name, label in (("database", "replica (PostgreSQL)"), ("journal", "single server, journal fsync always")):
+        v = w[name]
+        out.append(f"| {label} | {spread(v['rate'], 0)} | {spread(v['p50_ms'], 2, ' ms')} | {spread(v['p99_ms'], 2, ' ms')} |")
+    out += ["", "Lag: moves paced over 8 connections (40 at 1,000/s) to replica A, spread over the four tables; for each "
+            "acknowledged version, the time from A's answer to its event arriving on replica C's stream of that table "
+            "(one clock, one process):", "", "| asked | achieved | writes | p50 | p99 | max |", "|---|---|---|---|---|---|"]
+    for rate, v in lag.items():
+        out.append(f"| {rate:,}/s | {v['achieved']:,.0f}/s | {v['writes']:,} | {v['p50_ms']:.2f} ms | "
+                   f"{v['p99_ms']:.2f} ms | {v['max_ms']:.2f} ms |")
+    out += ["", f"Reads (`GET` one row, `wrk -c32`): server CPU per request at a replica {spread(reads['replica_us'], 2, ' µs')}, "
+            f"at a single server {spread(reads['single_us'], 2, ' µs')}; ratio {spread(reads['ratio'], 2)}.", ""]
+    return out
+
+
 def markdown(r):
     j, p, e, d, f, s = (r[k] for k in ("json_row", "page", "edits", "diff", "fan_out", "start_up"))
     out = ["# Performance", "",
@@ -133,7 +212,8 @@ def markdown(r):
            "requests wrk completed; it is steadier than requests/s on this shared machine. Model figures are "
            "thread CPU time inside one process.", "",
            "## Targets", "", "| what | measured | ratio | target | |", "|---|---|---|---|---|"]
-    out += [f"| {a} | {b} | {c} | {t} | {v} |" for a, b, c, t, v in summary_rows(r)]
+    rows = summary_rows(r) + (replication_rows(r["replication"]) if "replication" in r else [])
+    out += [f"| {a} | {b} | {c} | {t} | {v} |" for a, b, c, t, v in rows]
     out += ["", "## Raw figures", "", f"### JSON row (`GET /api/tables/countries/sections/0/rows/0`, {j['bytes']} bytes)", "",
             "| server | CPU µs/request | requests/s |", "|---|---|---|"]
     for name, v in j["servers"].items():
@@ -185,9 +265,12 @@ def markdown(r):
         out.append(f"| {int(n):,} | {v['event_bytes']} bytes | {spread(v['per_event_us'], 2, ' µs')} | "
                    f"{spread(v['floor_per_event_us'], 2, ' µs')} | ×{v['vs_floor']['median']:.2f} | "
                    f"{v['idle_us_per_s']:.0f} µs/s |")
-    out += ["", "### Start-up (`serve --port 0` with the demo tables, spawn to the first `GET /healthz` answer)", "",
+    out += ["", *compression_section(r.get("compression"))]
+    out += ["### Start-up (`serve --port 0` with the demo tables, spawn to the first `GET /healthz` answer)", "",
             f"- webtableview: {spread(s['product_ms'], 1, ' ms')} (its own CPU time by then: "
             f"{spread(s['cpu_ms'], 0, ' ms')})", f"- `true`: {spread(s['true_ms'], 1, ' ms')}", ""]
+    if "replication" in r:
+        out += replication_section(r["replication"])
     if os.path.exists(FINDINGS):
         out += ["## Findings", "", open(FINDINGS).read().strip(), ""]
     return "\n".join(out)

@@ -17,8 +17,9 @@ def write(path, tables):
         json.dump(tables, file, separators=(",", ":"))
 
 
-def make(folder):
-    """Writes the data files; answers their paths by name."""
+def make(folder, large_rows=1_000_000):
+    """Writes the data files; answers their paths by name. `large_rows`: the rows of the
+    large table the compression step sends as JSON (fewer for `--quick`)."""
     files = {
         # 10,000 rows in 10 sections of 1,000: the page draws every row (at most 1,000 a section).
         "page": [{"id": "page10k", "title": "10,000 rows", "sections": [
@@ -28,6 +29,11 @@ def make(folder):
             {"id": "rows1m", "sections": [{"id": "s", "rows": short_rows(1_000_000)}]},
         ],
         "feed": [{"id": "feed", "sections": [{"id": "s", "rows": short_rows(10)}]}],
+        # The 1,000-row page, and the large table's JSON, with and without compression.
+        "compression": [
+            {"id": "page1k", "title": "1,000 rows", "sections": [{"id": "s", "rows": page_rows(1000, 0)}]},
+            {"id": "large", "sections": [{"id": "s", "rows": short_rows(large_rows)}]},
+        ],
     }
     paths = {}
     for name, tables in files.items():

@@ -7,7 +7,10 @@
 #   - /healthz, a table as JSON and as HTML, one edit with the token from
 #     WEBTABLEVIEW_TOKEN (refused without it), the image's HEALTHCHECK passes
 #   - SIGTERM (podman stop) ends it promptly with exit code 0
-#   - a mounted table file served with --data, edits with a mounted --token-file
+#   - arguments add to the defaults: `IMAGE --data F --token-file T --port 9090`
+#     still listens on 0.0.0.0, on 9090, and the HEALTHCHECK follows the port
+#   - a journal on a named volume keeps the edits across a new container
+#   - the replicated stack of deploy/compose.yaml (scripts/container/deploy-checks.sh)
 # Removes the containers and the image it made, also on failure; keeps the base
 # images and the build cache for the next run. Exits non-zero on any failure.
 set -euo pipefail
@@ -21,6 +24,8 @@ started=$SECONDS
 tag="localhost/webtableview:test-$$"
 demo="webtableview-test-$$"
 mounted="webtableview-test-data-$$"
+journaled="webtableview-test-journal-$$"
+volume="webtableview-test-journal-$$"
 token="container-test-token-$$"
 work=$(mktemp -d)
 passed=0
@@ -28,7 +33,9 @@ current=""  # the container whose output a failure report shows
 base=""     # the URL of the running container
 
 cleanup() {
-  podman rm -f -t 0 "$demo" "$mounted" >/dev/null 2>&1 || true
+  if declare -F deploy_down >/dev/null; then deploy_down; fi
+  podman rm -f -t 0 "$demo" "$mounted" "$journaled" >/dev/null 2>&1 || true
+  podman volume rm -f "$volume" >/dev/null 2>&1 || true
   podman rmi -f "$tag" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
@@ -55,14 +62,15 @@ pass() { passed=$((passed + 1)); log "ok: $*"; }
 # reports on every run, stop and health check that it cannot schedule health checks.
 podman_quiet() { podman "$@" 2>>"$work/podman.log"; }
 
-# Waits until the container answers /healthz on its published port; sets `base` to its URL.
+# wait_until_ready NAME [PORT]: waits until the container answers /healthz on its
+# published PORT (default 8080); sets `base` to its URL.
 wait_until_ready() {
-  local name=$1 address
+  local name=$1 port=${2:-8080} address
   for _ in $(seq 1 120); do
     if [ "$(podman inspect -f '{{.State.Running}}' "$name")" != true ]; then
       fail "$name exited with $(podman inspect -f '{{.State.ExitCode}}' "$name") before it answered /healthz"
     fi
-    address=$(podman port "$name" 8080/tcp 2>/dev/null || true)
+    address=$(podman port "$name" "$port/tcp" 2>/dev/null || true)
     case "$address" in
       127.0.0.1:*) base="http://$address" ;;
       *) fail "$name is published on '$address', not on 127.0.0.1" ;;
@@ -104,7 +112,7 @@ fi
 pass "image built in $((SECONDS - build_started)) s"
 
 [ "$(podman image inspect -f '{{.Config.User}}' "$tag")" = "10001:10001" ] || fail "the image does not run as user 10001"
-podman image inspect -f '{{.HealthCheck}}' "$tag" | grep -q healthz || fail "the image has no HEALTHCHECK on /healthz"
+podman image inspect -f '{{.HealthCheck}}' "$tag" | grep -q webtableview-healthcheck || fail "the image has no HEALTHCHECK (webtableview-healthcheck)"
 size=$(podman image inspect -f '{{.Size}}' "$tag")
 pass "image runs as a non-root user and has a health check; size $((size / 1000000)) MB"
 
@@ -146,7 +154,8 @@ exit_code=$(podman inspect -f '{{.State.ExitCode}}' "$demo")
 pass "SIGTERM stops it with exit code 0 in $((SECONDS - stop_started)) s"
 podman_quiet rm -f "$demo" >/dev/null
 
-# A mounted table file, with the edit token from a mounted file.
+# A mounted table file, with the edit token from a mounted file, on another port: the
+# arguments add to the image's defaults (0.0.0.0 stays), and the health check follows.
 cat >"$work/tables.json" <<'JSON'
 {
   "id": "inventory",
@@ -160,11 +169,16 @@ JSON
 printf '%s\n' "$token" >"$work/token"
 chmod 0644 "$work/tables.json" "$work/token"
 current=$mounted
-podman_quiet run -d --name "$mounted" -p 127.0.0.1::8080 \
+podman_quiet run -d --name "$mounted" -p 127.0.0.1::9090 \
   -v "$work/tables.json:/data/tables.json:ro" -v "$work/token:/run/secrets/webtableview-token:ro" \
-  "$tag" serve --host 0.0.0.0 --port 8080 --data /data/tables.json --token-file /run/secrets/webtableview-token \
+  "$tag" --data /data/tables.json --token-file /run/secrets/webtableview-token --port 9090 \
   >/dev/null || fail "the container with a mounted table did not start"
-wait_until_ready "$mounted"
+wait_until_ready "$mounted" 9090
+podman logs "$mounted" 2>/dev/null | head -n 1 | grep -qx 'listening on http://0.0.0.0:9090' \
+  || fail "with arguments, the first line of output is not 'listening on http://0.0.0.0:9090'"
+pass "arguments add to the defaults: still 0.0.0.0, on the --port given"
+podman_quiet healthcheck run "$mounted" >/dev/null || fail "the HEALTHCHECK does not follow --port 9090"
+pass "HEALTHCHECK follows the port"
 status=$(curl_status "$work/inventory.json" "$base/api/tables/inventory")
 [ "$status" = 200 ] || fail "GET /api/tables/inventory (mounted with --data) answered $status"
 [ "$(json_field "$work/inventory.json" 'doc["sections"][0]["rows"][1]["text"]')" = Pear ] \
@@ -175,8 +189,37 @@ status=$(curl_status "$work/refused.json" -X DELETE "$edit")
 status=$(curl_status "$work/edit.json" -X DELETE -H "Authorization: Bearer $token" "$edit")
 [ "$status" = 200 ] || fail "DELETE with the token from --token-file answered $status"
 pass "a mounted table is served with --data; edits need the token from --token-file"
-podman_quiet stop -t 10 "$mounted" >/dev/null || fail "podman stop failed"
+podman_quiet rm -f -t 10 "$mounted" >/dev/null || fail "podman rm failed"
+
+# A journal on a named volume (docs/CONTAINER.md): an edit survives a new container.
+current=$journaled
+run_journaled() {
+  podman_quiet run -d --name "$journaled" -p 127.0.0.1::8080 -e "WEBTABLEVIEW_TOKEN=$token" \
+    -v "$volume:/var/lib/webtableview" "$tag" --journal /var/lib/webtableview >/dev/null \
+    || fail "the container with a journal on a volume did not start"
+  wait_until_ready "$journaled"
+}
+run_journaled
+status=$(curl_status "$work/edit.json" -X DELETE -H "Authorization: Bearer $token" "$base/api/tables/countries/sections/0/rows/0")
+[ "$status" = 200 ] || fail "DELETE with a journal on a volume answered $status"
+podman_quiet stop -t 10 "$journaled" >/dev/null && podman_quiet rm "$journaled" >/dev/null || fail "podman stop failed"
+run_journaled
+status=$(curl_status "$work/table.json" "$base/api/tables/countries")
+[ "$status" = 200 ] || fail "GET /api/tables/countries from the journal answered $status"
+[ "$(json_field "$work/table.json" 'doc["version"]')" = 1 ] \
+  || fail "a new container on the same volume does not serve version 1: $(head -c 200 "$work/table.json")"
+pass "a journal on a named volume keeps edits across containers"
+podman_quiet rm -f -t 10 "$journaled" >/dev/null
 current=""
+
+# The replicated stack (deploy/compose.yaml), once the server can share its tables
+# through PostgreSQL (serve --database).
+if podman run --rm --entrypoint /usr/local/bin/webtableview "$tag" serve --help 2>/dev/null | grep -q -- '--database'; then
+  # shellcheck source=scripts/container/deploy-checks.sh
+  source "$here/deploy-checks.sh"
+else
+  log "this server has no serve --database: the replicated stack of deploy/compose.yaml is not run"
+fi
 
 log "image size: $((size / 1000000)) MB ($size bytes); the test took $((SECONDS - started)) s"
 printf 'container-test: %d passed, 0 failed\n' "$passed"

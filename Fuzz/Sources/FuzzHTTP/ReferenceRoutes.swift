@@ -1,7 +1,7 @@
 import FuzzSupport
 import MicroHTTP
 
-/// The server's routes (SPEC §4), plus two that make the router backtrack, and
+/// The server's routes (docs/API.md), plus two that make the router backtrack, and
 /// an independent, brute-force answer to "which route takes this request".
 enum ReferenceRoutes {
     static let all: [(method: HTTPMethod, pattern: String)] = [

@@ -9,13 +9,17 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// Values of the route pattern's `{name}` segments, filled in by the router.
     public var parameters: [String: String]
+    /// The coding the server will send a compressible 200 in, chosen from
+    /// `Accept-Encoding` (see ``ContentEncoding``).
+    public var contentCoding: ContentCoding
 
     public init(
         method: HTTPMethod,
         path: String,
         query: [String: String] = [:],
         headers: HTTPHeaders = HTTPHeaders(),
-        body: [UInt8] = []
+        body: [UInt8] = [],
+        contentCoding: ContentCoding? = nil
     ) {
         self.method = method
         self.path = path
@@ -23,5 +27,6 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.parameters = [:]
+        self.contentCoding = contentCoding ?? ContentCoding.preferred(by: headers["Accept-Encoding"])
     }
 }

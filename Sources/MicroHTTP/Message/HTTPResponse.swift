@@ -29,7 +29,8 @@ public struct HTTPResponse: Sendable {
     }
 
     /// An RFC 9457 `application/problem+json` document:
-    /// `{"type", "title", "status", "detail"}`.
+    /// `{"type", "title", "status", "detail"}` and a line feed, with `Cache-Control: no-store`
+    /// (unless `headers` says otherwise): an error is never kept by a cache.
     ///
     /// - Parameters:
     ///   - type: a short slug naming the rule that was broken (`not-found`, `validation`, …).
@@ -48,7 +49,11 @@ public struct HTTPResponse: Sendable {
         JSONText.appendString(title ?? HTTPStatus.reasonPhrase(for: status), to: &json)
         json += ",\"status\":\(status),\"detail\":"
         JSONText.appendString(detail, to: &json)
-        json += "}"
+        json += "}\n"
+        var headers = headers
+        if !headers.contains("Cache-Control") {
+            headers.set("Cache-Control", "no-store")
+        }
         return HTTPResponse(
             status: status,
             contentType: "application/problem+json",

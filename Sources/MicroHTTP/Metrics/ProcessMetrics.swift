@@ -1,9 +1,5 @@
-import CMicroHTTPD
-#if canImport(Glibc)
+import CAllocator
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Figures about the whole process, read when asked: memory, CPU time and
 /// file descriptors, under the names of Prometheus' standard process collector,
@@ -82,13 +78,8 @@ public struct ProcessMetrics: Sendable, Equatable {
         return text
     }
 
-    #if canImport(Glibc)
     private static let resourceLimit = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
     private static let rusageSelf = __rusage_who_t(RUSAGE_SELF.rawValue)
-    #else
-    private static let resourceLimit = RLIMIT_NOFILE
-    private static let rusageSelf = RUSAGE_SELF
-    #endif
 
     private static func seconds(_ time: timeval) -> Double {
         Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000
@@ -118,14 +109,9 @@ public struct ProcessMetrics: Sendable, Equatable {
         return count - 1   // the descriptor of the directory being read
     }
 
-    /// Heap in use as the allocator reports it: a sanitizer's allocator when
-    /// one is linked in (it replaces `malloc`, and is looked up at run time),
-    /// glibc's otherwise.
+    /// Heap in use as the allocator behind `malloc` reports it (glibc's, or a
+    /// sanitizer's when one is linked in).
     private static func heapInUse() -> Int? {
-        if let symbol = dlsym(nil, "__sanitizer_get_current_allocated_bytes") {
-            typealias Allocated = @convention(c) () -> Int
-            return unsafeBitCast(symbol, to: Allocated.self)()
-        }
         let bytes = wtv_heap_in_use()
         return bytes < 0 ? nil : Int(bytes)
     }

@@ -39,7 +39,9 @@ final class PreparedResponses: Sendable {
     /// ``PerThread`` hands each thread its own, and no shelf is read through
     /// `all`. So it needs no lock.
     private final class Shelf: @unchecked Sendable {
-        let entries = AnswerTable<Entry>()
+        /// One table per ``ContentCoding``, by its raw value: each coding's
+        /// answer is kept compressed, with its own entity tag.
+        let entries = ContentCoding.allCases.map { _ in AnswerTable<Entry>() }
         var bytes = 0
     }
 
@@ -62,28 +64,30 @@ final class PreparedResponses: Sendable {
         budget / 16
     }
 
-    /// The answer kept for `path` on this thread's shelf, when its revision still holds.
-    func entry(for path: UnsafePointer<CChar>) -> Entry? {
-        let entry = shelves.current.entries.value(for: Self.bytes(of: path))
+    /// The answer kept for `path` in `coding` on this thread's shelf, when
+    /// its revision still holds.
+    func entry(for path: UnsafePointer<CChar>, coding: ContentCoding) -> Entry? {
+        let entry = shelves.current.entries[coding.rawValue].value(for: Self.bytes(of: path))
         return entry?.reuse.holds == true ? entry : nil
     }
 
-    /// Keeps `entry` for `path` on this thread's shelf, in place of the one
+    /// Keeps `entry` for `path` in `coding` on this thread's shelf, in place of the one
     /// kept before. When it does not fit, the shelf is emptied first: O(1)
     /// amortized over the answers kept since, where choosing victims would
     /// cost a scan each time, and the answers still read come back on their
     /// next read. An answer whose revision has moved on stays until then, or
     /// until its path is kept again.
-    func keep(_ entry: Entry, for path: UnsafePointer<CChar>) {
+    func keep(_ entry: Entry, for path: UnsafePointer<CChar>, coding: ContentCoding) {
         guard entry.size <= shelfBudget else {
             return
         }
         let shelf = shelves.current
         if shelf.bytes + entry.size > shelfBudget {
-            shelf.entries.removeAll()
+            shelf.entries.forEach { $0.removeAll() }
             shelf.bytes = 0
         }
-        shelf.bytes += entry.size - (shelf.entries.set(entry, for: Self.bytes(of: path))?.size ?? 0)
+        let replaced = shelf.entries[coding.rawValue].set(entry, for: Self.bytes(of: path))
+        shelf.bytes += entry.size - (replaced?.size ?? 0)
     }
 
     private static func bytes(of path: UnsafePointer<CChar>) -> UnsafeRawBufferPointer {

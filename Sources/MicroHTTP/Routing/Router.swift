@@ -85,7 +85,7 @@ public struct Router: Sendable {
 
     /// The answer to a method that no route can have (`TRACE`, `CONNECT`,
     /// `BREW`…): 405 with the methods the path allows, as for any method the
-    /// path does not allow (SPEC §4), or 404 when nothing is at the path.
+    /// path does not allow (docs/API.md, "Status codes"), or 404 when nothing is at the path.
     func refuseUnroutedMethod(_ methodText: String, path: String) -> (response: HTTPResponse, route: RouteLabel?) {
         let request = HTTPRequest(method: .OPTIONS, path: path)
         guard path.hasPrefix("/") else {

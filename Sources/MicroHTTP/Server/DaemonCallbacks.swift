@@ -27,8 +27,49 @@ let requestCompleted: MHD_RequestCompletedCallback = { server, _, slot, reason i
         return
     }
     slot.pointee = nil
+    guard TargetRefusal(marker: context) == nil else {
+        return
+    }
     let request = Unmanaged<RequestContext>.fromOpaque(context).takeRetainedValue()
     Unmanaged<HTTPServer>.fromOpaque(server)._withUnsafeGuaranteedRef { $0.finish(request, reason: reason) }
+}
+
+/// Called with the request target before libmicrohttpd splits its query:
+/// libmicrohttpd 0.9.75 keeps every argument in the connection's 32 KiB
+/// memory pool and, when a few hundred fill it, stops answering. A target
+/// longer than `maxTargetLength`, or with more than `maxQueryArguments`
+/// arguments, has its query emptied here (in libmicrohttpd's own buffer) and
+/// is answered 414 by the first access-handler call, which finds the marker
+/// returned here in its `req_cls`.
+let uriLogger: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { server, uri, _ in
+    guard let server, let uri else {
+        return nil
+    }
+    let configuration = Unmanaged<HTTPServer>.fromOpaque(server)._withUnsafeGuaranteedRef { $0.configuration }
+    let length = strlen(uri)
+    let refusal: TargetRefusal?
+    if length > configuration.maxTargetLength {
+        refusal = .tooLong
+    } else if let query = strchr(uri, 0x3F) {
+        var arguments = 1
+        var cursor = query + 1
+        while cursor.pointee != 0 {
+            if cursor.pointee == 0x26 {
+                arguments += 1
+            }
+            cursor += 1
+        }
+        refusal = arguments > configuration.maxQueryArguments ? .tooManyArguments : nil
+    } else {
+        refusal = nil
+    }
+    guard let refusal else {
+        return nil
+    }
+    if let query = strchr(uri, 0x3F) {
+        UnsafeMutablePointer(mutating: query + 1).pointee = 0
+    }
+    return refusal.marker
 }
 
 let daemonLog: MHD_LogCallback = { server, format, arguments in
@@ -44,7 +85,7 @@ let daemonLog: MHD_LogCallback = { server, format, arguments in
     while message.last?.isNewline == true {
         message.removeLast()
     }
-    Unmanaged<HTTPServer>.fromOpaque(server).takeUnretainedValue().logger.debug("libmicrohttpd: \(message)")
+    Unmanaged<HTTPServer>.fromOpaque(server).takeUnretainedValue().logger.debug("libmicrohttpd: \(LogText.escaped(message))")
 }
 
 /// Percent-decodes URL paths and query arguments in place, like

@@ -20,6 +20,12 @@ extension HTTPServer {
         /// Bytes of reusable GET answers kept ready to send again (see
         /// ``ResponseReuse``); 0 keeps none.
         public var preparedResponseBudget: Int
+        /// Longer request targets (path and query) are answered 414.
+        public var maxTargetLength: Int
+        /// Request targets with more query arguments are answered 414.
+        public var maxQueryArguments: Int
+        /// Allowed `Host` names, CORS origins and the fields every answer carries.
+        public var originPolicy = OriginPolicy()
 
         public init(
             host: String = "127.0.0.1",
@@ -30,7 +36,9 @@ extension HTTPServer {
             maxBodySize: Int = 16 << 20,
             heartbeat: Duration = .seconds(15),
             shutdownGracePeriod: Duration = .seconds(10),
-            preparedResponseBudget: Int = 8 << 20
+            preparedResponseBudget: Int = 8 << 20,
+            maxTargetLength: Int = 8 << 10,
+            maxQueryArguments: Int = 256
         ) {
             self.host = host
             self.port = port
@@ -41,6 +49,8 @@ extension HTTPServer {
             self.heartbeat = heartbeat
             self.shutdownGracePeriod = shutdownGracePeriod
             self.preparedResponseBudget = preparedResponseBudget
+            self.maxTargetLength = maxTargetLength
+            self.maxQueryArguments = maxQueryArguments
         }
     }
 }

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Glibc
 
 extension HTTPServer {
     /// libmicrohttpd's access handler: called once when the headers have
@@ -11,8 +12,10 @@ extension HTTPServer {
         uploadSize: UnsafeMutablePointer<Int>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        guard let existing = slot.pointee else {
+        let targetRefusal = slot.pointee.flatMap(TargetRefusal.init(marker:))
+        guard let existing = slot.pointee, targetRefusal == nil else {
             let context = RequestContext(method: method)
+            context.targetRefusal = targetRefusal
             if logsRequests {
                 _ = context.path(from: url)
             }
@@ -50,6 +53,20 @@ extension HTTPServer {
     /// wait for the body. (Answering a GET on this call would work, but
     /// libmicrohttpd 0.9.75 then closes the connection instead of keeping it alive.)
     private func begin(_ context: RequestContext, url: UnsafePointer<CChar>, connection: OpaquePointer) -> MHD_Result {
+        if let refusal = framingRefusal(context, connection: connection) {
+            // What follows these headers cannot be trusted to be this request's body.
+            context.closesConnection = true
+            return queue(refusal, for: context, connection: connection)
+        }
+        let host = MHD_lookup_connection_value(connection, .HEADER_KIND, "Host").map { String(cString: $0) }
+        guard configuration.originPolicy.allows(host: host) else {
+            context.closesConnection = true
+            return queue(
+                .problem(
+                    status: 421, type: "misdirected-request",
+                    detail: "This server does not answer to the host named in the Host header."),
+                for: context, connection: connection)
+        }
         guard context.method != nil else {
             let (response, route) = router.refuseUnroutedMethod(context.methodText, path: context.path(from: url))
             context.route = route
@@ -66,6 +83,40 @@ extension HTTPServer {
         return .YES
     }
 
+    /// Framing libmicrohttpd 0.9.75 accepts and must not be: a request target
+    /// over the limits (see ``uriLogger``), `Transfer-Encoding` together with
+    /// `Content-Length` (RFC 9112 §6.1: a smuggling risk behind a proxy), or a
+    /// transfer coding other than `chunked`.
+    private func framingRefusal(_ context: RequestContext, connection: OpaquePointer) -> HTTPResponse? {
+        switch context.targetRefusal {
+        case .tooLong:
+            return .problem(
+                status: 414, type: "uri-too-long",
+                detail: "The request target is longer than \(configuration.maxTargetLength) bytes.")
+        case .tooManyArguments:
+            return .problem(
+                status: 414, type: "uri-too-long",
+                detail: "The request target has more than \(configuration.maxQueryArguments) query arguments.")
+        case nil:
+            break
+        }
+        guard let coding = MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") else {
+            return nil
+        }
+        if MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") != nil {
+            return .problem(
+                status: 400, type: "bad-framing",
+                detail: "A request may not carry both Content-Length and Transfer-Encoding.")
+        }
+        let codings = String(cString: coding).lowercased().split(separator: ",").map { $0.filter { $0 != " " && $0 != "\t" } }
+        guard codings == ["chunked"] else {
+            return .problem(
+                status: 501, type: "unsupported-transfer-coding",
+                detail: "The only transfer coding accepted is chunked.")
+        }
+        return nil
+    }
+
     /// The whole request is in: send the answer kept for it, or route it and
     /// queue the handler's answer (keeping it, when the handler allows).
     private func respond(_ context: RequestContext, url: UnsafePointer<CChar>, connection: OpaquePointer) -> MHD_Result {
@@ -73,9 +124,12 @@ extension HTTPServer {
             return .NO
         }
         let mayReuse = (method == .GET || method == .HEAD) && Self.isPlain(context, on: connection)
-        if mayReuse, let entry = preparedResponses.entry(for: url) {
+        let coding = Self.coding(on: connection)
+        if mayReuse, let entry = preparedResponses.entry(for: url, coding: coding) {
             return queue(entry, for: context, connection: connection)
         }
+        var headers = Self.values(of: .HEADER_KIND, on: connection)
+        let namesCoded = Self.uncodeConditions(&headers, for: coding)
         let request = HTTPRequest(
             method: method,
             path: context.path(from: url),
@@ -84,26 +138,64 @@ extension HTTPServer {
                     query[field.name] = field.value
                 }
             },
-            headers: Self.values(of: .HEADER_KIND, on: connection),
-            body: context.body
+            headers: headers,
+            body: context.body,
+            contentCoding: coding
         )
         context.body = []
-        let (response, route) = router.dispatch(request)
+        var (answer, route) = router.dispatch(request)
+        configuration.originPolicy.applyCORS(to: &answer, origin: request.headers["Origin"], request: request)
+        let response = ContentEncoding.encode(answer, in: coding, namesCoded: namesCoded)
         if mayReuse, let entry = prepare(response, route: route) {
-            preparedResponses.keep(entry, for: url)
+            preparedResponses.keep(entry, for: url, coding: coding)
             return queue(entry, for: context, connection: connection)
         }
         context.route = route
         return queue(response, for: context, connection: connection)
     }
 
+    /// The coding the request's `Accept-Encoding` prefers, read from
+    /// libmicrohttpd's bytes.
+    private static func coding(on connection: OpaquePointer) -> ContentCoding {
+        guard let field = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept-Encoding") else {
+            return .identity
+        }
+        return field.withMemoryRebound(to: UInt8.self, capacity: 1) { bytes in
+            ContentCoding.preferred(by: UnsafeBufferPointer(start: bytes, count: strlen(field)))
+        }
+    }
+
+    /// Takes the coded entity tags of `If-None-Match` and `If-Match` back to
+    /// the handlers' own (see ``ContentEncoding``); answers whether
+    /// `If-None-Match` named a compressed coding's tag.
+    private static func uncodeConditions(_ headers: inout HTTPHeaders, for coding: ContentCoding) -> Bool {
+        var namesCoded = false
+        if let ifNoneMatch = headers["If-None-Match"] {
+            let condition = ContentEncoding.condition(ifNoneMatch, for: coding)
+            namesCoded = condition.namesCoded
+            if let value = condition.value {
+                headers.set("If-None-Match", value)
+            } else {
+                headers.remove("If-None-Match")
+            }
+        }
+        if let ifMatch = headers["If-Match"] {
+            headers.set("If-Match", ContentEncoding.uncoded(ifMatch))
+        }
+        return namesCoded
+    }
+
     /// Whether the request is one a reusable answer fits: no body, no query,
-    /// not conditional, and its connection is not closing (a kept answer
-    /// carries no `Connection: close`).
+    /// not conditional (`If-None-Match`, or `Min-Version`, which may make the
+    /// handler wait or refuse), not cross-origin (a kept answer carries no CORS
+    /// fields), and its connection is not closing (a kept answer carries no
+    /// `Connection: close`).
     private static func isPlain(_ context: RequestContext, on connection: OpaquePointer) -> Bool {
         context.body.isEmpty && !context.closesConnection
             && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
             && MHD_lookup_connection_value(connection, .HEADER_KIND, "If-None-Match") == nil
+            && MHD_lookup_connection_value(connection, .HEADER_KIND, "Min-Version") == nil
+            && MHD_lookup_connection_value(connection, .HEADER_KIND, "Origin") == nil
     }
 
     private func tooLarge() -> HTTPResponse {
@@ -127,14 +219,23 @@ extension HTTPServer {
             return
         }
         let microseconds = nanoseconds / 1000
+        // The method and path are the client's bytes: escaped, so they cannot forge a line.
+        let line = "\(LogText.escaped(context.methodText)) \(LogText.escaped(context.path ?? "")) \(context.status ?? 0) \(microseconds)µs"
         if reason == .REQUEST_TERMINATED_COMPLETED_OK {
-            logger.info("\(context.methodText) \(context.path ?? "") \(context.status ?? 0) \(microseconds)µs")
+            logger.info("\(line)")
+        } else if context.isEventStream && Self.isClientLeaving(reason) {
+            // An event stream has no end of its own: its client leaving is how it ends.
+            logger.info("\(line)", metadata: ["termination": "client-left"])
         } else {
-            logger.info(
-                "\(context.methodText) \(context.path ?? "") \(context.status ?? 0) \(microseconds)µs",
-                metadata: ["termination": "\(Self.describe(reason))"]
-            )
+            logger.info("\(line)", metadata: ["termination": "\(Self.describe(reason))"])
         }
+    }
+
+    /// How libmicrohttpd reports a client that closed its connection: a failed
+    /// write (`error`), a failed read, or an abort.
+    private static func isClientLeaving(_ reason: MHD_RequestTerminationCode) -> Bool {
+        reason == .REQUEST_TERMINATED_WITH_ERROR || reason == .REQUEST_TERMINATED_READ_ERROR
+            || reason == .REQUEST_TERMINATED_CLIENT_ABORT
     }
 
     private static func describe(_ reason: MHD_RequestTerminationCode) -> String {

@@ -5,14 +5,19 @@ extension HTTPServer {
     /// Turns `response` into a libmicrohttpd response and queues it.
     func queue(_ response: HTTPResponse, for context: RequestContext, connection: OpaquePointer) -> MHD_Result {
         var response = response
+        if context.method == .HEAD {
+            Self.dropStreamedBody(of: &response)
+        }
         guard let native = makeNative(&response, connection: connection) else {
             return .NO
         }
         Self.addHeaders(of: response, to: native)
+        addPolicyHeaders(to: native)
         if context.closesConnection {
             _ = MHD_add_response_header(native, "Connection", "close")
         }
         context.status = response.status
+        if case .stream = response.body { context.isEventStream = true }
         context.queuedAt = RequestContext.now()
         let result = MHD_queue_response(connection, UInt32(response.status), native)
         MHD_destroy_response(native)
@@ -38,6 +43,7 @@ extension HTTPServer {
             return nil
         }
         Self.addHeaders(of: response, to: native)
+        addPolicyHeaders(to: native)
         return PreparedResponses.Entry(
             native: native,
             status: response.status,
@@ -55,6 +61,31 @@ extension HTTPServer {
                 UnsafeMutableRawPointer(mutating: buffer.baseAddress),
                 .RESPMEM_MUST_COPY
             )
+        }
+    }
+
+    /// A HEAD answer sends no body bytes, but libmicrohttpd 0.9.75 sends the
+    /// last chunk (`0\r\n\r\n`) of a body of unknown length, which a
+    /// kept-alive client reads as the start of its next answer. A body made
+    /// in pieces is therefore made whole (libmicrohttpd then sends its
+    /// `Content-Length` and no bytes); an event stream, which has no length,
+    /// is ended and answered as empty.
+    private static func dropStreamedBody(of response: inout HTTPResponse) {
+        switch response.body {
+        case .stream(let stream):
+            stream.close()
+            response.body = .bytes([])
+        case .chunks(let producer):
+            response.body = .bytes(producer.collect())
+        case .bytes, .file:
+            break
+        }
+    }
+
+    /// The fields every answer carries (``OriginPolicy/responseHeaders``).
+    private func addPolicyHeaders(to native: OpaquePointer) {
+        for (name, value) in configuration.originPolicy.responseHeaders {
+            _ = MHD_add_response_header(native, name, value)
         }
     }
 
@@ -80,7 +111,11 @@ extension HTTPServer {
                 response = .problem(status: 404, type: "not-found", detail: "The file is gone.")
                 return makeNative(&response, connection: connection)
             }
-            return MHD_create_response_from_fd64(UInt64(status.st_size), descriptor)
+            let native = MHD_create_response_from_fd64(UInt64(status.st_size), descriptor)
+            if native == nil {
+                close(descriptor)
+            }
+            return native
         case .stream(let stream):
             register(stream, connection: connection)
             let binding = Unmanaged.passRetained(StreamBinding(server: self, stream: stream))
@@ -97,13 +132,18 @@ extension HTTPServer {
             }
             return native
         case .chunks(let producer):
-            return MHD_create_response_from_callback(
+            let reader = Unmanaged.passRetained(ChunkReader(producer))
+            let native = MHD_create_response_from_callback(
                 WTV_SIZE_UNKNOWN,
                 64 * 1024,
                 readChunks,
-                Unmanaged.passRetained(ChunkReader(producer)).toOpaque(),
+                reader.toOpaque(),
                 releaseChunks
             )
+            if native == nil {
+                reader.release()
+            }
+            return native
         }
     }
 

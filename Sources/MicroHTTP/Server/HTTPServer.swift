@@ -69,8 +69,8 @@ public final class HTTPServer: Sendable {
 
     /// Binds the configured address and starts serving.
     ///
-    /// Block the termination signals first (``SignalWaiter/blockTerminationSignals()``)
-    /// so the worker threads inherit the mask.
+    /// A program that waits for SIGINT and SIGTERM blocks them (and SIGPIPE)
+    /// before this, so the worker threads inherit the mask.
     /// - Returns: the port listened on (the chosen one when configured with 0).
     @discardableResult
     public func start() throws(HTTPServerError) -> Int {
@@ -161,6 +161,7 @@ public final class HTTPServer: Sendable {
                 ),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddr),
                 MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: unsafeBitCast(unescapeURL, to: Int.self), ptr_value: nil),
+                MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(uriLogger, to: Int.self), ptr_value: context),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Int(timeoutSeconds), ptr_value: nil),
                 MHD_OptionItem(

@@ -15,11 +15,15 @@ final class RequestContext {
     var body: [UInt8] = []
     /// Body bytes thrown away since the body passed the size limit.
     var discarded = 0
+    /// Why the request target is refused, as ``uriLogger`` found it.
+    var targetRefusal: TargetRefusal?
     /// The server is stopping: the connection is not kept alive.
     var closesConnection = false
     /// Set once a response is queued; later upload data is discarded.
     var status: Int?
     var route: RouteLabel?
+    /// The answer is an event stream, which ends when its client leaves.
+    var isEventStream = false
     /// When the response was queued (0 until then), like ``start``.
     var queuedAt: UInt64 = 0
 
@@ -55,5 +59,21 @@ final class RequestContext {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+}
+
+/// A request target refused before libmicrohttpd parses it (see ``uriLogger``).
+/// It travels to the first access-handler call as a marker in the request's
+/// `req_cls`: an address no object can have.
+enum TargetRefusal: Int {
+    case tooLong = 1
+    case tooManyArguments = 2
+
+    init?(marker: UnsafeMutableRawPointer) {
+        self.init(rawValue: Int(bitPattern: marker))
+    }
+
+    var marker: UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(bitPattern: rawValue)!
     }
 }

@@ -20,6 +20,11 @@ public struct ChunkProducer: Sendable {
         }
     }
 
+    /// Pieces from the function `makeNext` makes for each response.
+    init(makingNext: @escaping @Sendable () -> () -> [UInt8]?) {
+        self.makeNext = makingNext
+    }
+
     /// Every piece, concatenated (for in-process transports).
     public func collect() -> [UInt8] {
         let next = makeNext()

@@ -4,15 +4,23 @@ import Synchronization
 
 /// A Server-Sent-Events response body, one per connected client.
 ///
-/// Bytes passed to ``send(_:)`` are queued and written as the client reads
+/// Events passed to ``send(_:)`` are queued and written as the client reads
 /// them. While nothing is queued the connection is suspended, so an idle
-/// stream costs no CPU. A client that stops reading is dropped once its
-/// queue would pass `bufferLimit`.
+/// stream costs no CPU. The bound is on what waits *behind* the event being
+/// written: an event of any size is taken while at most `bufferLimit` bytes
+/// wait behind the current one, so a client that reads promptly is never
+/// dropped for the size of one event; a client that stops reading is dropped
+/// once more than `bufferLimit` bytes wait. A stream holds at most the event
+/// being written, `bufferLimit` bytes and one more event.
 public final class EventStream: Sendable {
     private struct State {
-        var queue: [UInt8] = []
-        /// Bytes of `queue` already handed to the connection.
+        /// Queued events, oldest first, from `head` on (earlier slots are spent).
+        var events: [[UInt8]] = []
+        var head = 0
+        /// Bytes of `events[head]` already handed to the connection.
         var sent = 0
+        /// Bytes queued and not yet handed over, in all events.
+        var queuedCount = 0
         /// No more bytes are accepted; the queue is still written out.
         var closed = false
         /// The connection is to be cut without writing the rest.
@@ -21,7 +29,10 @@ public final class EventStream: Sendable {
         var connection: ConnectionHandle?
         var closeActions: [@Sendable () -> Void] = []
 
-        var queuedCount: Int { queue.count - sent }
+        /// Bytes waiting behind the event being written.
+        var waitingCount: Int {
+            head < events.count ? queuedCount - (events[head].count - sent) : 0
+        }
 
         mutating func takeCloseActions() -> [@Sendable () -> Void] {
             defer { closeActions = [] }
@@ -35,35 +46,60 @@ public final class EventStream: Sendable {
                 MHD_resume_connection(connection.pointer)
             }
         }
+
+        mutating func removeAll() {
+            events = []
+            head = 0
+            sent = 0
+            queuedCount = 0
+        }
+
+        /// The head event is written: forget it.
+        mutating func advance() {
+            events[head] = []
+            head += 1
+            sent = 0
+            if head == events.count {
+                events.removeAll(keepingCapacity: events.capacity <= 64)
+                head = 0
+            } else if head >= 64, head * 2 >= events.count {
+                events.removeFirst(head)
+                head = 0
+            }
+        }
     }
 
     private let state = Mutex(State())
-    /// The most bytes that may wait for a slow client.
+    /// The most bytes that may wait behind the event being written.
     public let bufferLimit: Int
 
     public init(bufferLimit: Int = 1 << 20) {
         self.bufferLimit = bufferLimit
     }
 
-    /// Queues `bytes` for the client.
+    /// Queues `bytes` (one event, or a comment) for the client.
     ///
-    /// - Returns: false when the stream is closed, or when the queue would
-    ///   pass `bufferLimit`; the stream is then closed and the client dropped.
+    /// - Returns: false when the stream is closed, or when more than
+    ///   `bufferLimit` bytes already wait behind the event being written; the
+    ///   stream is then closed and the client dropped.
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
         let (accepted, actions) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
             guard !state.closed else {
                 return (false, [])
             }
-            guard state.queuedCount + bytes.count <= bufferLimit else {
+            guard bytes.count > 0 else {
+                return (true, [])
+            }
+            guard state.waitingCount <= bufferLimit else {
                 state.closed = true
                 state.dropped = true
-                state.queue = []
-                state.sent = 0
+                state.removeAll()
                 state.wake()
                 return (false, state.takeCloseActions())
             }
-            state.queue.append(contentsOf: bytes)
+            state.events.append(bytes)
+            state.queuedCount += bytes.count
             state.wake()
             return (true, [])
         }
@@ -125,11 +161,11 @@ public final class EventStream: Sendable {
     /// in-process transports that have no connection to write to.
     public func takeQueuedBytes() -> [UInt8] {
         state.withLock { state in
-            defer {
-                state.queue = []
-                state.sent = 0
+            defer { state.removeAll() }
+            guard state.head < state.events.count else {
+                return []
             }
-            return Array(state.queue[state.sent...])
+            return Array(state.events[state.head][state.sent...]) + state.events[(state.head + 1)...].joined()
         }
     }
 
@@ -170,20 +206,22 @@ public final class EventStream: Sendable {
             if state.dropped {
                 return WTV_READER_END_WITH_ERROR
             }
-            let count = min(state.queuedCount, buffer.count)
-            if count > 0 {
-                state.queue.withUnsafeBytes { queue in
-                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: queue[state.sent..<(state.sent + count)]))
+            var written = 0
+            while written < buffer.count, state.head < state.events.count {
+                let count = min(state.events[state.head].count - state.sent, buffer.count - written)
+                state.events[state.head].withUnsafeBytes { event in
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written + count)])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: event[state.sent..<(state.sent + count)]))
                 }
+                written += count
                 state.sent += count
-                if state.sent == state.queue.count {
-                    state.queue.removeAll(keepingCapacity: state.queue.capacity <= 1 << 16)
-                    state.sent = 0
-                } else if state.sent >= 1 << 16 {
-                    state.queue.removeFirst(state.sent)
-                    state.sent = 0
+                state.queuedCount -= count
+                if state.sent == state.events[state.head].count {
+                    state.advance()
                 }
-                return count
+            }
+            if written > 0 {
+                return written
             }
             if state.closed {
                 return WTV_READER_END_OF_STREAM

@@ -26,6 +26,13 @@ public struct ServerSentEvent: Sendable {
         return Array(text.utf8)
     }
 
+    /// What a stream sends first, at once: a comment saying it is connected and
+    /// the reconnection delay (`retry`, in milliseconds), so that a client sees
+    /// the stream is open before the first event, however long that takes.
+    public static func opening(retryMilliseconds: Int = 3_000) -> [UInt8] {
+        Array(": connected\nretry: \(retryMilliseconds)\n\n".utf8)
+    }
+
     /// A comment line, ignored by clients; keeps idle connections alive.
     public static func comment(_ text: String) -> [UInt8] {
         Array(": \(text)\n\n".utf8)

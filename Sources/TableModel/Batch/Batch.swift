@@ -181,7 +181,7 @@ public struct BatchError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension Batch {
-    /// The batch as it is published (SPEC §3): every list sorted by position (moves
+    /// The batch as it is published (docs/API.md, "A batch"): every list sorted by position (moves
     /// by source, then target), `expect` dropped, and `properties` only when they
     /// set something. Inserted and reloaded rows and sections are kept in full.
     public func normalised() -> Batch {

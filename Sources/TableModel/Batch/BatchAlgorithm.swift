@@ -1,6 +1,6 @@
 // The batch engine: UIKit's `performBatchUpdates` applied to a `Table`.
 //
-// ## Rules (SPEC §2)
+// ## Rules (docs/API.md, "A batch")
 // - Deletes, reloads and the `from` of a move name positions BEFORE the batch;
 //   inserts and the `to` of a move name positions AFTER it. The order of the
 //   operations inside the batch does not matter. Deletes are processed before
@@ -14,7 +14,7 @@
 //   section's index before the batch (sources) and after it (targets). Row edits
 //   happen only in sections that exist on both sides and are not reloaded.
 // - A batch is accepted exactly when UIKit would accept the same calls (plus the
-//   stricter rules of SPEC §2), else refused as a whole with UIKit's words: see
+//   stricter rules of docs/API.md), else refused as a whole with UIKit's words: see
 //   `BatchValidation.swift` for the checks and their order, `BatchMessages.swift`
 //   for the words and `BatchError.Rule` for the problem types.
 //
@@ -54,6 +54,16 @@
 // sections are deleted, inserted or moved or `expect.rows` is given.
 // A single-row edit costs O(log n), whatever the size of its section.
 
+/// A batch validated against one version of a table, ready to apply to it:
+/// `Table.prepare(_:)` makes it, `Table.apply(_:)` applies it.
+public struct PreparedBatch: Sendable {
+    /// The normalised batch: what the change publishes.
+    public let batch: Batch
+    let plan: BatchPlan
+    /// The table's version it was validated against.
+    public let version: Int
+}
+
 extension Table {
     /// Applies `batch` as one version step, as `performBatchUpdates` does.
     ///
@@ -63,16 +73,33 @@ extension Table {
     /// normalised batch to publish: lists sorted by position, inserted and reloaded
     /// items in full, `expect` dropped, `animation` kept.
     public mutating func apply(_ batch: Batch) throws(BatchError) -> Batch {
+        let prepared = try prepare(batch)
+        apply(prepared)
+        return prepared.batch
+    }
+
+    /// Step 1 alone: validates `batch` against the table as it is, without
+    /// changing it, and answers the normalised batch with its plan. A caller that
+    /// must record a change durably before making it (docs/RELIABILITY.md)
+    /// records `prepared.batch` at `version + 1`, then calls `apply(_:)`.
+    public func prepare(_ batch: Batch) throws(BatchError) -> PreparedBatch {
         var normalised = batch.normalised()
         normalised.properties = normalised.properties?.changes(from: self)
         let plan = try BatchValidation.plan(normalised, expect: batch.expect, on: self)
-        guard !normalised.isEmpty else { return normalised }
-        applyRowEdits(normalised, plan)
-        applySectionEdits(normalised, plan.sections)
-        ids.update(plan.ids)
+        return PreparedBatch(batch: normalised, plan: plan, version: version)
+    }
+
+    /// Steps 2–5 for a batch `prepare(_:)` answered on this table at this
+    /// version: cannot fail. An empty batch changes nothing.
+    public mutating func apply(_ prepared: PreparedBatch) {
+        precondition(prepared.version == version, "a batch prepared at version \(prepared.version) applied at \(version)")
+        let normalised = prepared.batch
+        guard !normalised.isEmpty else { return }
+        applyRowEdits(normalised, prepared.plan)
+        applySectionEdits(normalised, prepared.plan.sections)
+        ids.update(prepared.plan.ids)
         normalised.properties?.apply(to: &self)
         version += 1
-        return normalised
     }
 
     /// Step 2: rows, addressed by section index before the batch. Each edit is

@@ -2,7 +2,7 @@ import JSON
 
 extension Batch {
     /// Writes the batch in the normalised form that changes are published in
-    /// (SPEC §3): only non-empty lists, each sorted by position (moves by their
+    /// (docs/API.md, "A batch"): only non-empty lists, each sorted by position (moves by their
     /// `from`), inserted and reloaded sections and rows in full, `properties`
     /// when it changes something, `animation` always, `expect` never.
     public func writeJSON(to writer: inout JSONWriter) {

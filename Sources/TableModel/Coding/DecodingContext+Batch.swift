@@ -1,6 +1,6 @@
 import JSON
 
-/// Batches (SPEC §2) and table properties (PATCH).
+/// Batches (docs/API.md, "A batch") and table properties (PATCH).
 extension DecodingContext {
     mutating func batch(_ value: JSONValue) -> Batch? {
         var batch = Batch()
@@ -124,7 +124,7 @@ extension DecodingContext {
     }
 
     /// `{"sections": 3, "rows": [5, 2, 7]}`, both optional.
-    private mutating func expectation(_ value: JSONValue) -> Batch.Expectation? {
+    mutating func expectation(_ value: JSONValue) -> Batch.Expectation? {
         var expectation = Batch.Expectation()
         let isObject = members(of: value) { context, key, value in
             switch key {

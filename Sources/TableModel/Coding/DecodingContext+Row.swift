@@ -1,6 +1,6 @@
 import JSON
 
-/// Rows (cells), as SPEC §1 describes them.
+/// Rows (cells), as docs/FORMAT.md describes them.
 extension DecodingContext {
     mutating func row(_ value: JSONValue) -> Row? {
         var row = Row()
@@ -73,6 +73,9 @@ extension DecodingContext {
             return .object(JSONObject(object.members.map { member in
                 JSONMember(member.key, at(member.key) { $0.fieldValue(member.value) })
             }))
+        case .double(let double) where !double.isFinite:
+            report(Self.beyondRange)
+            return value
         case .double(let double) where double.rounded(.towardZero) == double && double.magnitude < 0x1p53:
             return .integer(Int(double))
         case .null, .bool, .integer, .double:

@@ -1,6 +1,6 @@
 import JSON
 
-/// Tables and sections, as SPEC §1 describes them.
+/// Tables and sections, as docs/FORMAT.md describes them.
 extension DecodingContext {
     /// A Table document; `version` is accepted (so that a fetched table can be sent
     /// back) and ignored. A missing `id` is `defaultID`, when there is one.

@@ -35,7 +35,7 @@ extension DecodingContext {
         return bool
     }
 
-    /// One of the raw values of `Choice`.
+    /// One of the raw values of `Choice`; an unknown value is reported with the allowed ones.
     mutating func choice<Choice: RawRepresentable<String> & CaseIterable>(
         _ value: JSONValue, _ type: Choice.Type = Choice.self
     ) -> Choice? {
@@ -44,7 +44,7 @@ extension DecodingContext {
             return nil
         }
         guard let choice = Choice(rawValue: string) else {
-            report("unknown value \(Self.quote(string))")
+            report("unknown value \(Self.quote(string)); expected one of \(Choice.allCases.map { Self.quote($0.rawValue) }.joined(separator: ", "))")
             return nil
         }
         return choice
@@ -55,6 +55,8 @@ extension DecodingContext {
         switch value {
         case .integer(let integer):
             return integer
+        case .double(let double) where !double.isFinite:
+            report(Self.beyondRange)
         case .double(let double):
             if let integer = Int(exactly: double) { return integer }
             report("expected an integer, found \(Self.format(double))")
@@ -110,7 +112,11 @@ extension DecodingContext {
             report("expected a number, found \(value.kindDescription)")
             return nil
         }
-        guard height.isFinite, height > 0, height <= limits.maxRowHeight else {
+        guard height.isFinite else {
+            report(Self.beyondRange)
+            return nil
+        }
+        guard height > 0, height <= limits.maxRowHeight else {
             let limit = Self.format(limits.maxRowHeight)
             report("expected a number greater than 0 and at most \(limit), found \(Self.format(height))")
             return nil
@@ -150,6 +156,9 @@ extension DecodingContext {
             }
         }
     }
+
+    /// What a number beyond `Double`'s range (read as infinity) is told.
+    static let beyondRange = "number out of range (beyond ±1.8e308)"
 
     /// A number as JSON writes it: `44`, `1.5`.
     static func format(_ double: Double) -> String {

@@ -40,7 +40,7 @@ public enum ModelDecoder {
         return try context.result(decoded)
     }
 
-    /// A Table document (SPEC §1): everything but `id` defaulted; `version` is
+    /// A Table document (docs/FORMAT.md): everything but `id` defaulted; `version` is
     /// accepted and ignored, so a fetched table can be sent back. `id` is required
     /// unless `defaultID` is given (`PUT /api/tables/{t}` names the table in its path).
     public static func table(
@@ -70,7 +70,7 @@ public enum ModelDecoder {
         try decode(json, limits) { $0.row($1) }
     }
 
-    /// A batch (SPEC §2), with the `properties` extension of a PATCH.
+    /// A batch (docs/API.md, "A batch"), with the `properties` extension of a PATCH.
     public static func batch(
         from json: JSONValue, limits: ModelLimits = .default
     ) throws(ValidationError) -> Batch {
@@ -164,5 +164,81 @@ public enum ModelDecoder {
             guard isObject, context.requireMembers(["to"], of: value) else { return nil }
             return to
         }
+    }
+}
+
+// MARK: Edits by id (docs/API.md, "Edits by id")
+
+extension ModelDecoder {
+    /// The body of `POST /api/tables/{t}/batch-by-id`: `{"edits": [...], "animation", "expect"}`.
+    public static func identifiedBatch(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> IdentifiedBatch {
+        try decode(json, limits) { $0.identifiedBatch($1) }
+    }
+
+    /// The body of `POST .../items`: `{"row": Row}` or `{"rows": [Row]}`, each with
+    /// an id, and at most one of `beforeItem`, `afterItem`, `toSection` (none: the
+    /// end of the last section).
+    public static func itemInsert(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> IdentifiedEdit {
+        try decode(json, limits) { context, value in
+            let rows = context.oneOrMany(value, "row", "rows") { $0.identifiedRow($1) }
+            let place = context.placement(value, besides: ["row", "rows"], DecodingContext.itemPlaces, required: false)
+            guard let rows, let place else { return nil }
+            return .insertItems(rows, DecodingContext.itemPlace(place))
+        }
+    }
+
+    /// The body of `POST .../items/{rowID}/move`: exactly one of
+    /// `{"beforeItem": id}`, `{"afterItem": id}`, `{"toSection": id}`.
+    public static func itemPlace(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> IdentifiedEdit.ItemPlace {
+        try decode(json, limits) { context, value in
+            context.placement(value, besides: [], DecodingContext.itemPlaces, required: true).map(DecodingContext.itemPlace)
+        }
+    }
+
+    /// The body of `PUT .../items/{rowID}` and `POST .../items/{rowID}/reconfigure`:
+    /// a Row whose `id`, when given, is `id`.
+    public static func identifiedRow(
+        from json: JSONValue, id: String, limits: ModelLimits = .default
+    ) throws(ValidationError) -> Row {
+        try decode(json, limits) { $0.identifiedRow($1, id: id) }
+    }
+
+    /// The body of `POST .../section-ids`: `{"section": Section}` or `{"sections":
+    /// [Section]}`, each with an id (and ids on its rows), and at most one of
+    /// `beforeSection`, `afterSection` (none: after the last section).
+    public static func identifiedSectionInsert(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> IdentifiedEdit {
+        try decode(json, limits) { context, value in
+            let sections = context.oneOrMany(value, "section", "sections") { $0.identifiedSection($1, keepsRows: false) }
+            let place = context.placement(value, besides: ["section", "sections"], DecodingContext.sectionPlaces, required: false)
+            guard let sections, let place else { return nil }
+            return .insertSections(sections, DecodingContext.sectionPlace(place))
+        }
+    }
+
+    /// The body of `POST .../section-ids/{sectionID}/move`: exactly one of
+    /// `{"beforeSection": id}`, `{"afterSection": id}`.
+    public static func sectionPlace(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> IdentifiedEdit.SectionPlace {
+        try decode(json, limits) { context, value in
+            context.placement(value, besides: [], DecodingContext.sectionPlaces, required: true)
+                .map(DecodingContext.sectionPlace)
+        }
+    }
+
+    /// The body of `PUT .../section-ids/{sectionID}`: a Section without rows (it
+    /// keeps its own) whose `id`, when given, is `id`.
+    public static func identifiedSection(
+        from json: JSONValue, id: String, limits: ModelLimits = .default
+    ) throws(ValidationError) -> Section {
+        try decode(json, limits) { $0.identifiedSection($1, keepsRows: true, id: id) }
     }
 }

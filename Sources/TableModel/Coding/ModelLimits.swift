@@ -1,5 +1,5 @@
 /// The sizes a decoded table, section, row or batch may have; input beyond them
-/// is refused with a validation issue. The defaults are SPEC §1's.
+/// is refused with a validation issue. The defaults are docs/FORMAT.md's.
 public struct ModelLimits: Sendable, Equatable {
     /// UTF-8 bytes of one text field (`text`, `detail`, `header`, a string in `fields`, …).
     public var maxFieldBytes: Int
@@ -35,6 +35,6 @@ public struct ModelLimits: Sendable, Equatable {
         self.maxIssues = maxIssues
     }
 
-    /// SPEC §1's limits.
+    /// The limits of docs/FORMAT.md.
     public static let `default` = ModelLimits()
 }

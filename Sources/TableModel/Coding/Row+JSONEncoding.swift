@@ -1,7 +1,7 @@
 import JSON
 
 extension Row {
-    /// Writes the row as SPEC §1 shows it: every field, defaults filled in, `null`
+    /// Writes the row as docs/FORMAT.md shows it: every field, defaults filled in, `null`
     /// for absent optionals.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()

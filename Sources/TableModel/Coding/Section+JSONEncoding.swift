@@ -1,7 +1,7 @@
 import JSON
 
 extension Section {
-    /// Writes the section with all its rows, as SPEC §1 shows it.
+    /// Writes the section with all its rows, as docs/FORMAT.md shows it.
     public func writeJSON(to writer: inout JSONWriter) {
         writeOpening(to: &writer)
         for row in rows { row.writeJSON(to: &writer) }

@@ -1,7 +1,7 @@
 import JSON
 
 extension Table {
-    /// Writes the Table document of SPEC §1: every field, defaults filled in,
+    /// Writes the Table document of docs/FORMAT.md: every field, defaults filled in,
     /// `version` included, `null` for absent optionals.
     public func writeJSON(to writer: inout JSONWriter) {
         writeOpening(to: &writer)

@@ -17,7 +17,7 @@
 //   out of order in its own, is moved — across sections too, never deleted and
 //   inserted again.
 //
-// ## The rules every batch obeys (SPEC §2, UIKit's)
+// ## The rules every batch obeys (docs/API.md, "A batch"; UIKit's)
 // - Deletes, reloads and move sources name positions before the batch; inserts
 //   and move targets positions after it; the items not moved keep their order.
 // - Row operations only in sections that exist on both sides of the batch: none

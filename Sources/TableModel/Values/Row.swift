@@ -2,7 +2,7 @@ import JSON
 
 /// One row of a section: the content of the cell UIKit would dequeue for it.
 ///
-/// Every property has the default of SPEC §1, so `Row(text: "Hello")` is a valid row.
+/// Every property has the default of docs/FORMAT.md, so `Row(text: "Hello")` is a valid row.
 public struct Row: Sendable, Hashable {
     /// Optional; unique within the table when given.
     public var id: String?

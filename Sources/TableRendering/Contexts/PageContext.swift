@@ -11,9 +11,13 @@ struct PageContext: MustacheParent {
     let bodyClass: String
     /// Whether the navigation bar offers a way back to the list of tables.
     let hasBackLink: Bool
+    /// The path the stylesheet and scripts are linked under (a path the
+    /// server chose, never client text).
+    let assets: String
 
     func child(named name: String) -> Any? {
         switch name {
+        case "assets": assets
         case "title": title
         case "body": body
         case "bodyClass": bodyClass

@@ -13,13 +13,18 @@ struct SectionContext: MustacheParent {
     let more: MoreContext?
 
     init(_ section: Section, at index: Int, tableID: String, rowLimit: Int, drawer: RowDrawer) {
+        self.init(section, at: index, tableID: tableID, range: 0..<max(rowLimit, 0), drawer: drawer)
+    }
+
+    /// The section drawing only the rows in `range` (clamped to the section).
+    init(_ section: Section, at index: Int, tableID: String, range: Range<Int>, drawer: RowDrawer) {
         self.index = index
         id = section.id.map(HTMLEscaping.escape)
         header = section.header.map(HTMLEscaping.escape)
         footer = section.footer.map(HTMLEscaping.escape)
-        let shown = min(max(rowLimit, 0), section.rows.count)
-        rows = drawer.rows(of: section, at: index, in: 0..<shown)
-        more = MoreContext(tableID: tableID, section: index, offset: shown, total: section.rows.count)
+        let shown = range.clamped(to: 0..<section.rows.count)
+        rows = drawer.rows(of: section, at: index, in: shown)
+        more = MoreContext(tableID: tableID, section: index, offset: shown.upperBound, total: section.rows.count)
     }
 
     func child(named name: String) -> Any? {
@@ -53,7 +58,9 @@ struct FragmentContext: MustacheParent {
 }
 
 /// The `<tr class="more">` row after the rows drawn so far: where the next page
-/// starts, and a plain link to it so that the page stays usable without JavaScript.
+/// starts, and a plain link to the whole page of the next rows
+/// (`GET /tables/{t}/sections/{s}?offset=`), so that the table reads to its end
+/// without JavaScript.
 struct MoreContext: MustacheParent {
     let section: Int
     let offset: Int
@@ -67,7 +74,7 @@ struct MoreContext: MustacheParent {
         self.offset = offset
         remaining = total - offset
         href = HTMLEscaping.escape(
-            "/tables/\(PathEscaping.segment(tableID))/sections/\(section)/rows?offset=\(offset)")
+            "/tables/\(PathEscaping.segment(tableID))/sections/\(section)?offset=\(offset)")
     }
 
     func child(named name: String) -> Any? {
@@ -78,6 +85,27 @@ struct MoreContext: MustacheParent {
         case "remainingCount": remaining
         case "label": "Show " + Formatting.count(remaining, "more row", "more rows")
         case "href": href
+        default: nil
+        }
+    }
+}
+
+/// What `section-page.mustache` reads: one section's rows from an offset on, as
+/// a page of its own.
+struct SectionPageContext: MustacheParent {
+    let title: String
+    let style: TableStyle
+    let range: String
+    let tableHref: String
+    let section: SectionContext
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "style": style.rawValue
+        case "range": range
+        case "tableHref": tableHref
+        case "section": section
         default: nil
         }
     }

@@ -30,7 +30,7 @@ public enum TemplateLoadingError: Error, Equatable, CustomStringConvertible {
 /// (`cells/NAME.mustache`) are optional and found by the row's `template`.
 enum TemplateName {
     static let required = [
-        "page", "index", "error", "table", "section", "rows", "row", "accessory", "more",
+        "page", "index", "error", "table", "section", "section-page", "rows", "row", "accessory", "more",
         "cell-default", "cell-subtitle", "cell-value1", "cell-value2",
     ]
     /// Folder of custom cell templates, as a name prefix.

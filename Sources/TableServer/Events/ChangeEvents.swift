@@ -20,7 +20,7 @@ struct ChangeEvents: Sendable {
         writer.key("html"); writeHTML(of: batch, table: table, to: &writer)
         writer.endObject()
         let event = FeedEvent.event("update", id: version, data: writer.bytes)
-        return Change(version: version, batch: batch, json: json, event: event)
+        return Change(version: version, json: json, event: event)
     }
 
     static func writeChange(version: Int, batch: Batch, to writer: inout JSONWriter) {

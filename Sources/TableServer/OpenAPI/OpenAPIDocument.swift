@@ -4,7 +4,8 @@
 /// route the server registers is described here and every path here is served,
 /// and `make test-openapi` validates it with openapi-spec-validator.
 enum OpenAPIDocument {
-    static let bytes: [UInt8] = Array(text.utf8)
+    /// The document as served, ending with a line feed like every JSON answer.
+    static let bytes: [UInt8] = Array((text + "\n").utf8)
 
     static let text = """
         {"openapi":"3.1.0",

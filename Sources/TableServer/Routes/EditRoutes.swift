@@ -2,35 +2,19 @@ import JSON
 import MicroHTTP
 import TableModel
 
-/// The batch endpoint and every single-operation endpoint of SPEC §4: each is a
+/// The batch endpoint and every single-operation endpoint (docs/API.md, "Single operations"): each is a
 /// batch (of one operation) answered with the change it made, `{version, batch}`.
 extension RouteBuilder {
     mutating func addEditRoutes() {
         let store = context.store
         let limits = context.limits
 
-        /// Applies the batch `makeBatch` builds from the current table, with the
-        /// request's `?animation=` when it gives one, and answers the change.
-        @Sendable func change(
-            _ request: HTTPRequest,
-            _ makeBatch: (Table) throws -> Batch
-        ) throws -> HTTPResponse {
-            let animation = try request.animation()
-            let result = try store.apply(request.tableID, ifMatch: request.ifMatch) { table in
-                var batch = try makeBatch(table)
-                if let animation { batch.animation = animation }
-                return batch
-            }
-            return Respond.json(version: result.table.version) { writer in
-                ChangeEvents.writeChange(version: result.table.version, batch: result.batch, to: &writer)
-            }
-        }
 
         edit(.POST, "/api/tables/{t}/batch") { request in
             let batch = try request.decodeBody { (value) throws(ValidationError) in
                 try ModelDecoder.batch(from: value, limits: limits)
             }
-            return try change(request) { _ in batch }
+            return try store.change(request) { _ in batch }
         }
 
         // MARK: Sections
@@ -39,7 +23,7 @@ extension RouteBuilder {
             let body = try request.decodeBody { (value) throws(ValidationError) in
                 try ModelDecoder.sectionInsert(from: value, limits: limits)
             }
-            return try change(request) { table in
+            return try store.change(request) { table in
                 Batch(insertSections: [.init(at: body.at ?? table.sections.count, section: body.section)])
             }
         }
@@ -49,7 +33,7 @@ extension RouteBuilder {
             let section = try request.decodeBody { (value) throws(ValidationError) in
                 try ModelDecoder.section(from: value, limits: limits)
             }
-            return try change(request) { (table) throws in
+            return try store.change(request) { (table) throws in
                 try table.requireSection(s)
                 return Batch(reloadSections: [.init(at: s, section: section)])
             }
@@ -57,7 +41,7 @@ extension RouteBuilder {
 
         edit(.DELETE, "/api/tables/{t}/sections/{s}") { request in
             let s = try request.index("s")
-            return try change(request) { (table) throws in
+            return try store.change(request) { (table) throws in
                 try table.requireSection(s)
                 return Batch(deleteSections: [s])
             }
@@ -68,7 +52,7 @@ extension RouteBuilder {
             let to = try request.decodeBody { (value) throws(ValidationError) in
                 try ModelDecoder.sectionMove(from: value)
             }
-            return try change(request) { (table) throws in
+            return try store.change(request) { (table) throws in
                 try table.requireSection(s)
                 return Batch(moveSections: [.init(from: s, to: to)])
             }
@@ -81,7 +65,7 @@ extension RouteBuilder {
             let body = try request.decodeBody { (value) throws(ValidationError) in
                 try ModelDecoder.rowInsert(from: value, limits: limits)
             }
-            return try change(request) { (table) throws in
+            return try store.change(request) { (table) throws in
                 try table.requireSection(s)
                 let start = body.at ?? table.sections[s].rows.count
                 return Batch(insertRows: body.rows.enumerated().map { offset, row in
@@ -95,7 +79,7 @@ extension RouteBuilder {
             let row = try request.decodeBody { (value) throws(ValidationError) in
                 try ModelDecoder.row(from: value, limits: limits)
             }
-            return try change(request) { (table) throws in
+            return try store.change(request) { (table) throws in
                 try table.requireRow(indexPath)
                 return Batch(reloadRows: [.init(at: indexPath, row: row)])
             }
@@ -103,7 +87,7 @@ extension RouteBuilder {
 
         edit(.DELETE, "/api/tables/{t}/sections/{s}/rows/{r}") { request in
             let indexPath = TableIndexPath(try request.index("s"), try request.index("r"))
-            return try change(request) { (table) throws in
+            return try store.change(request) { (table) throws in
                 try table.requireRow(indexPath)
                 return Batch(deleteRows: [indexPath])
             }
@@ -114,7 +98,7 @@ extension RouteBuilder {
             let to = try request.decodeBody { (value) throws(ValidationError) in
                 try ModelDecoder.rowMove(from: value)
             }
-            return try change(request) { (table) throws in
+            return try store.change(request) { (table) throws in
                 try table.requireRow(indexPath)
                 return Batch(moveRows: [.init(from: indexPath, to: to)])
             }
@@ -123,11 +107,38 @@ extension RouteBuilder {
         for (action, selected) in [("select", true), ("deselect", false)] {
             edit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/\(action)") { request in
                 let indexPath = TableIndexPath(try request.index("s"), try request.index("r"))
-                return try change(request) { (table) throws in
+                return try store.change(request) { (table) throws in
                     try table.requireRow(indexPath)
-                    return try table.selectionBatch(selecting: selected, at: indexPath)
+                    do throws(SelectionRefusal) {
+                        return try table.selectionBatch(selecting: selected, at: indexPath)
+                    } catch .selectionDisabled {
+                        throw TableServerError.selectionDisabled(table.id)
+                    } catch .noRow {
+                        throw TableServerError.rowNotFound(table: table.id, indexPath: indexPath)
+                    }
                 }
             }
+        }
+    }
+}
+
+extension TableStore {
+    /// Applies the batch `makeBatch` builds from the current table, with the
+    /// request's `?animation=` when it gives one (`defaultAnimation` otherwise,
+    /// when given), and answers the change, `{version, batch}`.
+    func change(
+        _ request: HTTPRequest,
+        defaultAnimation: RowAnimation? = nil,
+        _ makeBatch: (Table) throws -> Batch
+    ) throws -> HTTPResponse {
+        let animation = try request.animation() ?? defaultAnimation
+        let result = try apply(request.tableID, ifMatch: request.ifMatch) { table in
+            var batch = try makeBatch(table)
+            if let animation { batch.animation = animation }
+            return batch
+        }
+        return Respond.json(version: result.table.version) { writer in
+            ChangeEvents.writeChange(version: result.table.version, batch: result.batch, to: &writer)
         }
     }
 }
@@ -142,29 +153,5 @@ extension Table {
         guard indexPath.row < sections[indexPath.section].rows.count else {
             throw TableServerError.rowNotFound(table: id, indexPath: indexPath)
         }
-    }
-
-    /// `selectRow`/`deselectRow` as a change: a `reloadRows` (animation `none`) of
-    /// every row whose `selected` flips. Selecting without multiple selection
-    /// clears the row selected before; selecting a selected row is a no-op.
-    func selectionBatch(selecting: Bool, at indexPath: TableIndexPath) throws -> Batch {
-        guard allowsSelection else { throw TableServerError.selectionDisabled(id) }
-        if selecting, row(at: indexPath)?.selected == true { return Batch() }
-        var reloads: [Batch.RowItem] = []
-        func flip(_ path: TableIndexPath, to value: Bool) {
-            guard var row = row(at: path), row.selected != value else { return }
-            row.selected = value
-            reloads.append(.init(at: path, row: row))
-        }
-        if selecting && !allowsMultipleSelection {
-            for (s, section) in sections.enumerated() {
-                for (r, row) in section.rows.enumerated() where row.selected && TableIndexPath(s, r) != indexPath {
-                    flip(TableIndexPath(s, r), to: false)
-                }
-            }
-        }
-        flip(indexPath, to: selecting)
-        if reloads.isEmpty { return Batch() }
-        return Batch(reloadRows: reloads, animation: .none)
     }
 }

@@ -2,15 +2,24 @@ import JSON
 import MicroHTTP
 import TableModel
 
-/// The change feed: `GET …/changes?since=V` and the `GET …/events` stream (SPEC §3).
+/// The change feed: `GET …/changes?since=V` and the `GET …/events` stream (docs/API.md, "The change feed and the live stream").
 extension RouteBuilder {
+    /// `Cache-Control` of a closed range of the change feed. No `public`:
+    /// reads need no `Authorization`, so shared caches may store it anyway.
+    static let closedRange = "max-age=31536000, immutable"
+
     mutating func addFeedRoutes() {
         let store = context.store
 
         read("/api/tables/{t}/changes") { request in
             let id = request.tableID
             let since = try request.queryInteger("since", default: 0)
-            let feed = try store.changes(id, since: since)
+            let until = try request.query["until"].map { _ in try request.queryInteger("until", default: 0) }
+            if let until, until < since {
+                throw TableServerError.badRequest(
+                    type: "bad-parameter", detail: "until (\(until)) must not be below since (\(since))")
+            }
+            let feed = try store.changes(id, since: since, until: until ?? .max)
             guard let changes = feed.changes else {
                 var response = HTTPResponse.problem(
                     status: 410, type: "history-gone",
@@ -18,15 +27,24 @@ extension RouteBuilder {
                 response.headers.set("ETag", ETag.string(for: feed.current))
                 return response
             }
-            return Respond.json(version: feed.current) { writer in
+            // A range the table has passed never changes: caches may keep it
+            // for a year without asking again (docs/API.md, Caching).
+            let last = min(until ?? feed.current, feed.current)
+            let cacheControl = until.map { $0 <= feed.current } == true ? Self.closedRange : Respond.revalidate
+            if ETag.matches(request.headers["If-None-Match"], version: last) {
+                return Respond.notModified(etag: ETag.string(for: last), cacheControl: cacheControl)
+            }
+            var response = Respond.json(version: last) { writer in
                 writer.beginObject()
-                writer.key("version"); writer.integer(feed.current)
+                writer.key("version"); writer.integer(last)
                 writer.key("changes")
                 writer.beginArray()
                 for change in changes { writer.rawValue(change.json) }
                 writer.endArray()
                 writer.endObject()
             }
+            response.headers.set("Cache-Control", cacheControl)
+            return response
         }
 
         read("/api/tables/{t}/events") { request in
@@ -40,6 +58,7 @@ extension RouteBuilder {
                 since = nil
             }
             let stream = EventStream()
+            stream.send(ServerSentEvent.opening())
             try store.subscribe(id, since: since, stream: stream)
             var headers = HTTPHeaders()
             headers.set("Content-Type", "text/event-stream; charset=utf-8")

@@ -42,17 +42,23 @@ extension RouteBuilder {
             let rows = table.sections[s].rows
             let start = min(offset, rows.count)
             let range = start..<(start + min(limit, rows.count - start))
-            return Respond.json(version: table.version) { writer in
+            var response = Respond.json(version: table.version) { writer in
                 writer.beginObject()
                 writer.key("total"); writer.integer(rows.count)
                 writer.key("offset"); writer.integer(offset)
+                writer.key("limit"); writer.integer(limit)
                 writer.key("rows")
                 writer.beginArray()
                 for row in rows.rows(in: range) { row.writeJSON(to: &writer) }
                 writer.endArray()
                 writer.endObject()
             }
-            .reusable(while: handle.revision, at: table.version)
+            // How to go on (RFC 8288): the next page, while rows are left after this one.
+            if range.upperBound < rows.count && limit > 0 {
+                let next = "/api/tables/\(request.tableID)/sections/\(s)/rows?offset=\(range.upperBound)&limit=\(limit)"
+                response.headers.set("Link", "<\(next)>; rel=\"next\"")
+            }
+            return response.reusable(while: handle.revision, at: table.version)
         }
 
         read("/api/tables/{t}/sections/{s}/rows/{r}") { request in

@@ -1,14 +1,24 @@
+import Logging
 import MicroHTTP
 import TableModel
 import TableRendering
 
-/// What every route needs: the store, the renderer, the limits and the edit token.
+/// What every route needs: the store, the renderer, the limits, the edit token,
+/// and the logger internal errors are written to.
 struct RouteContext: Sendable {
     let store: TableStore
     let renderer: TableRenderer
     let limits: ModelLimits
     let token: EditToken?
     let metrics: MetricsSource
+    let logger: Logger
+    /// Origins allowed to edit from another origin (see `CrossSite`).
+    let corsOrigins: Set<String>
+    /// Whether this server can take edits now (`/readyz`): false while the
+    /// database replicas share is out of reach.
+    let readiness: @Sendable () -> Bool
+    /// The longest a read waits for the version its `Min-Version` header asks for.
+    let minVersionWait: Duration
 }
 
 /// Registers routes whose handlers may throw a `TableServerError`, answered as a problem.
@@ -16,28 +26,44 @@ struct RouteBuilder {
     var router: Router
     let context: RouteContext
 
-    /// A read: open to everyone.
+    /// A read: open to everyone. With a `Min-Version: N` header, a read of a
+    /// table first waits (at most `minVersionWait`) until this server holds
+    /// the table at version N or later (read your writes across replicas).
     mutating func read(
         _ pattern: String,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
+        let logger = context.logger
+        let store = context.store
+        let wait = context.minVersionWait
         router.add(.GET, pattern) { request in
-            return Respond.catching { try handler(request) }
+            return Respond.catching(logger: logger) {
+                if let wanted = request.headers["Min-Version"], request.parameters["t"] != nil {
+                    try store.waitForVersion(request.tableID, atLeast: try MinVersion.parse(wanted), upTo: wait)
+                }
+                return try handler(request)
+            }
         }
     }
 
-    /// An edit: needs the token when one is configured.
+    /// An edit: refused from another site unless its origin is allowed, and
+    /// needs the token when one is configured.
     mutating func edit(
         _ method: HTTPMethod,
         _ pattern: String,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
         let token = context.token
+        let logger = context.logger
+        let corsOrigins = context.corsOrigins
         router.add(method, pattern) { request in
+            if CrossSite.isRefused(request, corsOrigins: corsOrigins) {
+                return CrossSite.refusal()
+            }
             if let token, !token.authorizes(request.headers["Authorization"]) {
                 return EditToken.challenge()
             }
-            return Respond.catching { try handler(request) }
+            return Respond.catching(logger: logger) { try handler(request) }
         }
     }
 }

@@ -1,14 +1,32 @@
 import MicroHTTP
 import TableModel
 
-/// Liveness, Prometheus metrics, the OpenAPI document and the static files.
+/// Liveness, Prometheus metrics, the OpenAPI document, the static files
+/// (under their plain names and under their versioned folder) and the site's icon.
 extension RouteBuilder {
-    mutating func addSystemRoutes(publicDirectory: String) {
+    mutating func addSystemRoutes(files: StaticFiles) {
         let store = context.store
         let metrics = context.metrics
 
+        // Health, readiness and metrics describe this moment of this process: never stored.
+        // Readiness, unlike liveness, says whether edits can be taken: a load
+        // balancer sends edits elsewhere while this replica cannot reach the
+        // database (reads still work here).
+        let readiness = context.readiness
+        router.add(.GET, "/readyz") { _ in
+            var response = readiness()
+                ? Respond.json(Array("{\"status\":\"ready\"}\n".utf8))
+                : Respond.json(
+                    Array("{\"status\":\"not ready\",\"detail\":\"the database is out of reach\"}\n".utf8), status: 503)
+            if response.status == 503 { response.headers.set("Retry-After", "\(TableServerError.retryAfterSeconds)") }
+            response.headers.set("Cache-Control", Respond.neverStore)
+            return response
+        }
+
         router.add(.GET, "/healthz") { _ in
-            Respond.json(Array("{\"status\":\"ok\"}".utf8))
+            var response = Respond.json(Array("{\"status\":\"ok\"}\n".utf8))
+            response.headers.set("Cache-Control", Respond.neverStore)
+            return response
         }
 
         router.add(.GET, "/metrics") { _ in
@@ -28,16 +46,26 @@ extension RouteBuilder {
                 """
             var headers = HTTPHeaders()
             headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            headers.set("Cache-Control", Respond.neverStore)
             return HTTPResponse(status: 200, headers: headers, body: .bytes(Array(text.utf8)))
         }
 
-        router.add(.GET, "/api/openapi.json") { _ in
-            Respond.json(OpenAPIDocument.bytes)
+        router.add(.GET, "/api/openapi.json") { request in
+            Respond.taggedByContent(Respond.json(OpenAPIDocument.bytes), for: request)
         }
 
-        let files = StaticFiles(root: publicDirectory)
         router.add(.GET, "/public/{path...}") { request in
             files.response(for: request.parameters["path"] ?? "", request: request)
+        }
+        // The same files under a name that changes with their contents, which
+        // the pages link: cached for a year (docs/API.md, Caching).
+        router.add(.GET, "/assets/{version}/{path...}") { request in
+            files.response(
+                for: request.parameters["path"] ?? "", version: request.parameters["version"] ?? "", request: request)
+        }
+        // Browsers ask for /favicon.ico on a site's first page whether or not the page names an icon.
+        router.add(.GET, "/favicon.ico") { request in
+            files.response(for: "favicon.ico", request: request)
         }
     }
 }

@@ -8,9 +8,9 @@ extension RouteBuilder {
         let store = context.store
         let limits = context.limits
 
-        read("/api/tables") { _ in
+        read("/api/tables") { request in
             let tables = store.tables()
-            return Respond.json { writer in
+            let list = Respond.json { writer in
                 writer.beginObject()
                 writer.key("tables")
                 writer.beginArray()
@@ -18,6 +18,7 @@ extension RouteBuilder {
                 writer.endArray()
                 writer.endObject()
             }
+            return Respond.taggedByContent(list, for: request)
         }
 
         edit(.POST, "/api/tables") { request in

@@ -8,9 +8,9 @@ import TableModel
 /// Everything mutable about a table sits in one `Mutex`: a writer applies its
 /// batch, records the change and queues its event for the subscribers while
 /// holding it, so versions are gap-free and a reader copies the table (O(1),
-/// copy-on-write) and never sees half a batch. With a journal, the writer also
-/// appends the change to it under this lock, so the journal holds each table's
-/// changes in the order they were applied.
+/// copy-on-write) and never sees half a batch. With a durable log (`TableLog`),
+/// the writer records the change there under this lock, before applying it, so
+/// the log holds each table's changes in the order they were applied.
 ///
 /// Events are handed to the streams by the table's own serial `delivery` queue,
 /// off the lock: fanning one change out to thousands of streams takes a while,
@@ -24,8 +24,9 @@ final class TableHandle: Sendable {
         var log: ChangeLog
         var subscribers: [EventStream] = []
         var isDeleted = false
-        /// The sequence number of the last journal record about this table (0 without a journal).
-        var journalSequence: UInt64 = 0
+        /// The durable log's mark for this table (`TableLog`): the sequence number
+        /// of its last journal record, or its incarnation in the database; 0 without a log.
+        var logMark: UInt64 = 0
         /// Delivers this table's events, in the order they were queued.
         let delivery: DispatchQueue
 
@@ -56,9 +57,9 @@ final class TableHandle: Sendable {
     /// earlier version (`HTTPResponse.reusable`) before the edit is answered.
     let revision: Revision
 
-    init(table: Table, history: Int) {
+    init(table: Table, log: ChangeLog) {
         let delivery = DispatchQueue(label: "webtableview.delivery")
-        state = Mutex(State(table: table, log: ChangeLog(capacity: history), delivery: delivery))
+        state = Mutex(State(table: table, log: log, delivery: delivery))
         revision = Revision(table.version)
     }
 

@@ -1,3 +1,4 @@
+import TableJournal
 import TableModel
 
 extension TableServerError {
@@ -5,12 +6,12 @@ extension TableServerError {
     var status: Int {
         switch self {
         case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound: 404
-        case .tableExists, .refused, .selectionDisabled: 409
+        case .tableExists, .tooManyTables, .refused, .selectionDisabled: 409
         case .versionMismatch: 412
         case .invalid: 422
         case .badRequest: 400
         case .unsupportedMediaType: 415
-        case .journalFailed: 503
+        case .storageUnavailable, .storageInconsistent, .notCaughtUp: 503
         }
     }
 
@@ -19,13 +20,15 @@ extension TableServerError {
         switch self {
         case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound: "not-found"
         case .tableExists: "table-exists"
+        case .tooManyTables: "too-many-tables"
         case .refused(let error): error.type
         case .selectionDisabled: "selection-disabled"
         case .versionMismatch: "version-mismatch"
         case .invalid: "validation"
         case .badRequest(let type, _): type
         case .unsupportedMediaType: "unsupported-media-type"
-        case .journalFailed: "journal-unavailable"
+        case .storageUnavailable, .storageInconsistent: "storage-unavailable"
+        case .notCaughtUp: "not-caught-up"
         }
     }
 
@@ -34,6 +37,8 @@ extension TableServerError {
         switch self {
         case .tableNotFound(let id), .tableGone(let id):
             "no table with id \"\(id)\""
+        case .tooManyTables(let limit):
+            "the server holds \(limit) tables, its limit (--max-tables); delete one first"
         case .tableExists(let id):
             "a table with id \"\(id)\" already exists"
         case .sectionNotFound(let table, let section):
@@ -52,8 +57,23 @@ extension TableServerError {
             detail
         case .unsupportedMediaType(let type):
             "send the body as JSON with Content-Type: application/json (got \"\(type)\")"
-        case .journalFailed(let reason):
-            "the change could not be recorded in the journal, so it was not made: \(reason)"
+        case .storageUnavailable(let reason):
+            "the change could not be recorded durably, so it was not made; retry later: \(reason)"
+        case .notCaughtUp(let table, let version):
+            "this replica does not hold version \(version) of \"\(table)\" yet; retry, or ask without Min-Version"
+        case .storageInconsistent(let reason):
+            "the change was not made: the durable log holds a change this server cannot apply (\(reason))"
         }
     }
+}
+
+extension TableServerError {
+    /// A failure of the durable log as the problem a client receives (503).
+    static func storage(_ error: any Error) -> TableServerError {
+        if let error = error as? TableServerError { return error }
+        return .storageUnavailable((error as? JournalError)?.message ?? "\(error)")
+    }
+
+    /// Seconds a client should wait before retrying a 503 (`Retry-After`).
+    static let retryAfterSeconds = 1
 }

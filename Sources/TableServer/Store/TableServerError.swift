@@ -6,6 +6,8 @@ enum TableServerError: Error, Sendable {
     case tableNotFound(String)
     case tableGone(String)
     case tableExists(String)
+    /// `create` would pass the server's limit on tables.
+    case tooManyTables(Int)
     case sectionNotFound(table: String, section: Int)
     case rowNotFound(table: String, indexPath: TableIndexPath)
     case refused(BatchError)
@@ -14,6 +16,11 @@ enum TableServerError: Error, Sendable {
     case invalid(ValidationError)
     case badRequest(type: String, detail: String)
     case unsupportedMediaType(String)
-    /// The journal could not record the change, which is therefore not made.
-    case journalFailed(String)
+    /// The durable log (journal or database) could not record the change, which
+    /// is therefore not made; worth retrying later.
+    case storageUnavailable(String)
+    /// A read's `Min-Version` was not reached in time on this replica.
+    case notCaughtUp(table: String, version: Int)
+    /// The durable log holds something this server cannot apply.
+    case storageInconsistent(String)
 }

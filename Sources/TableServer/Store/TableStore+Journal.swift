@@ -1,34 +1,9 @@
 import TableJournal
 import TableModel
 
-/// The store's side of the journal: recording changes inside the table's lock,
-/// rebuilding the tables at start-up, and copying them for snapshots.
+/// The store's side of the journal: rebuilding the tables at start-up and
+/// copying them for snapshots. (Recording goes through `TableLog`.)
 extension TableStore {
-    /// Records `changes` (not yet in `state.table`) as one journal record; when the
-    /// journal refuses, throws and nothing has changed.
-    func record(_ changes: [Change], in state: inout TableHandle.State) throws {
-        guard let journal else { return }
-        do {
-            state.journalSequence = try journal.append(
-                .changes(tableID: state.table.id, changeJSON: changes.map(\.json)))
-        } catch {
-            throw TableServerError.journal(error)
-        }
-    }
-
-    /// Records a change already applied, in place, to `state.table`. The table
-    /// cannot be put back cheaply (the batch edited it in place), so when the
-    /// journal cannot take the change the process stops, unanswered, rather than
-    /// serve a change that a restart would lose: the restart then serves exactly
-    /// what the journal holds. Only a failing disk gets here.
-    func recordApplied(_ change: Change, in state: inout TableHandle.State) {
-        do {
-            try record([change], in: &state)
-        } catch {
-            fatalError("journal: cannot record version \(change.version) of \"\(state.table.id)\" (\(error)); stopping")
-        }
-    }
-
     /// Rebuilds the tables from what the journal recovered, without recording
     /// anything. Replayed changes fill each table's change log, so `/changes` and
     /// `Last-Event-ID` reach back to the journal's latest snapshot.
@@ -42,7 +17,7 @@ extension TableStore {
     func snapshotTables() -> [SnapshotTable] {
         let handles = directory.withLock { directory in directory.order.compactMap { directory.handles[$0] } }
         return handles.compactMap { handle in
-            try? handle.withState { SnapshotTable(table: $0.table, sequence: $0.journalSequence) }
+            try? handle.withState { SnapshotTable(table: $0.table, sequence: $0.logMark) }
         }
     }
 
@@ -65,7 +40,7 @@ extension TableStore {
                         let published = store.events.change(version: state.table.version, batch: applied, table: state.table)
                         store.publish([published], in: &state)
                     }
-                    state.journalSequence = sequence
+                    state.logMark = sequence
                 }
             } catch {
                 throw JournalError(.inconsistent, "a change to \"\(id)\" does not replay: \(error)")
@@ -77,12 +52,5 @@ extension TableStore {
             try? handle.withState { TableHandle.markDeleted(&$0) }
             store.removeFromDirectory(handle, id: id)
         }
-    }
-}
-
-extension TableServerError {
-    /// A journal failure as the problem a client receives (503).
-    static func journal(_ error: any Error) -> TableServerError {
-        .journalFailed((error as? JournalError)?.message ?? "\(error)")
     }
 }

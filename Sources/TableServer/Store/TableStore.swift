@@ -10,9 +10,11 @@ import TableRendering
 /// its `TableHandle`'s. A request takes the directory lock only to find its table.
 /// Lock order: a table's lock, then the directory's (creating a table holds both).
 ///
-/// With a `journal`, every change (create, batch, PATCH, snapshot PUT, delete) is
-/// appended to it inside the table's lock, after the change validated and before
-/// it is published or answered; see `TableStore+Journal.swift`.
+/// With a `log` (the journal or the shared database, `TableLog`), every change
+/// (create, batch, PATCH, select, snapshot PUT, delete) is recorded there inside
+/// the table's lock, after it validated and before it is applied, published or
+/// answered. When the log cannot record it, the request is answered 503
+/// `storage-unavailable` and nothing changes; reads and streams go on.
 final class TableStore: Sendable {
     struct Directory: Sendable {
         var handles: [String: TableHandle] = [:]
@@ -21,13 +23,22 @@ final class TableStore: Sendable {
 
     let directory = Mutex(Directory())
     let history: Int
+    /// Bytes of changes kept per table (see `ChangeLog`).
+    let historyBytes: Int
+    /// The most tables `create` makes; tables loaded from a log are not refused.
+    let maxTables: Int
     let events: ChangeEvents
-    let journal: Journal?
+    let log: (any TableLog)?
 
-    init(history: Int, renderer: TableRenderer, journal: Journal? = nil) {
+    init(
+        history: Int, historyBytes: Int = .max, maxTables: Int = .max,
+        renderer: TableRenderer, log: (any TableLog)? = nil
+    ) {
         self.history = history
+        self.historyBytes = historyBytes
+        self.maxTables = maxTables
         self.events = ChangeEvents(renderer: renderer)
-        self.journal = journal
+        self.log = log
     }
 
     // MARK: Tables
@@ -47,35 +58,37 @@ final class TableStore: Sendable {
         try handle(id).table
     }
 
-    /// Adds a table at version 0; refused when the id is in use.
+    /// Adds a table at version 0; refused when the id is in use or when the
+    /// server holds `maxTables` already.
     @discardableResult
     func create(_ table: Table) throws -> Table {
         var table = table
         table.version = 0
-        try insert(table) { try journal?.append(.create(table)) ?? 0 }
+        try insert(table, limit: maxTables) { try log?.recordCreation(of: table) ?? 0 }
         return table
     }
 
-    /// Adds `table` as it is, version included, with the journal sequence number
-    /// `record()` answers. The table is in the directory, but locked, while it is
+    /// Adds `table` as it is, version included, with the log's mark `record()`
+    /// answers. The table is in the directory, but locked, while it is
     /// recorded, so no change to it can be recorded before its creation; when the
     /// record fails, the table is taken out again and marked deleted.
-    func insert(_ table: Table, record: () throws -> UInt64) throws {
-        let handle = TableHandle(table: table, history: history)
+    func insert(_ table: Table, limit: Int = .max, record: () throws -> UInt64) throws {
+        let handle = TableHandle(table: table, log: ChangeLog(capacity: history, byteLimit: historyBytes))
         try handle.withState { state in
-            let added = directory.withLock { directory -> Bool in
-                guard directory.handles[table.id] == nil else { return false }
+            let refusal = directory.withLock { directory -> TableServerError? in
+                guard directory.handles[table.id] == nil else { return .tableExists(table.id) }
+                guard directory.handles.count < limit else { return .tooManyTables(limit) }
                 directory.handles[table.id] = handle
                 directory.order.append(table.id)
-                return true
+                return nil
             }
-            guard added else { throw TableServerError.tableExists(table.id) }
+            if let refusal { throw refusal }
             do {
-                state.journalSequence = try record()
+                state.logMark = try record()
             } catch {
                 state.isDeleted = true
                 removeFromDirectory(handle, id: table.id)
-                throw TableServerError.journal(error)
+                throw TableServerError.storage(error)
             }
         }
     }
@@ -85,11 +98,9 @@ final class TableStore: Sendable {
     func delete(_ id: String, ifMatch: String?) throws {
         let handle = try handle(id)
         try handle.withState { state in
-            try Self.checkPrecondition(ifMatch, version: state.table.version)
-            do {
-                try journal?.append(.delete(tableID: id))
-            } catch {
-                throw TableServerError.journal(error)
+            try record(in: &state) { state in
+                try Self.checkPrecondition(ifMatch, version: state.table.version)
+                return .deletion
             }
             TableHandle.markDeleted(&state)
         }
@@ -114,47 +125,97 @@ final class TableStore: Sendable {
         _ makeBatch: (Table) throws -> Batch
     ) throws -> (table: Table, batch: Batch) {
         try handle(id).withState { state in
-            try Self.checkPrecondition(ifMatch, version: state.table.version)
-            let batch = try makeBatch(state.table)
-            let applied: Batch
-            do throws(BatchError) {
-                applied = try state.table.apply(batch)
-            } catch {
-                throw TableServerError.refused(error)
+            // Validated without changing the table, recorded, then applied: a
+            // change the log cannot take is never made.
+            var prepared: PreparedBatch?
+            try record(in: &state) { state in
+                try Self.checkPrecondition(ifMatch, version: state.table.version)
+                let batch = try makeBatch(state.table)
+                do throws(BatchError) {
+                    prepared = try state.table.prepare(batch)
+                } catch {
+                    throw TableServerError.refused(error)
+                }
+                guard let prepared, !prepared.batch.isEmpty else { return .nothing }
+                return .changes([prepared.batch.changeJSONBytes(version: state.table.version + 1)])
             }
-            if !applied.isEmpty {
-                let change = events.change(version: state.table.version, batch: applied, table: state.table)
-                recordApplied(change, in: &state)
-                publish([change], in: &state)
+            guard let prepared else { preconditionFailure("an edit recorded without a prepared batch") }
+            state.table.apply(prepared)
+            if !prepared.batch.isEmpty {
+                publish([events.change(version: state.table.version, batch: prepared.batch, table: state.table)], in: &state)
             }
-            return (state.table, applied)
+            return (state.table, prepared.batch)
         }
     }
 
     /// Replaces a table's content with `snapshot`, as consecutive UIKit-valid batches.
     func replace(_ id: String, with snapshot: Table, ifMatch: String?) throws -> (version: Int, changes: [Change]) {
         try handle(id).withState { state in
-            try Self.checkPrecondition(ifMatch, version: state.table.version)
             // Apply every step to a copy first, so that a refusal leaves the table as it was;
             // keep each step's table to render that step's event from.
-            var working = state.table
             var steps: [(batch: Batch, table: Table)] = []
-            for batch in SnapshotDiff.batches(from: working, to: snapshot) {
-                do throws(BatchError) {
-                    let applied = try working.apply(batch)
-                    steps.append((applied, working))
-                } catch {
-                    throw TableServerError.refused(error)
+            try record(in: &state) { state in
+                try Self.checkPrecondition(ifMatch, version: state.table.version)
+                var working = state.table
+                for batch in SnapshotDiff.batches(from: working, to: snapshot) {
+                    do throws(BatchError) {
+                        let applied = try working.apply(batch)
+                        steps.append((applied, working))
+                    } catch {
+                        throw TableServerError.refused(error)
+                    }
                 }
+                // One record for every step: a crash keeps all of them or none.
+                return steps.isEmpty ? .nothing : .changes(steps.map { $0.batch.changeJSONBytes(version: $0.table.version) })
             }
             let changes = steps.map { events.change(version: $0.table.version, batch: $0.batch, table: $0.table) }
-            if !changes.isEmpty {
-                // One record for every step: a crash keeps all of them or none.
-                try record(changes, in: &state)
-                state.table = steps[steps.count - 1].table
+            if let last = steps.last {
+                state.table = last.table
                 publish(changes, in: &state)
             }
             return (state.table.version, changes)
+        }
+    }
+
+    /// Runs `edit` (validate, and answer what to record) through the log, which
+    /// may first hand over changes made through other replicas: those are applied
+    /// and published before `edit` sees the table. Without a log, `edit` just runs.
+    /// A failure of the log itself is 503 `storage-unavailable`.
+    func record(in state: inout TableHandle.State, _ edit: (inout TableHandle.State) throws -> LoggedEdit) throws {
+        guard let log else {
+            _ = try edit(&state)
+            return
+        }
+        let id = state.table.id
+        do {
+            let mark = try log.recordEdit(of: id, mark: state.logMark, version: state.table.version) { missed in
+                try applyLogged(missed, in: &state)
+                return try edit(&state)
+            }
+            state.logMark = mark
+        } catch let error as TableServerError {
+            throw error
+        } catch {
+            throw TableServerError.storage(error)
+        }
+    }
+
+    /// Applies and publishes changes a log holds, in order (from another replica,
+    /// or replayed at start-up). Each must be the table's next version.
+    func applyLogged(_ changes: [LoggedChange], in state: inout TableHandle.State) throws {
+        for logged in changes {
+            let change = try logged.decoded()
+            guard change.version == state.table.version + 1 else {
+                throw TableServerError.storageInconsistent(
+                    "version \(change.version) of \"\(state.table.id)\" follows version \(state.table.version)")
+            }
+            do throws(BatchError) {
+                let applied = try state.table.apply(change.batch)
+                publish([events.change(version: state.table.version, batch: applied, table: state.table)], in: &state)
+            } catch {
+                throw TableServerError.storageInconsistent(
+                    "version \(change.version) of \"\(state.table.id)\" does not apply: \(error.detail)")
+            }
         }
     }
 
@@ -176,10 +237,11 @@ final class TableStore: Sendable {
 
     // MARK: Feed
 
-    /// The changes after `version`; nil when they are no longer kept (410).
-    func changes(_ id: String, since version: Int) throws -> (current: Int, changes: [Change]?) {
+    /// The changes after `version`, up to `last` when the table has passed it;
+    /// nil when they are no longer kept (410).
+    func changes(_ id: String, since version: Int, until last: Int = .max) throws -> (current: Int, changes: [Change]?) {
         try handle(id).withState { state in
-            (state.table.version, state.log.changes(after: version, current: state.table.version))
+            (state.table.version, state.log.changes(after: version, through: last, current: state.table.version))
         }
     }
 
@@ -192,7 +254,14 @@ final class TableStore: Sendable {
         try handle.withState { state in
             let current = state.table.version
             if let since {
-                if let missed = state.log.changes(after: since, current: current) {
+                // A replay is sent only when the stream takes all of it: each event
+                // is taken while what waits before it (all of the replay, behind
+                // the opening comment) is within the stream's limit, so the last
+                // may be of any size. Otherwise the client would be dropped,
+                // reconnect with the same Last-Event-ID and be dropped again: it
+                // reloads instead.
+                if let missed = state.log.changes(after: since, current: current),
+                   missed.dropLast().reduce(0, { $0 + $1.event.count }) <= stream.bufferLimit {
                     for change in missed { stream.send(change.event) }
                 } else {
                     stream.send(FeedEvent.reset(version: current))

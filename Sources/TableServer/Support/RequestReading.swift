@@ -41,13 +41,15 @@ extension HTTPRequest {
     }
 
     /// The body parsed as JSON: 415 unless it is declared JSON, 400 when malformed.
+    /// A number beyond `Double`'s range reads as infinity, which the model's
+    /// decoders refuse with its JSON path (422).
     func jsonBody() throws -> JSONValue {
         let type = (headers["Content-Type"] ?? "").split(separator: ";").first.map { $0.trimmingSpaces().lowercased() } ?? ""
         guard type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json")) else {
             throw TableServerError.unsupportedMediaType(type)
         }
         do throws(JSONParseError) {
-            return try JSONParser().parse(body)
+            return try JSONParser(numbersBeyondRangeAreInfinite: true).parse(body)
         } catch {
             throw TableServerError.badRequest(type: "malformed-json", detail: "\(error)")
         }

@@ -1,5 +1,5 @@
 import Glibc
-import MicroHTTP
+@testable import webtableview
 import Testing
 
 @Suite struct SignalWaiterTests {

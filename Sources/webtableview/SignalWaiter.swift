@@ -2,18 +2,18 @@ import Glibc
 
 /// Race-free handling of SIGINT and SIGTERM: block them (and SIGPIPE) in
 /// every thread, then wait for them on the main thread.
-public enum SignalWaiter {
+enum SignalWaiter {
     /// Blocks SIGINT, SIGTERM and SIGPIPE in the calling thread and in every
     /// thread it starts afterwards. Call it first thing in `main`, before
     /// starting the server.
-    public static func blockTerminationSignals() {
+    static func blockTerminationSignals() {
         var signals = terminationSignals()
         sigaddset(&signals, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
     }
 
     /// Waits until SIGINT or SIGTERM arrives and answers which one.
-    public static func wait() -> Int32 {
+    static func wait() -> Int32 {
         var signals = terminationSignals()
         var received: Int32 = 0
         while sigwait(&signals, &received) != 0 {}

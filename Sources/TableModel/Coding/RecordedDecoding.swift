@@ -1,0 +1,38 @@
+import JSON
+
+/// Reads back what a durable log (the journal, or the database replicas share)
+/// recorded: changes as `{"version": 8, "batch": {...}}`, exactly as `/changes`
+/// publishes them, and Table documents with their `version`.
+///
+/// The limits are open: a record is never refused because `--max-field-bytes`
+/// was lowered after it was written.
+public enum RecordedDecoding {
+    public static let limits = ModelLimits(
+        maxFieldBytes: .max, maxIDLength: .max, maxURLBytes: .max, maxCustomFields: .max,
+        maxIndentationLevel: .max, maxRowHeight: .greatestFiniteMagnitude, maxIssues: 10)
+
+    /// Request bodies nest up to `JSONParser.defaultMaxDepth`; a record wraps them in a few more levels.
+    public static let parser = JSONParser(maxDepth: JSONParser.defaultMaxDepth + 8)
+
+    /// One change: the version it made and its batch.
+    public static func change(from value: JSONValue) throws(ValidationError) -> (version: Int, batch: Batch) {
+        guard case .object(let change) = value, change.members.count == 2,
+              case .integer(let version) = change["version"], let batch = change["batch"]
+        else { throw issue("$", "a change is not {\"version\", \"batch\"}") }
+        return (version, try ModelDecoder.batch(from: batch, limits: limits))
+    }
+
+    /// A Table document with its `version`, as `Table.writeJSON` writes it.
+    public static func table(from value: JSONValue) throws(ValidationError) -> Table {
+        guard case .object(let object) = value, case .integer(let version) = object["version"], version >= 0 else {
+            throw issue("$.version", "a table without its version")
+        }
+        var table = try ModelDecoder.table(from: value, limits: limits)
+        table.version = version
+        return table
+    }
+
+    private static func issue(_ path: String, _ message: String) -> ValidationError {
+        ValidationError(issues: [ValidationIssue(path: path, message: message)])
+    }
+}

@@ -1,0 +1,62 @@
+import TableJournal
+import TableModel
+
+/// Where the store makes a change durable before it applies, publishes or
+/// answers it: the journal of one server (`--journal`) or the database that
+/// replicas share (`--database`). The store holds the table's lock while it calls
+/// the log and never knows which one it has (docs/ARCHITECTURE.md, "Durable logs").
+///
+/// A log that cannot record throws: the store then answers 503
+/// `storage-unavailable` and changes nothing.
+protocol TableLog: Sendable {
+    /// Records a new table at its version; answers the log's mark for the table
+    /// (kept in `TableHandle.State.logMark` and handed back to `recordEdit`).
+    func recordCreation(of table: Table) throws -> UInt64
+
+    /// Records one edit of table `id`, which this server holds at `version`
+    /// with `mark`. Calls `edit` once with the changes the log holds after
+    /// `version` that this server has not applied yet (made through another
+    /// replica; a journal has none), which the store applies first; then records
+    /// what `edit` answers, atomically. Answers the table's mark afterwards.
+    /// When `edit` throws, nothing is recorded and the error is rethrown.
+    func recordEdit(
+        of id: String, mark: UInt64, version: Int,
+        _ edit: (_ missed: [LoggedChange]) throws -> LoggedEdit
+    ) throws -> UInt64
+}
+
+/// What one edit records.
+enum LoggedEdit: Sendable {
+    /// Nothing: the edit changed nothing (or was refused).
+    case nothing
+    /// Changes to the table, each `{"version", "batch"}` as `/changes` publishes it.
+    case changes([[UInt8]])
+    /// The table's deletion.
+    case deletion
+}
+
+/// One change as a log holds it: the table's version after it and its
+/// `{"version", "batch"}` JSON, the bytes `/changes` publishes.
+struct LoggedChange: Sendable {
+    var version: Int
+    var json: [UInt8]
+}
+
+/// The journal as a table log: one record per edit, appended (and flushed per
+/// `--fsync`) before the edit is applied.
+extension Journal: TableLog {
+    func recordCreation(of table: Table) throws -> UInt64 {
+        try append(.create(table))
+    }
+
+    func recordEdit(
+        of id: String, mark: UInt64, version: Int,
+        _ edit: (_ missed: [LoggedChange]) throws -> LoggedEdit
+    ) throws -> UInt64 {
+        switch try edit([]) {
+        case .nothing: mark
+        case .changes(let changes): try append(.changes(tableID: id, changeJSON: changes))
+        case .deletion: try append(.delete(tableID: id))
+        }
+    }
+}

@@ -1,0 +1,309 @@
+"""Replicas sharing their tables through PostgreSQL (docs/SCALING.md), measured
+on loopback with processes, no containers:
+
+- writes: latency p50/p99 and throughput of single-row moves on one table, at a
+  replica (`--database`, three replicas running) and at a single server with
+  `--journal DIR --fsync always`, interleaved rounds in the same run;
+- lag: writes paced at 200 and 1,000 a second to replica A; for each version,
+  the time from A's answer to the event arriving from replica C's stream;
+- reads: server CPU per `GET` of one row at a replica and at a single server.
+
+Run by bench.py (`make bench`) when the server has `serve --database`; alone, to
+try it: python3 scripts/bench/replication.py --product BIN [--quick]
+It starts a private PostgreSQL 15 cluster (Debian's `postgresql`) in a temporary
+folder on a free loopback port, as the `postgres` user when run as root, and
+stops it at the end."""
+import argparse
+import atexit
+import http.client
+import json
+import os
+import queue
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from procs import Server, loaded, summary  # noqa: E402
+
+PG_BIN = "/usr/lib/postgresql/15/bin"
+SCRIPTS = os.path.dirname(os.path.abspath(__file__))
+ROWS = 1000
+TABLES = [f"lag{i}" for i in range(4)]
+
+
+def supported(product):
+    """Whether this server build can share its tables through PostgreSQL."""
+    help_text = subprocess.run([product, "serve", "--help"], capture_output=True, text=True).stdout
+    return "--database" in help_text
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class PostgreSQL:
+    """A private cluster in a temporary folder; `url()` names a fresh database."""
+
+    def __init__(self):
+        # Its own folder, open to the postgres user (the bench's work folder is not).
+        self.folder = tempfile.mkdtemp(prefix="wtv-bench-pg-")
+        os.chmod(self.folder, 0o777)
+        self.port = free_port()
+        self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        self.databases = 0
+        self.run("initdb", "-D", f"{self.folder}/db", "-A", "trust", "-U", "postgres")
+        self.run("pg_ctl", "-D", f"{self.folder}/db", "-w", "-l", f"{self.folder}/pg.log",
+                 "-o", f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200",
+                 "start")
+        atexit.register(self.stop)
+
+    def run(self, tool, *arguments):
+        subprocess.run(self.as_user + [f"{PG_BIN}/{tool}", *arguments], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def url(self):
+        self.databases += 1
+        name = f"bench{self.databases}"
+        self.run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
+    def stop(self):
+        if os.path.exists(f"{self.folder}/db/postmaster.pid"):
+            self.run("pg_ctl", "-D", f"{self.folder}/db", "-w", "-m", "fast", "stop")
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def wrk_latency(url, seconds, connections, script):
+    """wrk --latency: (requests/s, p50 ms, p99 ms, non-2xx answers)."""
+    argv = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "--latency", "-s", script, url]
+    output = subprocess.run(argv, capture_output=True, text=True, timeout=seconds + 60).stdout
+
+    def milliseconds(label):
+        value, unit = re.search(rf"^\s+{label}%\s+([\d.]+)(us|ms|s)\s*$", output, re.MULTILINE).groups()
+        return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    return rate, milliseconds(50), milliseconds(99), int(errors.group(1)) if errors else 0
+
+
+def data_file(work):
+    path = os.path.join(work, "replication.json")
+    with open(path, "w") as file:
+        json.dump([{"id": table, "sections": [{"id": "s", "rows": [
+            {"id": f"r{i}", "text": f"Row {i}"} for i in range(ROWS)]}]} for table in TABLES], file)
+    return path
+
+
+def replicas(product, data, url, count=3):
+    """`count` replicas of one database; the first seeds it from `data`."""
+    started = []
+    for index in range(count):
+        started.append(Server(f"replica {'ABC'[index]}", [
+            product, "serve", "--port", "0", "--log-level", "warning", "--data", data, "--database", url]))
+    return started
+
+
+def writes(product, data, postgres, work, rounds, seconds, connections=4):
+    """Single-row moves on one table: at a replica (PostgreSQL) vs `--journal --fsync always`."""
+    script = os.path.join(SCRIPTS, "move.lua")
+    os.environ["BENCH_TABLE"], os.environ["BENCH_ROWS"] = TABLES[0], str(ROWS)
+    journal = Server("journal", [product, "serve", "--port", "0", "--log-level", "warning", "--data", data,
+                                 "--journal", tempfile.mkdtemp(prefix="journal-", dir=work), "--fsync", "always"])
+    group = replicas(product, data, postgres.url())
+    results = {name: {"rate": [], "p50_ms": [], "p99_ms": []} for name in ("database", "journal")}
+    try:
+        for round_index in range(rounds):
+            order = [("database", group[0]), ("journal", journal)]
+            for name, server in order if round_index % 2 == 0 else order[::-1]:
+                rate, p50, p99, errors = wrk_latency(server.base, seconds, connections, script)
+                if errors:
+                    raise RuntimeError(f"{name}: {errors} error answers to moves")
+                for key, value in (("rate", rate), ("p50_ms", p50), ("p99_ms", p99)):
+                    results[name][key].append(value)
+    finally:
+        journal.stop()
+        for server in group:
+            server.stop()
+    return {
+        "connections": connections,
+        **{name: {key: summary(values) for key, values in r.items()} for name, r in results.items()},
+        "rate_ratio": summary([a / b for a, b in zip(results["database"]["rate"], results["journal"]["rate"])]),
+    }
+
+
+class EventReader(threading.Thread):
+    """Reads one table's event stream; records when each version arrived."""
+
+    def __init__(self, port, table, since):
+        super().__init__(daemon=True)
+        self.arrived = {}
+        self.connection = socket.create_connection(("127.0.0.1", port))
+        self.connection.sendall(f"GET /api/tables/{table}/events?since={since} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        self.start()
+
+    def run(self):
+        pending = b""
+        while True:
+            try:
+                data = self.connection.recv(1 << 16)
+            except OSError:
+                return
+            if not data:
+                return
+            now = time.monotonic()
+            pending += data
+            for version in re.findall(rb"(?m)^id: (\d+)\r?$", pending):
+                self.arrived.setdefault(int(version), now)
+            pending = pending[pending.rfind(b"\n") + 1:]
+
+    def close(self):
+        self.connection.close()
+
+
+def paced_writes(port, rate, seconds):
+    """Moves paced at `rate` a second, spread over TABLES, from enough connections that
+    each write may take 40 ms without holding the next one back:
+    [(table, version, acknowledged at)], and the rate achieved."""
+    writers = max(8, rate // 25)
+    acknowledged = []
+    lock = threading.Lock()
+    start = time.monotonic() + 0.2
+    total = int(rate * seconds)
+    failures = queue.Queue()
+
+    def writer(index):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        for n in range(index, total, writers):
+            delay = start + n / rate - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            table = TABLES[n % len(TABLES)]
+            body = json.dumps({"to": [0, (n * 7919) % ROWS]})
+            connection.request("POST", f"/api/tables/{table}/sections/0/rows/{n % ROWS}/move", body,
+                               {"Content-Type": "application/json"})
+            response = connection.getresponse()
+            answer = response.read()
+            now = time.monotonic()
+            if response.status != 200:
+                failures.put(f"{response.status} {answer[:200]!r}")
+                return
+            with lock:
+                acknowledged.append((table, json.loads(answer)["version"], now))
+        connection.close()
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if not failures.empty():
+        raise RuntimeError(f"a paced write failed: {failures.get()}")
+    elapsed = max(at for _, _, at in acknowledged) - start
+    return acknowledged, len(acknowledged) / elapsed
+
+
+def lag(product, data, postgres, rates, seconds):
+    """Acknowledged at replica A → event received from replica C, at each rate."""
+    results = {}
+    for rate in rates:
+        group = replicas(product, data, postgres.url())
+        try:
+            a, c = group[0], group[2]
+            versions = {table: json.loads(http_get(c.port, f"/api/tables/{table}"))["version"] for table in TABLES}
+            readers = {table: EventReader(c.port, table, versions[table]) for table in TABLES}
+            acknowledged, achieved = paced_writes(a.port, rate, seconds)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and any(
+                    version not in readers[table].arrived for table, version, _ in acknowledged):
+                time.sleep(0.05)
+            lags = [(readers[table].arrived[version] - at) * 1000 for table, version, at in acknowledged
+                    if version in readers[table].arrived]
+            missing = len(acknowledged) - len(lags)
+            for reader in readers.values():
+                reader.close()
+        finally:
+            for server in group:
+                server.stop()
+        if missing:
+            raise RuntimeError(f"at {rate} writes/s, {missing} acknowledged versions never arrived at replica C")
+        results[rate] = {"achieved": achieved, "writes": len(lags),
+                         "p50_ms": statistics.median(lags), "p99_ms": percentile(lags, 0.99),
+                         "max_ms": max(lags)}
+    return results
+
+
+def http_get(port, path):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", path)
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    assert response.status == 200, (path, response.status)
+    return body
+
+
+def reads(product, data, postgres, rounds, seconds):
+    """Server CPU per GET of one row: a replica against a single server, interleaved."""
+    single = Server("single", [product, "serve", "--port", "0", "--log-level", "warning", "--data", data])
+    group = replicas(product, data, postgres.url())
+    path = f"/api/tables/{TABLES[0]}/sections/0/rows/0"
+    results = {"replica": [], "single": []}
+    try:
+        assert http_get(group[0].port, path) == http_get(single.port, path), "a replica answers other bytes"
+        for round_index in range(rounds):
+            order = [("replica", group[0]), ("single", single)]
+            for name, server in order if round_index % 2 == 0 else order[::-1]:
+                results[name].append(loaded(server, server.base + path, seconds, 32)[0])
+    finally:
+        single.stop()
+        for server in group:
+            server.stop()
+    return {"replica_us": summary(results["replica"]), "single_us": summary(results["single"]),
+            "ratio": summary([a / b for a, b in zip(results["replica"], results["single"])])}
+
+
+def measure(product, work, quick):
+    """Every figure of the replication rows of docs/PERFORMANCE.md."""
+    rounds, seconds = (1, 2) if quick else (3, 5)
+    data = data_file(work)
+    postgres = PostgreSQL()
+    try:
+        return {
+            "writes": writes(product, data, postgres, work, rounds, seconds),
+            "lag": lag(product, data, postgres, (200, 1000), 2 if quick else 10),
+            "reads": reads(product, data, postgres, rounds, seconds),
+        }
+    finally:
+        postgres.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--product", required=True, help="the webtableview binary")
+    parser.add_argument("--quick", action="store_true", help="short runs, to try the script")
+    args = parser.parse_args()
+    if not supported(args.product):
+        sys.exit(f"{args.product} has no serve --database")
+    os.chdir(os.path.dirname(os.path.dirname(SCRIPTS)))  # the servers find Public/ and Templates/ there
+    with tempfile.TemporaryDirectory(prefix="wtv-replication-") as work:
+        print(json.dumps(measure(args.product, work, args.quick), indent=1, default=str))
+
+
+if __name__ == "__main__":
+    main()

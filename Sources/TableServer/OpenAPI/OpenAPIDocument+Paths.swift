@@ -121,7 +121,7 @@ extension OpenAPIDocument {
           "parameters":[{"$ref":"#/components/parameters/t"}],
           "get":{"operationId":"listChanges","summary":"The changes after a version, up to another",
             "parameters":[{"name":"since","in":"query","allowEmptyValue":true,"description":"A version; empty is the same as 0","schema":{"$ref":"#/components/schemas/Position"}},
-              {"name":"until","in":"query","description":"The last version wanted, not below since; a range the table has passed is answered immutable","schema":{"$ref":"#/components/schemas/Position"}}],
+              {"name":"until","in":"query","description":"The last version wanted (below since: none); a range the table has passed is answered immutable","schema":{"$ref":"#/components/schemas/Position"}}],
             "responses":{"200":{"description":"The changes, in order","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ChangeList"}}}},"304":{"description":"Not modified"},
               "400":{"$ref":"#/components/responses/BadRequest"},"404":{"$ref":"#/components/responses/NotFound"},"410":{"$ref":"#/components/responses/Gone"}}}},
         "/api/tables/{t}/events":{
@@ -155,7 +155,7 @@ extension OpenAPIDocument {
             "responses":{"200":{"description":"The file","content":{"*/*":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"},"404":{"$ref":"#/components/responses/NotFound"}}}},
         "/favicon.ico":{
           "get":{"operationId":"favicon","summary":"The site's icon (Public/favicon.ico)",
-            "responses":{"200":{"description":"The icon","content":{"image/vnd.microsoft.icon":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"}}}},
+            "responses":{"200":{"description":"The icon","content":{"image/x-icon":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"}}}},
         "/healthz":{"get":{"operationId":"health","summary":"Liveness","responses":{"200":{"description":"Alive","content":{"application/json":{"schema":{"type":"object","properties":{"status":{"type":"string"}}}}}}}}},
         "/readyz":{"get":{"operationId":"readiness","summary":"Readiness: whether edits can be taken (with --database, whether PostgreSQL is in reach)","responses":{"200":{"description":"Ready","content":{"application/json":{"schema":{"type":"object","properties":{"status":{"type":"string"}}}}}},"503":{"description":"Not ready: edits answer 503 until the replica has reconnected","content":{"application/json":{"schema":{"type":"object","properties":{"status":{"type":"string"},"detail":{"type":"string"}}}}}}}}},
         "/metrics":{"get":{"operationId":"metrics","summary":"Prometheus metrics","responses":{"200":{"description":"Prometheus text format","content":{"text/plain":{"schema":{"type":"string"}}}}}}},

@@ -77,10 +77,11 @@ struct Serve: ParsableCommand {
             valueName: "bytes"))
     var answerCache = Self.defaults.answerCacheBytes
 
-    @Option(help: ArgumentHelp(
-        "Folder of the journal that makes changes durable (created when missing).",
-        discussion: "Every change is appended there before it is answered; at start-up the tables are rebuilt from it.",
-        valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Folder of the journal that makes changes durable (created when missing).",
+            discussion: "Every change is appended there before it is answered; at start-up the tables are rebuilt from it.",
+            valueName: "dir"))
     var journal: String?
 
     @Option(help: "When journal writes reach the disk: always (before each answer), interval (every second), never (left to the OS).")

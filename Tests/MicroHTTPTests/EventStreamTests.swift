@@ -60,10 +60,11 @@ final class StreamFixture: Sendable {
         let connection = try fixture.connect(TestClient(port: port))
         connection.close()
         // Later events find the connection gone, and the request ends.
-        #expect(eventually {
-            fixture.streams.value.first?.send(ServerSentEvent(data: "after")) == false
-                || log.messages.contains { $0.hasPrefix("GET /events 200") }
-        })
+        #expect(
+            eventually {
+                fixture.streams.value.first?.send(ServerSentEvent(data: "after")) == false
+                    || log.messages.contains { $0.hasPrefix("GET /events 200") }
+            })
         #expect(eventually { log.messages.contains { $0.hasPrefix("GET /events 200") } })
         let index = try #require(log.messages.firstIndex { $0.hasPrefix("GET /events 200") })
         #expect(log.metadata[index]["termination"] == "client-left")

@@ -24,9 +24,10 @@ import Testing
     }
 
     func readEvents(_ connection: RawConnection, until suffix: String) -> String {
-        String(decoding: connection.readStream(timeout: .seconds(30)) { bytes in
-            bytes.count >= suffix.utf8.count && String(decoding: bytes.suffix(suffix.utf8.count), as: UTF8.self) == suffix
-        }, as: UTF8.self)
+        String(
+            decoding: connection.readStream(timeout: .seconds(30)) { bytes in
+                bytes.count >= suffix.utf8.count && String(decoding: bytes.suffix(suffix.utf8.count), as: UTF8.self) == suffix
+            }, as: UTF8.self)
     }
 
     @Test func aPromptReaderGetsAnEventLargerThanItsBufferAndSoDoesAReplay() throws {

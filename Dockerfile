@@ -15,7 +15,7 @@ FROM ${SWIFT_IMAGE} AS builder
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
  && apt-get update -q \
- && apt-get install -y -q --no-install-recommends libmicrohttpd-dev zlib1g-dev libbrotli-dev \
+ && apt-get install -y -q --no-install-recommends libmicrohttpd-dev zlib1g-dev libbrotli-dev libpq-dev \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -27,7 +27,7 @@ RUN swift package resolve
 COPY Sources ./Sources
 # SwiftPM checks that every target's folder exists, the test targets' too.
 COPY Tests ./Tests
-# The Swift runtime goes into the binary (static stdlib); libmicrohttpd, zlib and libbrotli stay shared libraries.
+# The Swift runtime goes into the binary (static stdlib); libmicrohttpd, zlib, libbrotli and libpq stay shared libraries.
 RUN swift build -c release --static-swift-stdlib --product webtableview \
  && install -D -m 0755 "$(swift build -c release --show-bin-path)/webtableview" /out/webtableview \
  && strip --strip-debug /out/webtableview
@@ -40,7 +40,7 @@ LABEL org.opencontainers.image.title="WebTableView" \
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
  && apt-get update -q \
- && apt-get install -y -q --no-install-recommends libmicrohttpd12 zlib1g libbrotli1 \
+ && apt-get install -y -q --no-install-recommends libmicrohttpd12 zlib1g libbrotli1 libpq5 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 webtableview \
  && useradd --system --uid 10001 --gid 10001 --home-dir /app --no-create-home \

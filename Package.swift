@@ -6,9 +6,11 @@
 //   CMicroHTTPD, CAllocator → MicroHTTP ─────────────┐
 //   JSON → TableModel → TableRendering → TableServer → webtableview
 //                     ↘ TableJournal ↗
+//   CLibPQ → TableDatabase ─────────────────────────↗
 //
 // MicroHTTP knows nothing of tables; TableModel does no I/O; TableJournal does
-// file I/O only (no HTTP).
+// file I/O only (no HTTP); TableDatabase holds every SQL statement and knows
+// tables only as ids, versions and JSON bytes.
 //
 // Linux with glibc only, so no `platforms:` line: MicroHTTP runs libmicrohttpd's
 // epoll loops and reads /proc, the journal calls fdatasync, CAllocator asks glibc
@@ -70,10 +72,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "TableJournal", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(name: "TableDatabase", dependencies: ["CLibPQ"], swiftSettings: strict),
         .target(
             name: "TableServer",
             dependencies: [
-                "MicroHTTP", "TableModel", "TableRendering", "TableJournal", "JSON",
+                "MicroHTTP", "TableModel", "TableRendering", "TableJournal", "TableDatabase", "JSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -81,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "webtableview",
             dependencies: [
-                "TableServer", "CAllocator", "TableModel", "TableJournal", "JSON",
+                "TableServer", "CAllocator", "TableModel", "TableJournal", "TableDatabase", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -92,6 +100,7 @@ let package = Package(
         .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel", "JSON"], swiftSettings: strict),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
+        .testTarget(name: "TableDatabaseTests", dependencies: ["TableDatabase"], swiftSettings: strict),
         .testTarget(name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "TableServerTests",

@@ -1,8 +1,8 @@
-// Reading and numbering the server-rendered table (docs/FORMAT.md, "The HTML"),
-// and following a pointer across the page:
+// Reading and numbering the server-rendered table (docs/FORMAT.md, "The HTML"):
 // table.table-view > tbody.section[data-section] > tr.cell[data-section][data-row],
 // with a tr.more row after the rows loaded so far. Items leaving with an
 // animation carry the class `tv-removing` and no index; they are never counted.
+// Also: following a pointer across the page, for drags and swipes.
 
 /** The sections of `table`, in order. */
 export function sectionsOf(table) {

@@ -1,6 +1,6 @@
 // WebTableView in the browser: enhances the server-rendered table view (docs/FORMAT.md, "The HTML")
 // with live animated updates, editing mode, swipe to delete, reordering,
-// selection, the section index strip and infinite scroll. The page is complete without this script.
+// selection, the section index strip, infinite scroll and pull to refresh. The page is complete without this script.
 
 import { TableAPI } from "./api.js";
 import { versionOf } from "./dom.js";
@@ -8,6 +8,7 @@ import { Editing } from "./editing.js";
 import { InfiniteScroll } from "./infinite-scroll.js";
 import { LiveFeed } from "./live-feed.js";
 import { Notices } from "./notices.js";
+import { RefreshControl } from "./refresh.js";
 import { Reorder } from "./reorder.js";
 import { SectionIndex } from "./section-index.js";
 import { Selection } from "./selection.js";
@@ -36,6 +37,7 @@ class TableView {
     this.selection = new Selection(this);
     this.sectionIndex = new SectionIndex(this);
     this.scroll = new InfiniteScroll(this);
+    this.refreshControl = new RefreshControl(this);
     this.enhance(table);
     this.selection.start();
     table.classList.add("tv-live");
@@ -50,6 +52,26 @@ class TableView {
     }
     for (const describe of this.structure) describe(root);
     this.scroll.watch(root);
+  }
+
+  /**
+   * Reads the table page afresh and puts its sections and version in place of
+   * the ones shown (pull to refresh); the feed then follows from that version.
+   */
+  async resynchronise() {
+    const response = await fetch(window.location.href, { headers: { Accept: "text/html" }, cache: "no-store" });
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = Array.from(page.querySelectorAll("table.table-view[data-table]"))
+      .find((table) => table.dataset.table === this.tableID);
+    if (!fresh) throw new Error("the page no longer shows this table");
+    for (const name of ["data-version", "data-allows-selection", "data-allows-multiple-selection", "aria-label"]) {
+      this.table.setAttribute(name, fresh.getAttribute(name) ?? "");
+    }
+    this.table.replaceChildren(...Array.from(fresh.childNodes));
+    this.enhance(this.table);
+    this.selection.keepOneTabStop();
+    this.sectionIndex.rebuild();
   }
 
   /** The table was deleted on the server: nothing more to edit or follow. */

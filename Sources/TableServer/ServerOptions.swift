@@ -1,4 +1,5 @@
 import MicroHTTP
+import TableDatabase
 import TableJournal
 import TableModel
 
@@ -31,6 +32,15 @@ public struct ServerOptions: Sendable {
     /// With a journal, its tables are served and the `tables` given to the server
     /// only seed a journal that has never held anything.
     public var journal: JournalOptions?
+    /// The PostgreSQL database replicas share (docs/SCALING.md); excludes
+    /// `journal`. Its tables are served; the `tables` given to the server only
+    /// seed a database that has never been seeded.
+    public var database: DatabaseOptions?
+    /// Seconds start-up keeps trying to reach the database before giving up.
+    public var databaseStartTimeout = 60
+    /// The longest a read waits for its table to reach the version its
+    /// `Min-Version` header asks for (docs/API.md, "Replicas").
+    public var minVersionWait: Duration = .seconds(2)
     /// Host names served besides `localhost`, `127.0.0.1` and `[::1]` when
     /// bound to a loopback address (`--allowed-host`); others get 421.
     public var allowedHosts: [String] = []

@@ -1,5 +1,6 @@
 import Logging
 import MicroHTTP
+import TableDatabase
 import TableJournal
 import TableModel
 import TableRendering
@@ -14,11 +15,14 @@ public final class WebTableViewServer: Sendable {
     private let store: TableStore
     private let http: HTTPServer
     private let journal: Journal?
+    private let replication: DatabaseReplication?
 
     /// Loads the templates (failing with a clear error when one is missing or
     /// broken) and adds `tables`; refuses duplicate table ids. With
     /// `options.journal`, first rebuilds the tables the journal holds, and adds
-    /// `tables` only when the journal has never held anything.
+    /// `tables` only when the journal has never held anything. With
+    /// `options.database`, connects (retrying while PostgreSQL starts), seeds
+    /// an empty database with `tables` and loads what the database holds.
     public init(options: ServerOptions, tables: [Table], logger: Logger) throws {
         let files = StaticFiles(root: options.publicDirectory)
         let renderer = try TableRenderer(templatesDirectory: options.templatesDirectory, assets: "/assets/\(files.version)")
@@ -26,35 +30,55 @@ public final class WebTableViewServer: Sendable {
         if let duplicate = tables.first(where: { !seen.insert($0.id).inserted }) {
             throw StartError.duplicateTable(duplicate.id)
         }
-        var recovery: JournalRecovery?
-        if let journalOptions = options.journal {
-            do throws(JournalError) {
-                let opened = try Journal.open(journalOptions) { notice in Self.log(notice, to: logger) }
-                journal = opened.journal
-                recovery = opened.recovery
-            } catch {
-                throw StartError.journal(error)
-            }
-        } else {
+        if let databaseOptions = options.database {
+            guard options.journal == nil else { throw StartError.journalAndDatabase }
+            let database = try Self.connect(databaseOptions, timeout: options.databaseStartTimeout, logger: logger)
+            let replication = DatabaseReplication(database: database, history: options.history, logger: logger)
+            self.replication = replication
             journal = nil
+            store = TableStore(
+                history: options.history, historyBytes: options.historyBytes, maxTables: options.maxTables,
+                renderer: renderer, log: replication)
+            do {
+                try replication.load(tables, into: store)
+            } catch {
+                throw StartError.database("\(error)")
+            }
+            replication.start()
+        } else {
+            replication = nil
+            var recovery: JournalRecovery?
+            if let journalOptions = options.journal {
+                do throws(JournalError) {
+                    let opened = try Journal.open(journalOptions) { notice in Self.log(notice, to: logger) }
+                    journal = opened.journal
+                    recovery = opened.recovery
+                } catch {
+                    throw StartError.journal(error)
+                }
+            } else {
+                journal = nil
+            }
+            store = TableStore(
+                history: options.history, historyBytes: options.historyBytes, maxTables: options.maxTables,
+                renderer: renderer, log: journal)
+            do {
+                try Self.load(tables, recovery: recovery, into: store, logger: logger)
+            } catch {
+                journal?.close()
+                throw error
+            }
+            journal?.start { [store] in store.snapshotTables() }
         }
-        store = TableStore(
-            history: options.history, historyBytes: options.historyBytes, maxTables: options.maxTables,
-            renderer: renderer, log: journal)
-        do {
-            try Self.load(tables, recovery: recovery, into: store, logger: logger)
-        } catch {
-            journal?.close()
-            throw error
-        }
-        journal?.start { [store] in store.snapshotTables() }
         let metrics = MetricsSource()
         var builder = RouteBuilder(
             router: Router(),
             context: RouteContext(
                 store: store, renderer: renderer, limits: options.limits,
                 token: options.token.flatMap(EditToken.init), metrics: metrics, logger: logger,
-                corsOrigins: Set(options.corsOrigins)))
+                corsOrigins: Set(options.corsOrigins),
+                readiness: { [replication] in replication?.isReady ?? true },
+                minVersionWait: options.minVersionWait))
         builder.addTableRoutes()
         builder.addReadRoutes()
         builder.addEditRoutes()
@@ -91,6 +115,7 @@ public final class WebTableViewServer: Sendable {
         store.closeAllStreams()
         http.shutdown()
         journal?.close()
+        replication?.stop()
     }
 
     /// Why the server could not start.
@@ -98,11 +123,16 @@ public final class WebTableViewServer: Sendable {
         case duplicateTable(String)
         /// The journal could not be opened or replayed; nothing was served.
         case journal(JournalError)
+        /// The database could not be reached, migrated or loaded.
+        case database(String)
+        case journalAndDatabase
 
         public var description: String {
             switch self {
             case .duplicateTable(let id): "two tables have the id \"\(id)\""
             case .journal(let error): "journal: \(error.message)"
+            case .database(let message): "database: \(message)"
+            case .journalAndDatabase: "--journal and --database exclude each other: the database is the durable log"
             }
         }
     }

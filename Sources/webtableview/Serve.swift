@@ -2,6 +2,7 @@ import ArgumentParser
 import CAllocator
 import Foundation
 import Logging
+import TableDatabase
 import TableJournal
 import TableModel
 import TableServer
@@ -18,6 +19,11 @@ struct Serve: ParsableCommand {
             With --journal DIR, every change is written to DIR before it is answered, and the \
             tables are rebuilt from DIR at start-up with their versions continuing; --data and \
             the demo tables then only seed a journal that has never held anything.
+
+            With --database URL (or WEBTABLEVIEW_DATABASE_URL), the server is one replica of \
+            several that share their tables through PostgreSQL: every edit is committed there \
+            before it is answered, and every replica follows the others' changes. The first \
+            replica on an empty database seeds it from --data or the demo tables.
             """
     )
 
@@ -25,6 +31,7 @@ struct Serve: ParsableCommand {
     // is decided once; an option added here takes its default the same way.
     private static let defaults = ServerOptions()
     private static let journalDefaults = JournalOptions(directory: "")
+    private static let databaseDefaults = DatabaseOptions(url: "")
 
     @Option(help: "Address to bind. Keep 127.0.0.1 unless edits are protected with a token.")
     var host = Self.defaults.host
@@ -84,12 +91,26 @@ struct Serve: ParsableCommand {
             valueName: "dir"))
     var journal: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL database the replicas share (a libpq URL or conninfo; or set WEBTABLEVIEW_DATABASE_URL).",
+            discussion: "Every edit is committed there before it is answered; excludes --journal.",
+            valueName: "url"))
+    var database: String?
+
+    @Option(
+        name: .customLong("database-connections"),
+        help: "Connections to the database for edits (the follower has one more).")
+    var databaseConnections = Self.databaseDefaults.connections
+
     @Option(help: "When journal writes reach the disk: always (before each answer), interval (every second), never (left to the OS).")
     var fsync = Self.journalDefaults.fsync
 
     @Option(
         name: .customLong("snapshot-every"),
-        help: ArgumentHelp("Journal records between background snapshots, which trim the journal.", valueName: "records"))
+        help: ArgumentHelp(
+            "Journal records (or, with --database, changes of one table) between background snapshots, which trim the log.",
+            valueName: "records"))
     var snapshotEvery = Self.journalDefaults.snapshotEveryRecords
 
     @Option(
@@ -134,6 +155,13 @@ struct Serve: ParsableCommand {
             throw ArgumentParser.ValidationError("--allowed-host must be a host name, optionally with :port (got \(name))")
         }
         guard journal?.isEmpty != true else { throw ArgumentParser.ValidationError("--journal needs a folder") }
+        guard database?.isEmpty != true else { throw ArgumentParser.ValidationError("--database needs a URL") }
+        guard database == nil || journal == nil else {
+            throw ArgumentParser.ValidationError("--journal and --database exclude each other: the database is the durable log")
+        }
+        guard (1...256).contains(databaseConnections) else {
+            throw ArgumentParser.ValidationError("--database-connections must be 1…256")
+        }
     }
 
     func run() throws {
@@ -172,6 +200,16 @@ struct Serve: ParsableCommand {
             journalOptions.snapshotEveryRecords = snapshotEvery
             journalOptions.snapshotEveryBytes = snapshotBytes
             options.journal = journalOptions
+        }
+        if let url = databaseURL {
+            guard journal == nil else {
+                FileHandle.standardError.write(Data("webtableview: WEBTABLEVIEW_DATABASE_URL and --journal exclude each other\n".utf8))
+                throw ExitCode(1)
+            }
+            var databaseOptions = DatabaseOptions(url: url)
+            databaseOptions.connections = databaseConnections
+            databaseOptions.snapshotEvery = snapshotEvery
+            options.database = databaseOptions
         }
 
         SignalWaiter.blockTerminationSignals()
@@ -221,6 +259,13 @@ struct Serve: ParsableCommand {
         }
         if failed { throw ExitCode(1) }
         return tables
+    }
+
+    /// `--database`, or else a non-empty `WEBTABLEVIEW_DATABASE_URL`.
+    private var databaseURL: String? {
+        if let database { return database }
+        let variable = ProcessInfo.processInfo.environment["WEBTABLEVIEW_DATABASE_URL"]
+        return variable?.isEmpty == false ? variable : nil
     }
 
     private func readToken() throws -> String? {

@@ -5,7 +5,7 @@ import random
 
 from selenium.webdriver.common.action_chains import ActionChains
 
-from support import cell, dom_texts, numbering, open_table, row, settled, table, version_shown, wait
+from support import cell, dom_texts, numbering, open_table, row, script_errors, settled, table, version_shown, wait
 
 GROCERIES = table("groceries", [
     {"header": "Fruit", "rows": [
@@ -217,3 +217,19 @@ def test_a_moved_section_slides_to_its_place(serve, browser):
     wait(window, lambda: version_shown(window) == 1 and settled(window))
     assert sorted(window.execute_script("return window.slid")) == ["Fruit", "Vegetables"]
     assert dom_texts(window) == server.texts("groceries")
+
+
+def test_a_change_larger_than_a_stream_buffer_reaches_the_page(serve, browser):
+    """The audit's 2,000-row batch makes an event over 1 MiB: the page gets it
+    (it was dropped, and its reconnects too), and after it the next change."""
+    server = serve([GROCERIES])
+    driver = browser()
+    open_table(driver, server, "groceries")
+    rows = [{"at": [0, i], "row": {"text": f"r{i}"}} for i in range(2000)]
+    server.edit("POST", "/api/tables/groceries/batch", {"insertRows": rows})
+    server.edit("DELETE", "/api/tables/groceries/sections/1/rows/0")
+    wait(driver, lambda: version_shown(driver) == 2 and settled(driver), "the page did not reach version 2")
+    shown = dom_texts(driver)
+    assert shown[0][:3] == ["r0", "r1", "r2"]
+    assert shown[1] == ["Leek"]
+    assert not [message for message in script_errors(driver) if "Content Security Policy" in message]

@@ -3,7 +3,7 @@ the test ends, also when it fails."""
 
 import pytest
 
-from support import BINARY, PostgreSQL, Server
+from support import BINARY, Database, PostgreSQL, Server
 
 
 @pytest.fixture
@@ -22,9 +22,19 @@ def serve(tmp_path):
         server.stop()
 
 
-@pytest.fixture
-def postgres():
-    """A fresh PostgreSQL cluster with an empty database `wtv` (its URL is `.url`)."""
+@pytest.fixture(scope="session")
+def cluster():
+    """One private PostgreSQL cluster for the whole run, stopped at its end."""
     cluster = PostgreSQL()
     yield cluster
     cluster.destroy()
+
+
+@pytest.fixture
+def postgres(cluster):
+    """A fresh, empty database (its URL is `.url`) on a running cluster."""
+    if not cluster.running:
+        cluster.start()
+    yield Database(cluster)
+    if not cluster.running:
+        cluster.start()

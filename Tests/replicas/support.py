@@ -93,7 +93,8 @@ class Server:
 class PostgreSQL:
     """A private cluster in a temporary folder on a free loopback port, run as
     the unprivileged `postgres` user when the tests run as root (PostgreSQL
-    refuses root). `stop()`/`start()` take it away and bring it back."""
+    refuses root). `stop()`/`start()` take it away and bring it back;
+    `database()` makes a fresh, empty database and answers its URL."""
 
     BIN = Path("/usr/lib/postgresql/15/bin")
 
@@ -102,10 +103,15 @@ class PostgreSQL:
         self.folder.chmod(0o777)
         self.data = self.folder / "db"
         self.port = free_port()
+        self.databases = 0
         self.run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres")
         self.start()
-        self.run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "wtv")
-        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/wtv"
+
+    def database(self) -> str:
+        self.databases += 1
+        name = f"wtv{self.databases}"
+        self.run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
 
     def run(self, tool: str, *args: str) -> None:
         command = [str(self.BIN / tool), *args]
@@ -115,23 +121,45 @@ class PostgreSQL:
 
     def start(self) -> None:
         self.run("pg_ctl", "-D", str(self.data), "-w", "-l", str(self.folder / "pg.log"), "-o",
-                 f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200",
+                 # fsync off: a test cluster need not survive a power cut, and
+                 # commits then cost CPU, not the disk's flush latency.
+                 f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
+                 " -c fsync=off -c full_page_writes=off",
                  "start")
 
     def stop(self) -> None:
         self.run("pg_ctl", "-D", str(self.data), "-w", "-m", "fast", "stop")
 
-    def psql(self, sql: str) -> str:
-        out = subprocess.run(["psql", "-qAt", self.url, "-c", sql], check=True, capture_output=True, text=True)
-        return out.stdout.strip()
+    @property
+    def running(self) -> bool:
+        return (self.data / "postmaster.pid").exists()
 
     def destroy(self) -> None:
-        if (self.data / "postmaster.pid").exists():
+        if self.running:
             try:
                 self.stop()
             except subprocess.CalledProcessError:
                 pass
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class Database:
+    """One fresh database of the cluster: `url`, `psql(sql)`, and the
+    cluster's `stop()`/`start()`."""
+
+    def __init__(self, cluster: PostgreSQL):
+        self.cluster = cluster
+        self.url = cluster.database()
+
+    def psql(self, sql: str) -> str:
+        out = subprocess.run(["psql", "-qAt", self.url, "-c", sql], check=True, capture_output=True, text=True)
+        return out.stdout.strip()
+
+    def stop(self) -> None:
+        self.cluster.stop()
+
+    def start(self) -> None:
+        self.cluster.start()
 
 
 def wait_until(condition, message: str, timeout: float = TIMEOUT, interval: float = 0.05):
@@ -144,3 +172,41 @@ def wait_until(condition, message: str, timeout: float = TIMEOUT, interval: floa
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out: {message}")
         time.sleep(interval)
+
+
+class EventFollower:
+    """Reads `/api/tables/{t}/events` from `Last-Event-ID: since` on a thread;
+    `events` holds (event name, id, data) as they arrive."""
+
+    def __init__(self, server: Server, table: str, since: int = 0):
+        self.events: list[tuple[str, int | None, str]] = []
+        self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
+        self.connection.request("GET", f"/api/tables/{table}/events", headers={"Last-Event-ID": str(since)})
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200
+        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.thread.start()
+
+    def read(self) -> None:
+        name, ident, data = "message", None, []
+        try:
+            for raw in self.response:
+                line = raw.decode().rstrip("\n")
+                if line == "":
+                    if data:
+                        self.events.append((name, ident, "\n".join(data)))
+                    name, ident, data = "message", None, []
+                elif line.startswith("event: "):
+                    name = line[7:]
+                elif line.startswith("id: "):
+                    ident = int(line[4:])
+                elif line.startswith("data: "):
+                    data.append(line[6:])
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
+            pass  # closed by the test, or the server went away
+
+    def updates(self) -> list[int]:
+        return [ident for name, ident, _ in self.events if name == "update"]
+
+    def close(self) -> None:
+        self.connection.close()

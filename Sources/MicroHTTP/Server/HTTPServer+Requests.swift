@@ -186,13 +186,15 @@ extension HTTPServer {
     }
 
     /// Whether the request is one a reusable answer fits: no body, no query,
-    /// not conditional, not cross-origin (a kept answer carries no CORS
+    /// not conditional (`If-None-Match`, or `Min-Version`, which may make the
+    /// handler wait or refuse), not cross-origin (a kept answer carries no CORS
     /// fields), and its connection is not closing (a kept answer carries no
     /// `Connection: close`).
     private static func isPlain(_ context: RequestContext, on connection: OpaquePointer) -> Bool {
         context.body.isEmpty && !context.closesConnection
             && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
             && MHD_lookup_connection_value(connection, .HEADER_KIND, "If-None-Match") == nil
+            && MHD_lookup_connection_value(connection, .HEADER_KIND, "Min-Version") == nil
             && MHD_lookup_connection_value(connection, .HEADER_KIND, "Origin") == nil
     }
 

@@ -10,7 +10,8 @@ import Synchronization
 /// written: an event of any size is taken while at most `bufferLimit` bytes
 /// wait behind the current one, so a client that reads promptly is never
 /// dropped for the size of one event; a client that stops reading is dropped
-/// once more than `bufferLimit` bytes would wait.
+/// once more than `bufferLimit` bytes wait. A stream holds at most the event
+/// being written, `bufferLimit` bytes and one more event.
 public final class EventStream: Sendable {
     private struct State {
         /// Queued events, oldest first, from `head` on (earlier slots are spent).
@@ -79,7 +80,7 @@ public final class EventStream: Sendable {
     /// Queues `bytes` (one event, or a comment) for the client.
     ///
     /// - Returns: false when the stream is closed, or when more than
-    ///   `bufferLimit` bytes would wait behind the event being written; the
+    ///   `bufferLimit` bytes already wait behind the event being written; the
     ///   stream is then closed and the client dropped.
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
@@ -90,8 +91,7 @@ public final class EventStream: Sendable {
             guard bytes.count > 0 else {
                 return (true, [])
             }
-            let waiting = state.head < state.events.count ? state.waitingCount + bytes.count : 0
-            guard waiting <= bufferLimit else {
+            guard state.waitingCount <= bufferLimit else {
                 state.closed = true
                 state.dropped = true
                 state.removeAll()

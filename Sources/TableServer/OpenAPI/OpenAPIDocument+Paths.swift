@@ -157,6 +157,7 @@ extension OpenAPIDocument {
           "get":{"operationId":"favicon","summary":"The site's icon (Public/favicon.ico)",
             "responses":{"200":{"description":"The icon","content":{"image/vnd.microsoft.icon":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"}}}},
         "/healthz":{"get":{"operationId":"health","summary":"Liveness","responses":{"200":{"description":"Alive","content":{"application/json":{"schema":{"type":"object","properties":{"status":{"type":"string"}}}}}}}}},
+        "/readyz":{"get":{"operationId":"readiness","summary":"Readiness: whether edits can be taken (with --database, whether PostgreSQL is in reach)","responses":{"200":{"description":"Ready","content":{"application/json":{"schema":{"type":"object","properties":{"status":{"type":"string"}}}}}},"503":{"description":"Not ready: edits answer 503 until the replica has reconnected","content":{"application/json":{"schema":{"type":"object","properties":{"status":{"type":"string"},"detail":{"type":"string"}}}}}}}}},
         "/metrics":{"get":{"operationId":"metrics","summary":"Prometheus metrics","responses":{"200":{"description":"Prometheus text format","content":{"text/plain":{"schema":{"type":"string"}}}}}}},
         "/api/openapi.json":{"get":{"operationId":"openAPI","summary":"This document","responses":{"200":{"description":"OpenAPI 3.1","content":{"application/json":{"schema":{"type":"object"}}}}}}}
         }

@@ -14,6 +14,11 @@ struct RouteContext: Sendable {
     let logger: Logger
     /// Origins allowed to edit from another origin (see `CrossSite`).
     let corsOrigins: Set<String>
+    /// Whether this server can take edits now (`/readyz`): false while the
+    /// database replicas share is out of reach.
+    let readiness: @Sendable () -> Bool
+    /// The longest a read waits for the version its `Min-Version` header asks for.
+    let minVersionWait: Duration
 }
 
 /// Registers routes whose handlers may throw a `TableServerError`, answered as a problem.
@@ -21,14 +26,23 @@ struct RouteBuilder {
     var router: Router
     let context: RouteContext
 
-    /// A read: open to everyone.
+    /// A read: open to everyone. With a `Min-Version: N` header, a read of a
+    /// table first waits (at most `minVersionWait`) until this server holds
+    /// the table at version N or later (read your writes across replicas).
     mutating func read(
         _ pattern: String,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
         let logger = context.logger
+        let store = context.store
+        let wait = context.minVersionWait
         router.add(.GET, pattern) { request in
-            return Respond.catching(logger: logger) { try handler(request) }
+            return Respond.catching(logger: logger) {
+                if let wanted = request.headers["Min-Version"], request.parameters["t"] != nil {
+                    try store.waitForVersion(request.tableID, atLeast: try MinVersion.parse(wanted), upTo: wait)
+                }
+                return try handler(request)
+            }
         }
     }
 

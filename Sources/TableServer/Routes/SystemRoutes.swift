@@ -8,7 +8,22 @@ extension RouteBuilder {
         let store = context.store
         let metrics = context.metrics
 
-        // Health and metrics describe this moment of this process: never stored.
+        // Health, readiness and metrics describe this moment of this process: never stored.
+        // Readiness, unlike liveness, says whether edits can be taken: a load
+        // balancer sends edits elsewhere while this replica cannot reach the
+        // database (reads still work here).
+        let readiness = context.readiness
+        router.add(.GET, "/readyz") { _ in
+            var response =
+                readiness()
+                ? Respond.json(Array("{\"status\":\"ready\"}\n".utf8))
+                : Respond.json(
+                    Array("{\"status\":\"not ready\",\"detail\":\"the database is out of reach\"}\n".utf8), status: 503)
+            if response.status == 503 { response.headers.set("Retry-After", "\(TableServerError.retryAfterSeconds)") }
+            response.headers.set("Cache-Control", Respond.neverStore)
+            return response
+        }
+
         router.add(.GET, "/healthz") { _ in
             var response = Respond.json(Array("{\"status\":\"ok\"}\n".utf8))
             response.headers.set("Cache-Control", Respond.neverStore)

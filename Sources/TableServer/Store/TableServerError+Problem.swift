@@ -11,7 +11,7 @@ extension TableServerError {
         case .invalid: 422
         case .badRequest: 400
         case .unsupportedMediaType: 415
-        case .storageUnavailable, .storageInconsistent: 503
+        case .storageUnavailable, .storageInconsistent, .notCaughtUp: 503
         }
     }
 
@@ -28,6 +28,7 @@ extension TableServerError {
         case .badRequest(let type, _): type
         case .unsupportedMediaType: "unsupported-media-type"
         case .storageUnavailable, .storageInconsistent: "storage-unavailable"
+        case .notCaughtUp: "not-caught-up"
         }
     }
 
@@ -58,6 +59,8 @@ extension TableServerError {
             "send the body as JSON with Content-Type: application/json (got \"\(type)\")"
         case .storageUnavailable(let reason):
             "the change could not be recorded durably, so it was not made; retry later: \(reason)"
+        case .notCaughtUp(let table, let version):
+            "this replica does not hold version \(version) of \"\(table)\" yet; retry, or ask without Min-Version"
         case .storageInconsistent(let reason):
             "the change was not made: the durable log holds a change this server cannot apply (\(reason))"
         }

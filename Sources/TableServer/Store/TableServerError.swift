@@ -19,6 +19,8 @@ enum TableServerError: Error, Sendable {
     /// The durable log (journal or database) could not record the change, which
     /// is therefore not made; worth retrying later.
     case storageUnavailable(String)
+    /// A read's `Min-Version` was not reached in time on this replica.
+    case notCaughtUp(table: String, version: Int)
     /// The durable log holds something this server cannot apply.
     case storageInconsistent(String)
 }

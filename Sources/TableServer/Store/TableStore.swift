@@ -254,12 +254,14 @@ final class TableStore: Sendable {
         try handle.withState { state in
             let current = state.table.version
             if let since {
-                // A replay is sent only when all of it fits the stream: the first
-                // event of any size, and what waits behind it within the stream's
-                // limit. Otherwise the client would be dropped, reconnect with the
-                // same Last-Event-ID and be dropped again: it reloads instead.
+                // A replay is sent only when the stream takes all of it: each event
+                // is taken while what waits before it (all of the replay, behind
+                // the opening comment) is within the stream's limit, so the last
+                // may be of any size. Otherwise the client would be dropped,
+                // reconnect with the same Last-Event-ID and be dropped again: it
+                // reloads instead.
                 if let missed = state.log.changes(after: since, current: current),
-                    missed.dropFirst().reduce(0, { $0 + $1.event.count }) <= stream.bufferLimit
+                    missed.dropLast().reduce(0, { $0 + $1.event.count }) <= stream.bufferLimit
                 {
                     for change in missed { stream.send(change.event) }
                 } else {

@@ -1,0 +1,78 @@
+/// The tables WebTableView keeps in PostgreSQL, and the migrations that make
+/// them. Every statement of the product is in this target (docs/ARCHITECTURE.md).
+///
+/// - `webtableview_tables`: one row per table: its id, its incarnation (a new
+///   number each time a table of that id is created, so a follower tells a
+///   re-created table from the old one) and its current version. Editing a
+///   table locks this row (`SELECT … FOR UPDATE`): that is what orders the
+///   edits of one table across replicas.
+/// - `webtableview_changes`: every change, `{"version", "batch"}` exactly as
+///   `/changes` publishes it, by (incarnation, version).
+/// - `webtableview_snapshots`: the table's JSON at some versions: the one it was
+///   created with, then one every `snapshotEvery` changes.
+/// - `webtableview_seeded`: one row once the first replica seeded the database.
+public enum DatabaseSchema {
+    /// Serialises migrations and seeding of every replica (`pg_advisory_xact_lock`).
+    static let lockKey = "7349118265"
+
+    /// Migration `n` (1-based) brings the schema from version n − 1 to n. Never
+    /// edit one that shipped; append a new one.
+    public static let migrations: [[String]] = [
+        [
+            "CREATE SEQUENCE webtableview_incarnations",
+            """
+            CREATE TABLE webtableview_tables (
+                id text PRIMARY KEY,
+                incarnation bigint NOT NULL UNIQUE,
+                version bigint NOT NULL CHECK (version >= 0)
+            )
+            """,
+            """
+            CREATE TABLE webtableview_changes (
+                incarnation bigint NOT NULL REFERENCES webtableview_tables (incarnation) ON DELETE CASCADE,
+                version bigint NOT NULL,
+                change text NOT NULL,
+                PRIMARY KEY (incarnation, version)
+            )
+            """,
+            """
+            CREATE TABLE webtableview_snapshots (
+                incarnation bigint NOT NULL REFERENCES webtableview_tables (incarnation) ON DELETE CASCADE,
+                version bigint NOT NULL,
+                snapshot text NOT NULL,
+                PRIMARY KEY (incarnation, version)
+            )
+            """,
+            "CREATE TABLE webtableview_seeded (seeded boolean PRIMARY KEY)",
+        ]
+    ]
+
+    /// The schema version this build writes.
+    public static var version: Int { migrations.count }
+
+    /// The channel replicas `LISTEN` on. A notification is only a hint; its
+    /// payload is `"table-id:version"` (well under PostgreSQL's 8,000 bytes).
+    static let channel = "webtableview"
+}
+
+/// What a notification says: table `id` reached `version` (-1: it was created
+/// or deleted; look it up).
+public struct TableNotice: Sendable, Equatable {
+    public var id: String
+    public var version: Int
+
+    public init(id: String, version: Int) {
+        self.id = id
+        self.version = version
+    }
+
+    /// `"id:version"`; ids never hold a colon, so the last one splits.
+    public var payload: String { "\(id):\(version)" }
+
+    public init?(payload: String) {
+        guard let colon = payload.lastIndex(of: ":"), let version = Int(payload[payload.index(after: colon)...]) else {
+            return nil
+        }
+        self.init(id: String(payload[..<colon]), version: version)
+    }
+}

@@ -1,0 +1,153 @@
+import CLibPQ
+import Glibc
+
+/// Why the database could not do what was asked.
+public struct DatabaseError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// PostgreSQL is out of reach, or the connection broke: retry later.
+        case unavailable
+        /// A statement failed (a constraint, a bad statement).
+        case statement
+        /// The database holds what this server did not write.
+        case inconsistent
+        /// The table was deleted, or deleted and created again, through another replica.
+        case tableMissing
+        /// Changes this replica lacks were trimmed: it must load the table again.
+        case historyGone
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The SQLSTATE of a failed statement (`23505` for a unique violation).
+    public var sqlState: String?
+
+    public init(_ kind: Kind, _ message: String, sqlState: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.sqlState = sqlState
+    }
+
+    public var description: String { message }
+}
+
+/// One libpq connection, used by one thread at a time (the pool or the
+/// listener hands it out). Statements take text parameters (`$1`, `$2`, …) and
+/// answer rows of text; nil for SQL NULL. Unchecked `Sendable`: the pool hands
+/// it from thread to thread, and only one uses it at a time.
+final class PostgresConnection: @unchecked Sendable {
+    private let connection: OpaquePointer
+
+    /// Connects with a libpq URL or conninfo string; gives up after `timeout` seconds.
+    init(url: String, timeout: Int) throws(DatabaseError) {
+        // `dbname` holding a URL or conninfo is expanded; its own keywords win
+        // over the defaults before it. TCP keepalives and a user timeout bound
+        // how long a statement waits on a peer that vanished (a partition)
+        // to about ten seconds, instead of the kernel's minutes.
+        let keys = [
+            "connect_timeout", "application_name", "keepalives", "keepalives_idle", "keepalives_interval",
+            "keepalives_count", "tcp_user_timeout", "dbname",
+        ]
+        let values = ["\(timeout)", "webtableview", "1", "5", "2", "3", "10000", url]
+        let made: OpaquePointer? = keys.withCStrings { keyPointers in
+            values.withCStrings { valuePointers in PQconnectdbParams(keyPointers, valuePointers, 1) }
+        }
+        guard let made else { throw DatabaseError(.unavailable, "cannot allocate a PostgreSQL connection") }
+        guard PQstatus(made) == CONNECTION_OK else {
+            let message = Self.text(PQerrorMessage(made))
+            PQfinish(made)
+            throw DatabaseError(.unavailable, "cannot connect to PostgreSQL: \(message)")
+        }
+        connection = made
+    }
+
+    deinit { PQfinish(connection) }
+
+    /// False once the connection broke; the pool then drops it.
+    var isHealthy: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    /// Runs one statement with text parameters and answers its rows.
+    @discardableResult
+    func query(_ sql: String, _ parameters: [String?] = []) throws(DatabaseError) -> [[String?]] {
+        let result: OpaquePointer? = parameters.withOptionalCStrings { pointers in
+            PQexecParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+        }
+        guard let result else { throw failure() }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+            var rows: [[String?]] = []
+            let count = PQntuples(result), columns = PQnfields(result)
+            rows.reserveCapacity(Int(count))
+            for row in 0..<count {
+                rows.append(
+                    (0..<columns).map { column in
+                        PQgetisnull(result, row, column) == 1 ? nil : Self.text(PQgetvalue(result, row, column))
+                    })
+            }
+            return rows
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let message = Self.text(PQresultErrorMessage(result))
+            if !isHealthy { throw DatabaseError(.unavailable, "PostgreSQL connection lost: \(message)") }
+            throw DatabaseError(.statement, message, sqlState: state)
+        }
+    }
+
+    /// Waits up to `milliseconds` for notifications (after `LISTEN`) and answers
+    /// their payloads; throws when the connection broke.
+    func notifications(waitingUpTo milliseconds: Int32) throws(DatabaseError) -> [String] {
+        var payloads = takeNotifications()
+        if !payloads.isEmpty { return payloads }
+        var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        guard descriptor.fd >= 0 else { throw failure() }
+        let ready = poll(&descriptor, 1, milliseconds)
+        if ready < 0 && errno != EINTR { throw DatabaseError(.unavailable, "poll failed: errno \(errno)") }
+        if ready > 0 {
+            guard PQconsumeInput(connection) == 1 else { throw failure() }
+            payloads = takeNotifications()
+        }
+        return payloads
+    }
+
+    private func takeNotifications() -> [String] {
+        var payloads: [String] = []
+        while let notification = PQnotifies(connection) {
+            payloads.append(String(cString: notification.pointee.extra))
+            PQfreemem(notification)
+        }
+        return payloads
+    }
+
+    private func failure() -> DatabaseError {
+        DatabaseError(.unavailable, "PostgreSQL connection lost: \(Self.text(PQerrorMessage(connection)))")
+    }
+
+    private static func text(_ pointer: UnsafePointer<CChar>?) -> String {
+        guard let pointer else { return "" }
+        return String(cString: pointer).trimmingTrailingNewlines()
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingNewlines() -> String {
+        var text = self
+        while text.last == "\n" { text.removeLast() }
+        return text
+    }
+}
+
+extension Array where Element == String {
+    /// Calls `body` with C strings of the elements, valid for the call.
+    fileprivate func withCStrings<T>(_ body: ([UnsafePointer<CChar>?]) -> T) -> T {
+        map { Optional($0) }.withOptionalCStrings(body)
+    }
+}
+
+extension Array where Element == String? {
+    /// Calls `body` with C strings of the elements (NULL for nil), valid for the call.
+    fileprivate func withOptionalCStrings<T>(_ body: ([UnsafePointer<CChar>?]) -> T) -> T {
+        let copies: [UnsafeMutablePointer<CChar>?] = map { $0.map { strdup($0) } }
+        defer { copies.forEach { free($0) } }
+        return body(copies.map { $0.map { UnsafePointer($0) } } + [nil])
+    }
+}

@@ -1,0 +1,259 @@
+/// The PostgreSQL database that replicas share: the durable, ordered log of
+/// every table's changes, with snapshots (docs/SCALING.md). Every replica keeps
+/// the tables in memory as a cache of it.
+///
+/// Thread-safe: statements run on connections of a pool; an edit holds one
+/// connection for its transaction.
+public final class TableDatabase: Sendable {
+    let pool: ConnectionPool
+    public let options: DatabaseOptions
+
+    /// Connects and creates or migrates the schema. Several replicas may start
+    /// at the same moment: migrations run under an advisory lock, in one
+    /// transaction each, so exactly one replica applies each.
+    public init(options: DatabaseOptions) throws {
+        self.options = options
+        pool = ConnectionPool(url: options.url, size: options.connections, connectTimeout: options.connectTimeout)
+        try migrate()
+    }
+
+    func migrate() throws {
+        try pool.transaction { connection in
+            try connection.query("SELECT pg_advisory_xact_lock(\(DatabaseSchema.lockKey))")
+            try connection.query("CREATE TABLE IF NOT EXISTS webtableview_schema (version integer NOT NULL)")
+            let current = Int(try connection.query("SELECT coalesce(max(version), 0) FROM webtableview_schema")[0][0] ?? "0") ?? 0
+            guard current <= DatabaseSchema.version else {
+                throw DatabaseError(
+                    .inconsistent,
+                    "the database's schema is version \(current); this build knows up to \(DatabaseSchema.version)")
+            }
+            for (index, statements) in DatabaseSchema.migrations.enumerated() where index + 1 > current {
+                for statement in statements { try connection.query(statement) }
+                try connection.query("INSERT INTO webtableview_schema (version) VALUES ($1)", ["\(index + 1)"])
+            }
+        }
+    }
+
+    // MARK: Start-up
+
+    /// Seeds an empty database with `tables` (each its JSON at its version), once
+    /// for all replicas: answers false when the database was seeded before.
+    public func seed(_ tables: [(id: String, version: Int, json: [UInt8])]) throws -> Bool {
+        try pool.transaction { connection in
+            try connection.query("SELECT pg_advisory_xact_lock(\(DatabaseSchema.lockKey))")
+            guard try connection.query("SELECT 1 FROM webtableview_seeded").isEmpty else { return false }
+            for table in tables {
+                _ = try Self.insertTable(table.id, version: table.version, json: table.json, on: connection)
+            }
+            try connection.query("INSERT INTO webtableview_seeded VALUES (true)")
+            return true
+        }
+    }
+
+    /// Every table's id, incarnation and version, in creation order.
+    public func heads() throws -> [TableHead] {
+        try pool.withConnection { connection in
+            try connection.query("SELECT id, incarnation, version FROM webtableview_tables ORDER BY incarnation")
+                .map(TableHead.init(row:))
+        }
+    }
+
+    /// Table `id`'s head, or nil when there is no such table.
+    public func head(of id: String) throws -> TableHead? {
+        try pool.withConnection { connection in
+            try connection.query("SELECT id, incarnation, version FROM webtableview_tables WHERE id = $1", [id])
+                .first.map(TableHead.init(row:))
+        }
+    }
+
+    /// Table `id` as one consistent view: the newest snapshot that leaves at
+    /// least `history` changes after it (or the oldest kept), and every change
+    /// after that snapshot. Nil when the table is gone.
+    public func load(_ id: String, history: Int) throws -> StoredTable? {
+        try pool.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+            guard
+                let head = try connection.query(
+                    "SELECT id, incarnation, version FROM webtableview_tables WHERE id = $1", [id]
+                ).first.map(TableHead.init(row:))
+            else { return nil }
+            let base = try connection.query(
+                """
+                (SELECT version, snapshot FROM webtableview_snapshots
+                  WHERE incarnation = $1 AND version <= greatest(0, $2::bigint - $3::bigint)
+                  ORDER BY version DESC LIMIT 1)
+                UNION ALL
+                (SELECT version, snapshot FROM webtableview_snapshots
+                  WHERE incarnation = $1 ORDER BY version LIMIT 1)
+                """,
+                ["\(head.incarnation)", "\(head.version)", "\(history)"])
+            guard let snapshot = base.first, let version = Int(snapshot[0] ?? ""), let json = snapshot[1] else {
+                throw DatabaseError(.inconsistent, "table \"\(id)\" has no snapshot")
+            }
+            let changes = try Self.changes(of: head.incarnation, after: version, on: connection)
+            return StoredTable(head: head, snapshotVersion: version, snapshot: Array(json.utf8), changes: changes)
+        }
+    }
+
+    /// The changes of a table's incarnation after `version`, in order.
+    public func changes(of incarnation: Int64, after version: Int) throws -> [StoredChange] {
+        try pool.withConnection { connection in try Self.changes(of: incarnation, after: version, on: connection) }
+    }
+
+    // MARK: Edits
+
+    /// Adds a table at its version; answers its incarnation, or nil when a
+    /// table of that id exists.
+    public func create(_ id: String, version: Int, json: [UInt8]) throws -> Int64? {
+        try pool.transaction { connection in
+            let incarnation = try Self.insertTable(id, version: version, json: json, on: connection)
+            if incarnation != nil {
+                try connection.query("SELECT pg_notify($1, $2)", [DatabaseSchema.channel, TableNotice(id: id, version: -1).payload])
+            }
+            return incarnation
+        }
+    }
+
+    /// One edit of table `id` (incarnation `incarnation`, held by this replica
+    /// at `version`), in one transaction:
+    /// 1. lock the table's row, so edits of the table through any replica are
+    ///    made one after the other;
+    /// 2. hand `body` the changes committed after `version` (through other
+    ///    replicas) and let it validate the edit against the latest version;
+    /// 3. insert what it answers with the following versions, move the table's
+    ///    version, notify, and commit.
+    /// When this returns, the edit is committed; when it throws, nothing is.
+    /// Throws `.tableMissing` when the table was deleted or re-created since
+    /// this replica loaded it, `.historyGone` when the changes this replica
+    /// lacks were trimmed (it must reload the table).
+    public func edit(
+        _ id: String, incarnation: Int64, version: Int,
+        _ body: ([StoredChange]) throws -> DatabaseEdit
+    ) throws {
+        try pool.transaction { connection in
+            let locked = try connection.query(
+                "SELECT incarnation, version FROM webtableview_tables WHERE id = $1 FOR UPDATE", [id])
+            guard let row = locked.first, Int64(row[0] ?? "") == incarnation, let latest = Int(row[1] ?? "") else {
+                throw DatabaseError(.tableMissing, "table \"\(id)\" was deleted or re-created through another replica")
+            }
+            var missed: [StoredChange] = []
+            if latest > version {
+                missed = try Self.changes(of: incarnation, after: version, on: connection)
+                guard missed.count == latest - version, missed.first?.version == version + 1 else {
+                    throw DatabaseError(.historyGone, "the changes of \"\(id)\" after version \(version) were trimmed")
+                }
+            }
+            switch try body(missed) {
+            case .nothing:
+                break
+            case .changes(let jsons):
+                guard !jsons.isEmpty else { break }
+                try Self.insertChanges(jsons, incarnation: incarnation, after: latest, on: connection)
+                let next = latest + jsons.count
+                // One round trip: move the version and notify (sent at commit).
+                try connection.query(
+                    """
+                    WITH moved AS (UPDATE webtableview_tables SET version = $2 WHERE id = $1)
+                    SELECT pg_notify($3, $4)
+                    """,
+                    [id, "\(next)", DatabaseSchema.channel, TableNotice(id: id, version: next).payload])
+            case .deletion:
+                try connection.query("DELETE FROM webtableview_tables WHERE id = $1", [id])
+                try connection.query(
+                    "SELECT pg_notify($1, $2)", [DatabaseSchema.channel, TableNotice(id: id, version: -1).payload])
+            }
+        }
+    }
+
+    /// Stores a snapshot (`json`, the table at `version`) and trims: drops the
+    /// changes and snapshots older than the newest snapshot that still leaves
+    /// `history` changes after it.
+    public func storeSnapshot(incarnation: Int64, version: Int, json: [UInt8], history: Int) throws {
+        try pool.transaction { connection in
+            let parameters = ["\(incarnation)", "\(version)"]
+            try connection.query(
+                """
+                INSERT INTO webtableview_snapshots (incarnation, version, snapshot)
+                SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM webtableview_tables WHERE incarnation = $1)
+                ON CONFLICT DO NOTHING
+                """,
+                parameters + [String(decoding: json, as: UTF8.self)])
+            let base = try connection.query(
+                """
+                SELECT max(s.version) FROM webtableview_snapshots s JOIN webtableview_tables t USING (incarnation)
+                 WHERE s.incarnation = $1 AND s.version <= greatest(0, t.version - $2::bigint)
+                """,
+                ["\(incarnation)", "\(history)"])
+            guard let text = base.first?[0], let baseVersion = Int(text) else { return }
+            try connection.query(
+                "DELETE FROM webtableview_changes WHERE incarnation = $1 AND version <= $2", ["\(incarnation)", "\(baseVersion)"])
+            try connection.query(
+                "DELETE FROM webtableview_snapshots WHERE incarnation = $1 AND version < $2", ["\(incarnation)", "\(baseVersion)"])
+        }
+    }
+
+    // MARK: Notifications
+
+    /// A connection of its own that `LISTEN`s for table notices.
+    public func listen() throws -> TableNotices {
+        let connection = try PostgresConnection(url: options.url, timeout: options.connectTimeout)
+        try connection.query("LISTEN \(DatabaseSchema.channel)")
+        return TableNotices(connection: connection)
+    }
+
+    // MARK: Statements
+
+    static func insertTable(_ id: String, version: Int, json: [UInt8], on connection: PostgresConnection) throws -> Int64? {
+        let inserted = try connection.query(
+            """
+            INSERT INTO webtableview_tables (id, incarnation, version)
+            VALUES ($1, nextval('webtableview_incarnations'), $2)
+            ON CONFLICT (id) DO NOTHING RETURNING incarnation
+            """,
+            [id, "\(version)"])
+        guard let text = inserted.first?[0], let incarnation = Int64(text) else { return nil }
+        try connection.query(
+            "INSERT INTO webtableview_snapshots (incarnation, version, snapshot) VALUES ($1, $2, $3)",
+            [text, "\(version)", String(decoding: json, as: UTF8.self)])
+        return incarnation
+    }
+
+    static func changes(of incarnation: Int64, after version: Int, on connection: PostgresConnection) throws -> [StoredChange] {
+        try connection.query(
+            "SELECT version, change FROM webtableview_changes WHERE incarnation = $1 AND version > $2 ORDER BY version",
+            ["\(incarnation)", "\(version)"]
+        ).map { row in
+            guard let version = Int(row[0] ?? ""), let json = row[1] else {
+                throw DatabaseError(.inconsistent, "a change row without its version or JSON")
+            }
+            return StoredChange(version: version, json: Array(json.utf8))
+        }
+    }
+
+    /// Inserts changes `after + 1`, `after + 2`, … in statements of at most
+    /// `rowsPerStatement` rows (PostgreSQL takes at most 65,535 parameters).
+    static func insertChanges(_ jsons: [[UInt8]], incarnation: Int64, after version: Int, on connection: PostgresConnection) throws {
+        var offset = 0
+        for statement in ChangeInsert.statements(count: jsons.count) {
+            var parameters: [String?] = ["\(incarnation)"]
+            for index in offset..<(offset + statement.rows) {
+                parameters.append("\(version + 1 + index)")
+                parameters.append(String(decoding: jsons[index], as: UTF8.self))
+            }
+            try connection.query(statement.sql, parameters)
+            offset += statement.rows
+        }
+    }
+}
+
+/// How many rows each `INSERT` of changes carries, and its text.
+enum ChangeInsert {
+    static let rowsPerStatement = 1_000
+
+    static func statements(count: Int) -> [(rows: Int, sql: String)] {
+        stride(from: 0, to: count, by: rowsPerStatement).map { start in
+            let rows = min(rowsPerStatement, count - start)
+            let values = (0..<rows).map { "($1, $\(2 + 2 * $0), $\(3 + 2 * $0))" }.joined(separator: ", ")
+            return (rows, "INSERT INTO webtableview_changes (incarnation, version, change) VALUES \(values)")
+        }
+    }
+}

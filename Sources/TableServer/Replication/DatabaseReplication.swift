@@ -1,0 +1,272 @@
+import Dispatch
+import Foundation
+import JSON
+import Logging
+import Synchronization
+import TableDatabase
+import TableModel
+
+/// A replica's link to the database replicas share (docs/SCALING.md):
+///
+/// - As the store's `TableLog`, it makes every edit one transaction that locks
+///   the table's row, catches this replica up, has the store validate the edit
+///   against the latest version, and commits it before the store applies it.
+/// - Its follower thread `LISTEN`s for notices of new versions and reads the
+///   changes from the database. A notice is only a hint: after every
+///   (re)connection, and every `pollInterval`, it compares every table with the
+///   database, so a lost notice delays a change and never loses it.
+/// - Every `snapshotEvery` versions of a table, it stores a snapshot (on a
+///   background queue) and trims what is older than `--history` needs.
+///
+/// Readiness (`isReady`) is true while the follower's connection is up and
+/// the replica has caught up after connecting.
+final class DatabaseReplication: TableLog {
+    let database: TableDatabase
+    let history: Int
+    let logger: Logger
+    /// How often the follower compares every table with the database.
+    let pollInterval: Duration = .seconds(2)
+    private let store = Mutex<TableStore?>(nil)
+    private let ready = Atomic<Bool>(false)
+    private let stopping = Atomic<Bool>(false)
+    private let stopped = DispatchSemaphore(value: 0)
+    private let snapshots = DispatchQueue(label: "webtableview.database.snapshots")
+
+    init(database: TableDatabase, history: Int, logger: Logger) {
+        self.database = database
+        self.history = history
+        self.logger = logger
+    }
+
+    var isReady: Bool { ready.load(ordering: .acquiring) }
+
+    // MARK: Start and stop
+
+    /// Seeds an empty database with `tables` (only the first replica ever does),
+    /// then loads every table into `store`.
+    func load(_ tables: [Table], into store: TableStore) throws {
+        self.store.withLock { $0 = store }
+        let seeded = try database.seed(
+            tables.map { table in
+                var writer = JSONWriter()
+                table.writeJSON(to: &writer)
+                return (table.id, table.version, writer.bytes)
+            })
+        logger.info(seeded ? "database: seeded with the given tables" : "database: tables loaded; --data and demo tables seed only an empty database")
+        for head in try database.heads() {
+            try install(head.id)
+        }
+        ready.store(true, ordering: .releasing)
+    }
+
+    /// Starts the follower thread.
+    func start() {
+        let thread = Thread { [self] in follow() }
+        thread.name = "webtableview.database.follower"
+        thread.start()
+    }
+
+    /// Stops the follower (within its wait of half a second) and forgets the store.
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        stopped.wait()
+        snapshots.sync {}
+        store.withLock { $0 = nil }
+    }
+
+    private var currentStore: TableStore? { store.withLock { $0 } }
+
+    // MARK: TableLog
+
+    /// While the follower finds PostgreSQL out of reach, edits are refused at
+    /// once rather than each waiting for its own connection attempt (with the
+    /// table's lock held, which readers of the table wait for).
+    private func requireReady() throws {
+        guard isReady else { throw TableServerError.storageUnavailable("PostgreSQL is out of reach; reconnecting") }
+    }
+
+    func recordCreation(of table: Table) throws -> UInt64 {
+        try requireReady()
+        var writer = JSONWriter()
+        table.writeJSON(to: &writer)
+        guard let incarnation = try database.create(table.id, version: table.version, json: writer.bytes) else {
+            throw TableServerError.tableExists(table.id)
+        }
+        return UInt64(incarnation)
+    }
+
+    func recordEdit(
+        of id: String, mark: UInt64, version: Int,
+        _ edit: (_ missed: [LoggedChange]) throws -> LoggedEdit
+    ) throws -> UInt64 {
+        try requireReady()
+        var committed = version
+        do {
+            try database.edit(id, incarnation: Int64(mark), version: version) { missed in
+                let logged = try edit(missed.map { LoggedChange(version: $0.version, json: $0.json) })
+                switch logged {
+                case .nothing: return .nothing
+                case .changes(let changes):
+                    committed = (missed.last?.version ?? version) + changes.count
+                    return .changes(changes)
+                case .deletion: return .deletion
+                }
+            }
+        } catch let error as DatabaseError {
+            switch error.kind {
+            case .tableMissing:
+                refresh(id)
+                throw TableServerError.tableGone(id)
+            case .historyGone:
+                refresh(id)
+                throw TableServerError.storageUnavailable("this replica is loading \"\(id)\" again")
+            case .unavailable, .statement, .inconsistent:
+                throw TableServerError.storageUnavailable(error.message)
+            }
+        }
+        let every = database.options.snapshotEvery
+        if committed / every > version / every { snapshot(id, mark: mark) }
+        return mark
+    }
+
+    // MARK: Following
+
+    private func follow() {
+        var backoff = 0.1
+        while !stopping.load(ordering: .acquiring) {
+            do {
+                let notices = try database.listen()
+                try catchUp()
+                if !isReady { logger.notice("database: connected and caught up; ready") }
+                ready.store(true, ordering: .releasing)
+                backoff = 0.1
+                var lastPoll = ContinuousClock.now
+                while !stopping.load(ordering: .acquiring) {
+                    for notice in try notices.next(waitingUpTo: 500) {
+                        try sync(notice)
+                    }
+                    if ContinuousClock.now - lastPoll > pollInterval {
+                        try catchUp()
+                        lastPoll = ContinuousClock.now
+                    }
+                }
+            } catch {
+                if isReady { logger.warning("database: \(error); not ready, reconnecting") }
+                ready.store(false, ordering: .releasing)
+                Thread.sleep(forTimeInterval: backoff)
+                backoff = min(backoff * 2, 2)
+            }
+        }
+        stopped.signal()
+    }
+
+    /// Compares every table with the database and brings each up to date.
+    func catchUp() throws {
+        guard let store = currentStore else { return }
+        let heads = try database.heads()
+        let known = Set(heads.map(\.id))
+        for (id, position) in store.logPositions() where !known.contains(id) {
+            try sync(id, position: position)
+        }
+        for head in heads {
+            try sync(head)
+        }
+    }
+
+    private func sync(_ notice: TableNotice) throws {
+        if notice.version >= 0, let local = currentStore?.logPosition(notice.id), local.version >= notice.version {
+            return
+        }
+        if let head = try database.head(of: notice.id) {
+            try sync(head)
+        } else if let local = currentStore?.logPosition(notice.id) {
+            try sync(notice.id, position: local)
+        }
+    }
+
+    /// A table this replica holds that the database's list did not: confirmed
+    /// gone (it may have been created since the list was read), it is taken out.
+    private func sync(_ id: String, position: TableStore.LogPosition) throws {
+        if let head = try database.head(of: id) {
+            try sync(head)
+        } else {
+            currentStore?.removeLogged(id, mark: position.mark)
+        }
+    }
+
+    private func sync(_ head: TableHead) throws {
+        guard let store = currentStore else { return }
+        guard let local = store.logPosition(head.id) else {
+            try install(head.id)
+            return
+        }
+        if local.mark != UInt64(head.incarnation) {
+            store.removeLogged(head.id, mark: local.mark)
+            try install(head.id)
+            return
+        }
+        guard head.version > local.version else { return }
+        let changes = try database.changes(of: head.incarnation, after: local.version)
+            .map { LoggedChange(version: $0.version, json: $0.json) }
+        if try !store.follow(head.id, mark: local.mark, changes: changes) {
+            try reload(head.id)
+        }
+    }
+
+    /// Loads table `id` from the database into the store (when it is not there).
+    private func install(_ id: String) throws {
+        guard let store = currentStore, let stored = try database.load(id, history: history) else { return }
+        let (table, changes) = try decode(stored)
+        do {
+            try store.restore(table, replaying: changes, mark: UInt64(stored.head.incarnation))
+        } catch TableServerError.tableExists {
+            // Created through this replica meanwhile: it is there already.
+        }
+    }
+
+    private func reload(_ id: String) throws {
+        guard let store = currentStore, let stored = try database.load(id, history: history) else { return }
+        let (table, changes) = try decode(stored)
+        logger.notice("database: \"\(id)\" loaded again: the changes it lacked were trimmed")
+        try store.reload(table, replaying: changes, mark: UInt64(stored.head.incarnation))
+    }
+
+    private func decode(_ stored: StoredTable) throws -> (Table, [LoggedChange]) {
+        let table: Table
+        do {
+            table = try RecordedDecoding.table(from: RecordedDecoding.parser.parse(stored.snapshot))
+        } catch {
+            throw TableServerError.storageInconsistent("the snapshot of \"\(stored.head.id)\" does not read: \(error)")
+        }
+        return (table, stored.changes.map { LoggedChange(version: $0.version, json: $0.json) })
+    }
+
+    /// Asks the follower's work to look at one table soon (after an edit found
+    /// it deleted, re-created or trimmed elsewhere).
+    private func refresh(_ id: String) {
+        snapshots.async { [self] in
+            do {
+                try sync(TableNotice(id: id, version: -1))
+            } catch {
+                logger.warning("database: cannot refresh \"\(id)\": \(error)")
+            }
+        }
+    }
+
+    // MARK: Snapshots
+
+    /// Stores the table as it is now (on the background queue) and trims.
+    private func snapshot(_ id: String, mark: UInt64) {
+        snapshots.async { [self] in
+            guard let (table, tableMark) = currentStore?.loggedTable(id), tableMark == mark else { return }
+            var writer = JSONWriter(reservingCapacity: 512 + table.rowCount * 200)
+            table.writeJSON(to: &writer)
+            do {
+                try database.storeSnapshot(
+                    incarnation: Int64(mark), version: table.version, json: writer.bytes, history: history)
+            } catch {
+                logger.warning("database: snapshot of \"\(id)\" at version \(table.version) failed: \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import TableModel
+
+/// The store's side of a shared log (the database replicas share): tables
+/// loaded from it, changes made through other replicas applied, tables deleted
+/// or re-created elsewhere taken out. Each under the table's lock, so a change
+/// is applied exactly once, in version order, whoever brings it first (an edit
+/// catching up inside `record(in:_:)`, or the follower).
+extension TableStore {
+    /// A table's log mark and version, as this server holds it.
+    struct LogPosition: Equatable {
+        var mark: UInt64
+        var version: Int
+    }
+
+    /// Every table's log position, by id.
+    func logPositions() -> [String: LogPosition] {
+        let handles = directory.withLock { $0.handles }
+        var positions: [String: LogPosition] = [:]
+        for (id, handle) in handles {
+            if let position = try? handle.withState({ LogPosition(mark: $0.logMark, version: $0.table.version) }) {
+                positions[id] = position
+            }
+        }
+        return positions
+    }
+
+    func logPosition(_ id: String) -> LogPosition? {
+        guard let handle = try? handle(id) else { return nil }
+        return try? handle.withState { LogPosition(mark: $0.logMark, version: $0.table.version) }
+    }
+
+    /// The table and its mark, copied under its lock (for a snapshot).
+    func loggedTable(_ id: String) -> (table: Table, mark: UInt64)? {
+        guard let handle = try? handle(id) else { return nil }
+        return try? handle.withState { ($0.table, $0.logMark) }
+    }
+
+    /// Adds a table loaded from the log — `table` at a snapshot, then `changes`
+    /// replayed into it and its change log — before anyone can see it. Throws
+    /// `tableExists` when this server holds the id already.
+    func restore(_ table: Table, replaying changes: [LoggedChange], mark: UInt64) throws {
+        let handle = TableHandle(table: table, log: ChangeLog(capacity: history, byteLimit: historyBytes))
+        try handle.withState { state in
+            try applyLogged(changes, in: &state)
+            state.logMark = mark
+            let added = directory.withLock { directory -> Bool in
+                guard directory.handles[table.id] == nil else { return false }
+                directory.handles[table.id] = handle
+                directory.order.append(table.id)
+                return true
+            }
+            guard added else { throw TableServerError.tableExists(table.id) }
+        }
+    }
+
+    /// Applies the changes after this server's version, of the table with
+    /// `mark`; those it holds already are skipped. Answers false when they do
+    /// not follow on (the ones between were trimmed: reload the table).
+    func follow(_ id: String, mark: UInt64, changes: [LoggedChange]) throws -> Bool {
+        guard let handle = try? handle(id) else { return true }
+        return try handle.withState { state in
+            guard state.logMark == mark else { return true }
+            let missing = changes.drop { $0.version <= state.table.version }
+            guard let first = missing.first else { return true }
+            guard first.version == state.table.version + 1 else { return false }
+            try applyLogged(Array(missing), in: &state)
+            return true
+        }
+    }
+
+    /// Replaces a table's content with one loaded from the log (its changes
+    /// were trimmed before this server got them): the change log starts again
+    /// from what was loaded, and every stream is sent `reset`.
+    func reload(_ table: Table, replaying changes: [LoggedChange], mark: UInt64) throws {
+        let handle = try handle(table.id)
+        try handle.withState { state in
+            guard state.logMark == mark, table.version + changes.count > state.table.version else { return }
+            let subscribers = state.takeSubscribers()
+            state.table = table
+            state.log = ChangeLog(capacity: history, byteLimit: historyBytes)
+            try applyLogged(changes, in: &state)
+            state.subscribers = subscribers
+            state.deliver([FeedEvent.reset(version: state.table.version)])
+        }
+    }
+
+    /// Takes out a table deleted through another replica (when this server
+    /// still holds it with `mark`): its streams get `deleted` and end.
+    func removeLogged(_ id: String, mark: UInt64) {
+        guard let handle = try? handle(id) else { return }
+        let removed =
+            (try? handle.withState { state -> Bool in
+                guard state.logMark == mark else { return false }
+                TableHandle.markDeleted(&state)
+                return true
+            }) ?? false
+        if removed { removeFromDirectory(handle, id: id) }
+    }
+}

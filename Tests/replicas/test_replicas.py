@@ -1,0 +1,303 @@
+"""Replicas that share their tables through PostgreSQL (docs/SCALING.md,
+docs/API.md "Replicas"): one order per table everywhere, no lost or duplicated
+change, the same versions and events on every replica, read-your-writes, and
+what happens when a replica or PostgreSQL goes away."""
+
+import http.client
+import json
+import random
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from support import JSON, EventFollower, wait_until
+
+SEED = [{"id": "t", "allowsMultipleSelection": True,
+         "sections": [{"rows": [{"text": f"seed {i}"} for i in range(20)]}]}]
+
+
+def start_replicas(serve, postgres, tmp_path, count, *extra):
+    data = tmp_path / "tables.json"
+    if not data.exists():
+        data.write_text(json.dumps(SEED))
+    args = ("--database", postgres.url, "--data", str(data), "--history", "100000", "--threads", "4", *extra)
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(lambda i: serve(*args, name=f"replica{i}"), range(count)))
+
+
+class Writers:
+    """`count` threads editing table `t` through `replicas` in turn, mixing
+    batches, single operations, selects and snapshot PUTs, with and without
+    If-Match. Every acknowledged change is kept with when it was sent and
+    answered."""
+
+    def __init__(self, replicas, count):
+        self.replicas = replicas
+        self.count = count
+        self.acknowledged = []   # (sent, answered, version, [batch, ...])
+        self.refusals = {}       # status -> count
+        self.unavailable = 0
+        self.lock = threading.Lock()
+        self.running = True
+
+    def run_for(self, seconds, during=None):
+        threads = [threading.Thread(target=self.write, args=(n,)) for n in range(self.count)]
+        for thread in threads:
+            thread.start()
+        if during:
+            during()
+        else:
+            time.sleep(seconds)
+        self.running = False
+        for thread in threads:
+            thread.join()
+
+    def write(self, n):
+        rng = random.Random(n)
+        serial = 0
+        while self.running:
+            replica = self.replicas[(n + serial) % len(self.replicas)]
+            serial += 1
+            text = f"w{n}-{serial}"
+            try:
+                self.one(replica, rng, text)
+            except OSError:
+                pass  # a replica being killed
+
+    def one(self, replica, rng, text):
+        kind = rng.random()
+        headers = dict(JSON)
+        if kind < 0.35:
+            method, path, body = "POST", "/api/tables/t/batch", {"insertRows": [{"at": [0, 0], "row": {"text": text}}]}
+        elif kind < 0.55:
+            method, path, body = "POST", "/api/tables/t/sections/0/rows", {"row": {"text": text}}
+        elif kind < 0.80:
+            method, path, body = "DELETE", "/api/tables/t/sections/0/rows/0", None
+        elif kind < 0.90:
+            method, path, body = "POST", f"/api/tables/t/sections/0/rows/{rng.randrange(5)}/select", None
+        else:
+            status, reply_headers, table = replica.request("GET", "/api/tables/t")
+            if status != 200:
+                return
+            table = json.loads(table)
+            rows = table["sections"][0]["rows"]
+            if rows:
+                rows[0]["text"] = text
+            method, path, body = "PUT", "/api/tables/t", {"sections": table["sections"]}
+            headers["If-Match"] = reply_headers["etag"]
+        if method in ("POST", "DELETE") and rng.random() < 0.5:
+            status, reply_headers, _ = replica.request("GET", "/api/tables/t")
+            if status != 200:
+                return
+            headers["If-Match"] = reply_headers["etag"]
+        sent = time.monotonic()
+        status, _, reply = replica.request(method, path, body, headers)
+        answered = time.monotonic()
+        with self.lock:
+            if status == 200:
+                reply = json.loads(reply)
+                if "changes" in reply:
+                    batches = [(change["version"], change["batch"]) for change in reply["changes"]]
+                else:
+                    batches = [(reply["version"], reply["batch"])]
+                # A no-op (selecting a selected row) answers the version it left alone.
+                batches = [(version, batch) for version, batch in batches if set(batch) - {"animation"}]
+                if batches:
+                    self.acknowledged.append((sent, answered, batches))
+            else:
+                self.refusals[status] = self.refusals.get(status, 0) + 1
+                if status == 503:
+                    assert json.loads(reply)["type"] == "storage-unavailable"
+                    self.unavailable += 1
+
+
+def converged(replicas, table="t"):
+    """Every replica's table and full change feed, once they are all the same bytes."""
+    def same():
+        tables = [replica.request("GET", f"/api/tables/{table}")[2] for replica in replicas]
+        changes = [replica.request("GET", f"/api/tables/{table}/changes?since=0")[2] for replica in replicas]
+        if len(set(tables)) == 1 and len(set(changes)) == 1:
+            return json.loads(tables[0]), json.loads(changes[0])
+        return None
+    return wait_until(same, "the replicas converge", timeout=60, interval=0.2)
+
+
+def check_acknowledged(writers, feed):
+    """Every acknowledged change is in the feed exactly once, at its version, as
+    it was answered; one acknowledged before another was sent has the lower version."""
+    by_version = {change["version"]: change["batch"] for change in feed["changes"]}
+    assert sorted(by_version) == list(range(1, feed["version"] + 1)), "the feed has a gap"
+    versions = []
+    for _, _, batches in writers.acknowledged:
+        for version, batch in batches:
+            assert by_version[version] == batch, f"version {version} is not the change acknowledged"
+            versions.append(version)
+    assert len(versions) == len(set(versions)), "one version acknowledged twice"
+    # Real-time order: an edit sent after another was acknowledged has a higher
+    # version. Walk the sends in time order, keeping the highest version
+    # acknowledged before each.
+    answers = sorted((answered, max(v for v, _ in batches)) for _, answered, batches in writers.acknowledged)
+    sends = sorted((sent, min(v for v, _ in batches)) for sent, _, batches in writers.acknowledged)
+    highest, index = 0, 0
+    for sent, version in sends:
+        while index < len(answers) and answers[index][0] < sent:
+            highest = max(highest, answers[index][1])
+            index += 1
+        assert version > highest, "an edit sent after an acknowledgement got a lower version"
+
+
+def test_three_replicas_thirty_writers_agree(serve, postgres, tmp_path):
+    replicas = start_replicas(serve, postgres, tmp_path, 3)
+    # Started at the same moment on an empty database: seeded exactly once.
+    assert postgres.psql("SELECT count(*) FROM webtableview_tables") == "1"
+    followers = [EventFollower(replica, "t", since=0) for replica in replicas]
+
+    writers = Writers(replicas, 30)
+    writers.run_for(20)
+
+    table, feed = converged(replicas)
+    assert len(writers.acknowledged) > 100, writers.refusals
+    check_acknowledged(writers, feed)
+    # Every replica's stream carried every change, in order, once, with the same bytes.
+    wait_until(lambda: all(f.updates()[-1:] == [feed["version"]] for f in followers), "every stream reaches the end")
+    for follower in followers:
+        assert follower.updates() == list(range(1, feed["version"] + 1))
+    assert len({json.dumps(f.events) for f in followers}) == 1
+    for follower in followers:
+        follower.close()
+
+
+def test_read_your_writes_and_readiness(serve, postgres, tmp_path):
+    a, b = start_replicas(serve, postgres, tmp_path, 2)
+    for replica in (a, b):
+        status, _, body = replica.request("GET", "/readyz")
+        assert (status, json.loads(body)["status"]) == (200, "ready")
+    status, _, body = a.request("POST", "/api/tables", {"id": "fresh", "sections": [{"rows": []}]})
+    assert status == 201
+    status, _, body = a.request("POST", "/api/tables/fresh/sections/0/rows", {"row": {"text": "mine"}})
+    version = json.loads(body)["version"]
+    # Asked through the other replica with Min-Version: never older than the write.
+    status, headers, body = b.request("GET", "/api/tables/fresh", headers={"Min-Version": str(version)})
+    assert status == 200
+    assert json.loads(body)["sections"][0]["rows"][0]["text"] == "mine"
+    # A version nobody made: a bounded wait, then 503.
+    status, headers, body = b.request("GET", "/api/tables/fresh", headers={"Min-Version": "99"})
+    assert status == 503 and json.loads(body)["type"] == "not-caught-up" and "retry-after" in headers
+    status, _, body = b.request("GET", "/api/tables/fresh", headers={"Min-Version": "soon"})
+    assert status == 400
+    # A delete through one replica reaches the other.
+    assert b.request("DELETE", "/api/tables/fresh")[0] == 204
+    wait_until(lambda: a.request("GET", "/api/tables/fresh")[0] == 404, "the delete reaches the other replica")
+
+
+def test_sigkilled_replica_restarts_and_converges(serve, postgres, tmp_path):
+    a, b, c = start_replicas(serve, postgres, tmp_path, 3)
+    writers = Writers([a, b, c], 8)
+    streams = {}
+
+    def kill_and_restart():
+        streams["before"] = EventFollower(c, "t", since=0)
+        time.sleep(2)
+        c.kill()
+        writers.replicas.remove(c)
+        # The viewer of the dead replica reconnects to another with the last id it got.
+        time.sleep(0.5)
+        last = streams["before"].updates()[-1]
+        streams["after"] = EventFollower(a, "t", since=last)
+        time.sleep(1.5)
+        writers.replicas.append(start_replicas(serve, postgres, tmp_path, 1)[0])
+        time.sleep(2)
+
+    writers.run_for(0, during=kill_and_restart)
+    restarted = writers.replicas[-1]
+    _, feed = converged([a, b, restarted])
+    check_acknowledged(writers, feed)
+    # No gap and no duplicate across the failover.
+    wait_until(lambda: streams["after"].updates()[-1:] == [feed["version"]], "the reconnected stream reaches the end")
+    assert streams["before"].updates() + streams["after"].updates() == list(range(1, feed["version"] + 1))
+    streams["after"].close()
+
+
+def test_database_url_from_the_environment_and_no_journal_beside_it(serve, postgres, tmp_path):
+    import subprocess
+    from support import BINARY
+    replica = serve(env={"WEBTABLEVIEW_DATABASE_URL": postgres.url})
+    assert replica.request("GET", "/readyz")[0] == 200
+    assert postgres.psql("SELECT count(*) FROM webtableview_tables") == "2"  # the demo tables, seeded
+    both = subprocess.run([str(BINARY), "serve", "--port", "0", "--database", postgres.url,
+                           "--journal", str(tmp_path / "j")], capture_output=True, text=True, timeout=30)
+    assert both.returncode != 0 and "exclude each other" in both.stderr
+
+
+def test_postgresql_away_edits_503_reads_go_on(serve, postgres, tmp_path):
+    replicas = start_replicas(serve, postgres, tmp_path, 2)
+    writers = Writers(replicas, 6)
+    seen = {}
+
+    def outage():
+        time.sleep(2)
+        postgres.stop()
+        wait_until(lambda: all(r.request("GET", "/readyz")[0] == 503 for r in replicas), "replicas say not ready")
+        seen["reads"] = [r.request("GET", "/api/tables/t")[0] for r in replicas]
+        seen["health"] = [r.request("GET", "/healthz")[0] for r in replicas]
+        seen["edit"] = replicas[0].request("POST", "/api/tables/t/batch", {"deleteRows": [[0, 0]]}, JSON)
+        time.sleep(5)
+        postgres.start()
+        wait_until(lambda: all(r.request("GET", "/readyz")[0] == 200 for r in replicas), "replicas ready again")
+        time.sleep(2)
+
+    writers.run_for(0, during=outage)
+    assert seen["reads"] == [200, 200] and seen["health"] == [200, 200]
+    status, headers, body = seen["edit"]
+    assert status == 503 and json.loads(body)["type"] == "storage-unavailable" and "retry-after" in headers
+    assert writers.unavailable > 0
+    _, feed = converged(replicas)
+    check_acknowledged(writers, feed)
+
+
+def test_late_replica_starts_from_a_snapshot(serve, postgres, tmp_path):
+    (a,) = start_replicas(serve, postgres, tmp_path, 1, "--snapshot-every", "1000", "--history", "1000")
+
+    def insert(n):
+        connection = http.client.HTTPConnection("127.0.0.1", a.port, timeout=30)
+        for i in range(1250):
+            connection.request("POST", "/api/tables/t/sections/0/rows",
+                               json.dumps({"row": {"text": f"{n}-{i}"}}), JSON)
+            response = connection.getresponse()
+            assert response.status == 200, response.read()
+            response.read()
+        connection.close()
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(insert, range(8)))
+    assert a.json("/api/tables/t")["version"] == 10_000
+    wait_until(lambda: int(postgres.psql("SELECT max(version) FROM webtableview_snapshots")) >= 9000,
+               "a snapshot is stored")
+    # Trimmed: the oldest change kept is far past the start, so a new replica
+    # cannot rebuild from the creation; it starts from a snapshot.
+    assert int(postgres.psql("SELECT min(version) FROM webtableview_changes")) > 1000
+    late = serve("--database", postgres.url, "--history", "1000", name="late")
+    assert late.request("GET", "/api/tables/t")[2] == a.request("GET", "/api/tables/t")[2]
+    since = 10_000 - 1000
+    assert late.request("GET", f"/api/tables/t/changes?since={since}")[2] == \
+        a.request("GET", f"/api/tables/t/changes?since={since}")[2]
+    follower = EventFollower(late, "t", since=10_000)
+    assert a.request("POST", "/api/tables/t/sections/0/rows", {"row": {"text": "after"}})[0] == 200
+    wait_until(lambda: follower.updates() == [10_001], "the late replica follows")
+    follower.close()
+
+
+def test_a_2000_row_insert_replicates(serve, postgres, tmp_path):
+    a, b = start_replicas(serve, postgres, tmp_path, 2)
+    follower = EventFollower(b, "t", since=0)
+    batch = {"insertRows": [{"at": [0, i], "row": {"text": f"r{i}"}} for i in range(2000)]}
+    status, _, body = a.request("POST", "/api/tables/t/batch", batch)
+    assert status == 200 and len(body) > 8000
+    version = json.loads(body)["version"]
+    table, feed = converged([a, b])
+    assert table["version"] == version and len(table["sections"][0]["rows"]) == 2020
+    assert feed["changes"][-1]["batch"] == json.loads(body)["batch"]
+    # The notice was tiny; the change was read from the database and streamed.
+    wait_until(lambda: follower.updates() == [version], "the stream on the other replica carries it")
+    assert json.loads(follower.events[-1][2])["batch"] == json.loads(body)["batch"]
+    follower.close()

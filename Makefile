@@ -85,7 +85,7 @@ test: deps
 	@echo "make test: every suite passed"
 
 test-unit: deps
-	$(SWIFT) test $(BUILD_FLAGS) --filter 'JSONTests|TableModelTests|TableRenderingTests|TableJournalTests'
+	$(SWIFT) test $(BUILD_FLAGS) --filter 'JSONTests|TableModelTests|TableRenderingTests|TableJournalTests|TableImportTests'
 
 test-http: deps
 	$(SWIFT) test $(BUILD_FLAGS) --filter 'MicroHTTPTests|TableServerTests'

@@ -41,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        // CSV in (`webtableview import`, `serve --data FILE.csv`): a streaming RFC 4180 reader.
+        .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -72,6 +74,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "TableJournal", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
+        // CSV files into Table documents (`webtableview import`, `serve --data FILE.csv`).
+        .target(
+            name: "TableImport",
+            dependencies: ["TableModel", .product(name: "CSV", package: "CSV.swift")],
+            swiftSettings: strict
+        ),
         .systemLibrary(
             name: "CLibPQ",
             pkgConfig: "libpq",
@@ -89,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "webtableview",
             dependencies: [
-                "TableServer", "CAllocator", "TableModel", "TableJournal", "TableDatabase", "JSON",
+                "TableServer", "CAllocator", "TableModel", "TableJournal", "TableDatabase", "TableImport", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -100,6 +108,7 @@ let package = Package(
         .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel", "JSON"], swiftSettings: strict),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
+        .testTarget(name: "TableImportTests", dependencies: ["TableImport", "TableModel"], swiftSettings: strict),
         .testTarget(name: "TableDatabaseTests", dependencies: ["TableDatabase"], swiftSettings: strict),
         .testTarget(name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(

@@ -114,14 +114,17 @@ public final class TableDatabase: Sendable {
     }
 
     /// One edit of table `id` (incarnation `incarnation`, held by this replica
-    /// at `version`), in one transaction:
-    /// 1. lock the table's row, so edits of the table through any replica are
-    ///    made one after the other;
-    /// 2. hand `body` the changes committed after `version` (through other
-    ///    replicas) and let it validate the edit against the latest version;
-    /// 3. insert what it answers with the following versions, move the table's
-    ///    version, notify, and commit.
-    /// When this returns, the edit is committed; when it throws, nothing is.
+    /// at `version`). When this returns, the edit is committed; when it
+    /// throws, nothing is.
+    ///
+    /// First, optimistically, `body` validates the edit against this replica's
+    /// version (no missed changes), and what it answers is committed in one
+    /// statement only if the table is still at that version in the database
+    /// (compare and set on the table's row: one round trip, one commit). When
+    /// another replica got there first, the edit runs again under the row's
+    /// lock (`lockedEdit`): `body` is called a second time with the changes it
+    /// missed. A refusal or a no-op is answered only once the database confirms
+    /// it was judged on the latest version.
     /// Throws `.tableMissing` when the table was deleted or re-created since
     /// this replica loaded it, `.historyGone` when the changes this replica
     /// lacks were trimmed (it must reload the table).
@@ -129,11 +132,81 @@ public final class TableDatabase: Sendable {
         _ id: String, incarnation: Int64, version: Int,
         _ body: ([StoredChange]) throws -> DatabaseEdit
     ) throws {
+        let first: DatabaseEdit
+        do {
+            first = try body([])
+        } catch {
+            if try isCurrent(id, incarnation: incarnation, version: version) { throw error }
+            return try lockedEdit(id, incarnation: incarnation, version: version, body)
+        }
+        let committed: Bool
+        switch first {
+        case .nothing:
+            committed = try isCurrent(id, incarnation: incarnation, version: version)
+        case .changes(let jsons):
+            committed = try jsons.isEmpty
+                ? isCurrent(id, incarnation: incarnation, version: version)
+                : appendIfCurrent(id, incarnation: incarnation, version: version, jsons)
+        case .deletion:
+            committed = try pool.withConnection { connection in
+                try !connection.query(
+                    """
+                    WITH gone AS (
+                        DELETE FROM webtableview_tables WHERE id = $1 AND incarnation = $2 AND version = $3 RETURNING id)
+                    SELECT pg_notify($4, $5) FROM gone
+                    """,
+                    [id, "\(incarnation)", "\(version)", DatabaseSchema.channel, TableNotice(id: id, version: -1).payload]
+                ).isEmpty
+            }
+        }
+        if !committed { try lockedEdit(id, incarnation: incarnation, version: version, body) }
+    }
+
+    /// Whether table `id` is still incarnation `incarnation` at `version`;
+    /// throws `.tableMissing` when it is gone or re-created.
+    func isCurrent(_ id: String, incarnation: Int64, version: Int) throws -> Bool {
+        let row = try pool.withConnection { connection in
+            try connection.query("SELECT incarnation, version FROM webtableview_tables WHERE id = $1", [id]).first
+        }
+        guard let row, Int64(row[0] ?? "") == incarnation else { throw Self.missing(id) }
+        return Int(row[1] ?? "") == version
+    }
+
+    /// Appends `jsons` as the versions after `version`, moves the table's
+    /// version and notifies — in one statement, committed on its own — only if
+    /// the table is still at `version`; answers whether it was.
+    func appendIfCurrent(_ id: String, incarnation: Int64, version: Int, _ jsons: [[UInt8]]) throws -> Bool {
+        guard jsons.count <= ChangeInsert.rowsPerStatement else { return false }
+        let next = version + jsons.count
+        var parameters: [String?] = [
+            id, "\(incarnation)", "\(version)", "\(next)", DatabaseSchema.channel,
+            TableNotice(id: id, version: next).payload,
+        ]
+        for (offset, json) in jsons.enumerated() {
+            parameters.append("\(version + 1 + offset)")
+            parameters.append(String(decoding: json, as: UTF8.self))
+        }
+        return try pool.withConnection { connection in
+            try !connection.query(ChangeInsert.compareAndAppend(count: jsons.count), parameters).isEmpty
+        }
+    }
+
+    /// The edit under the table's row lock, in one transaction:
+    /// 1. lock the table's row, so edits of the table through any replica are
+    ///    made one after the other;
+    /// 2. hand `body` the changes committed after `version` (through other
+    ///    replicas) and let it validate the edit against the latest version;
+    /// 3. insert what it answers with the following versions, move the table's
+    ///    version, notify, and commit.
+    func lockedEdit(
+        _ id: String, incarnation: Int64, version: Int,
+        _ body: ([StoredChange]) throws -> DatabaseEdit
+    ) throws {
         try pool.transaction { connection in
             let locked = try connection.query(
                 "SELECT incarnation, version FROM webtableview_tables WHERE id = $1 FOR UPDATE", [id])
             guard let row = locked.first, Int64(row[0] ?? "") == incarnation, let latest = Int(row[1] ?? "") else {
-                throw DatabaseError(.tableMissing, "table \"\(id)\" was deleted or re-created through another replica")
+                throw Self.missing(id)
             }
             var missed: [StoredChange] = []
             if latest > version {
@@ -162,6 +235,10 @@ public final class TableDatabase: Sendable {
                     "SELECT pg_notify($1, $2)", [DatabaseSchema.channel, TableNotice(id: id, version: -1).payload])
             }
         }
+    }
+
+    static func missing(_ id: String) -> DatabaseError {
+        DatabaseError(.tableMissing, "table \"\(id)\" was deleted or re-created through another replica")
     }
 
     /// Stores a snapshot (`json`, the table at `version`) and trims: drops the
@@ -248,6 +325,26 @@ public final class TableDatabase: Sendable {
 /// How many rows each `INSERT` of changes carries, and its text.
 enum ChangeInsert {
     static let rowsPerStatement = 1_000
+
+    /// `appendIfCurrent`'s statement for `count` changes. Parameters: $1 id,
+    /// $2 incarnation, $3 expected version, $4 new version, $5 channel, $6
+    /// payload, then version and JSON of each change. The `UPDATE … WHERE
+    /// version = $3` takes the row's lock and, when another edit committed
+    /// first, matches no row (PostgreSQL re-checks the condition on the
+    /// committed row): then nothing is inserted and nothing notified.
+    static func compareAndAppend(count: Int) -> String {
+        let values = (0..<count).map { "($2::bigint, $\(7 + 2 * $0)::bigint, $\(8 + 2 * $0)::text)" }
+            .joined(separator: ", ")
+        return """
+            WITH moved AS (
+                UPDATE webtableview_tables SET version = $4
+                 WHERE id = $1 AND incarnation = $2 AND version = $3 RETURNING id),
+            inserted AS (
+                INSERT INTO webtableview_changes (incarnation, version, change)
+                SELECT * FROM (VALUES \(values)) AS changes WHERE EXISTS (SELECT 1 FROM moved))
+            SELECT pg_notify($5, $6) FROM moved
+            """
+    }
 
     static func statements(count: Int) -> [(rows: Int, sql: String)] {
         stride(from: 0, to: count, by: rowsPerStatement).map { start in

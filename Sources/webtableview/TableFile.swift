@@ -1,13 +1,24 @@
 import Foundation
 import JSON
+import TableImport
 import TableModel
 
-/// Reading Table documents from files (`--data` and `check`).
+/// Reading Table documents from files (`--data`, `check` and `import`).
 enum TableFile {
-    /// The tables in `path`: one Table document or an array of them.
-    static func load(_ path: String, limits: ModelLimits) -> Result<[Table], TableFileError> {
+    /// The tables in `path`: one Table document or an array of them, or, for a
+    /// `.csv` file, the table `csvOptions` make of it.
+    static func load(
+        _ path: String, limits: ModelLimits, csvOptions: CSVImportOptions = CSVImportOptions()
+    ) -> Result<[Table], TableFileError> {
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(TableFileError(messages: ["cannot read the file"]))
+        }
+        if path.lowercased().hasSuffix(".csv") {
+            do throws(CSVImportError) {
+                return .success([try CSVImport.table(csv: Array(data), name: path, options: csvOptions, limits: limits)])
+            } catch {
+                return .failure(TableFileError(messages: error.problems.map(\.description)))
+            }
         }
         let value: JSONValue
         do {

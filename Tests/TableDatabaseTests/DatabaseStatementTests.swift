@@ -30,6 +30,14 @@ import Testing
         #expect(split[0].sql.hasSuffix("($1, $2000, $2001)"))
     }
 
+    @Test func compareAndAppendNumbersEachChangeAfterTheSixFixedParameters() {
+        let sql = ChangeInsert.compareAndAppend(count: 2)
+        #expect(sql.contains("WHERE id = $1 AND incarnation = $2 AND version = $3 RETURNING id"))
+        #expect(sql.contains("VALUES ($2::bigint, $7::bigint, $8::text), ($2::bigint, $9::bigint, $10::text)"))
+        #expect(sql.contains("WHERE EXISTS (SELECT 1 FROM moved)"))
+        #expect(sql.hasSuffix("SELECT pg_notify($5, $6) FROM moved"))
+    }
+
     @Test func migrationsAreNumberedFromOne() {
         #expect(DatabaseSchema.version == DatabaseSchema.migrations.count)
         #expect(DatabaseSchema.migrations.allSatisfy { !$0.isEmpty })

@@ -28,15 +28,15 @@ import Testing
         #expect(strings(row?["editingStyle"]?["enum"]) == EditingStyle.allCases.map(\.rawValue))
     }
 
-    /// The field tables of docs/FORMAT.md: for each heading, field name → the
-    /// last column ("what it does, what it looks like").
+    /// The field tables of docs/FORMAT.md (under "Table", "Section" and "Row"):
+    /// for each heading, field name → the last column ("what it does, what it looks like").
     func formatTables() throws -> [String: [String: String]] {
         let text = try String(contentsOf: packageRoot.appendingPathComponent("docs/FORMAT.md"), encoding: .utf8)
         var tables: [String: [String: String]] = [:]
         var heading = ""
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("## ") { heading = String(line.dropFirst(3)) }
-            guard line.hasPrefix("| `") else { continue }
+            guard ["Table", "Section", "Row"].contains(heading), line.hasPrefix("| `") else { continue }
             let cells = line.dropFirst().dropLast().split(separator: "|", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count == 5 else {

@@ -76,6 +76,38 @@ import Testing
         #expect(try launch(["check"]).exitStatus() == 2)
     }
 
+    /// `import` writes the Table document of a CSV file, or names each problem
+    /// with its line; `serve --data` takes the CSV file through the same code.
+    @Test func importAndServeACSVFile() throws {
+        let directory = FileManager.default.temporaryDirectory
+        let good = directory.appendingPathComponent("wtv-cities-\(getpid()).csv")
+        let bad = directory.appendingPathComponent("wtv-bad-\(getpid()).csv")
+        try Data("name,state,id\nBuffalo,NY,buf\n\"Los Angeles, CA\",CA,la\n".utf8).write(to: good)
+        try Data("name,id\nA,a\nB\n\"C\n".utf8).write(to: bad)
+        defer {
+            try? FileManager.default.removeItem(at: good)
+            try? FileManager.default.removeItem(at: bad)
+        }
+        let imported = try launch(["import", good.path, "--table-id", "cities", "--section", "state"])
+        let json = imported.output.fileHandleForReading.readDataToEndOfFile()
+        #expect(imported.exitStatus() == 0)
+        let table = try JSONSerialization.jsonObject(with: json) as? [String: Any]
+        #expect(table?["id"] as? String == "cities")
+        #expect((table?["sections"] as? [[String: Any]])?.compactMap { $0["header"] as? String } == ["NY", "CA"])
+
+        let refused = try run(["import", bad.path])
+        #expect(refused.status == 1)
+        #expect(refused.text == "\(bad.path): line 4: a quoted field opens here and is never closed")
+
+        let server = try launch(["serve", "--port", "0", "--data", good.path])
+        let client = TestClient(port: try port(from: server))
+        let rows = try client.request(.GET, "/api/tables/wtv-cities-\(getpid())/sections/0/rows")
+        #expect(rows.status == 200)
+        #expect(rows.text.contains("\"id\":\"la\""))
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(server.exitStatus() == 0)
+    }
+
     /// A token file that is empty, blank or missing stops the server with the reason.
     @Test func aTokenFileThatHoldsNoTokenIsNamedForWhatItIs() throws {
         let directory = FileManager.default.temporaryDirectory

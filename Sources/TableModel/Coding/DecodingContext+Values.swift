@@ -144,17 +144,7 @@ extension DecodingContext {
     }
 
     func isIdentifier(_ string: String) -> Bool {
-        let utf8 = string.utf8
-        guard !utf8.isEmpty, utf8.count <= limits.maxIDLength else { return false }
-        return utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                true
-            default:
-                false
-            }
-        }
+        limits.isIdentifier(string)
     }
 
     /// What a number beyond `Double`'s range (read as infinity) is told.

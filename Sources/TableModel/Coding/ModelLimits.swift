@@ -35,6 +35,21 @@ public struct ModelLimits: Sendable, Equatable {
         self.maxIssues = maxIssues
     }
 
+    /// Whether `string` is an id or a name: `[A-Za-z0-9_-]{1,maxIDLength}`.
+    public func isIdentifier(_ string: String) -> Bool {
+        let utf8 = string.utf8
+        guard !utf8.isEmpty, utf8.count <= maxIDLength else { return false }
+        return utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                true
+            default:
+                false
+            }
+        }
+    }
+
     /// The limits of docs/FORMAT.md.
     public static let `default` = ModelLimits()
 }

@@ -121,7 +121,7 @@ extension OpenAPIDocument {
           "parameters":[{"$ref":"#/components/parameters/t"}],
           "get":{"operationId":"listChanges","summary":"The changes after a version, up to another",
             "parameters":[{"name":"since","in":"query","allowEmptyValue":true,"description":"A version; empty is the same as 0","schema":{"$ref":"#/components/schemas/Position"}},
-              {"name":"until","in":"query","description":"The last version wanted, not below since; a range the table has passed is answered immutable","schema":{"$ref":"#/components/schemas/Position"}}],
+              {"name":"until","in":"query","description":"The last version wanted (below since: none); a range the table has passed is answered immutable","schema":{"$ref":"#/components/schemas/Position"}}],
             "responses":{"200":{"description":"The changes, in order","headers":{"ETag":{"$ref":"#/components/headers/ETag"}},"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ChangeList"}}}},"304":{"description":"Not modified"},
               "400":{"$ref":"#/components/responses/BadRequest"},"404":{"$ref":"#/components/responses/NotFound"},"410":{"$ref":"#/components/responses/Gone"}}}},
         "/api/tables/{t}/events":{

@@ -14,11 +14,8 @@ extension RouteBuilder {
         read("/api/tables/{t}/changes") { request in
             let id = request.tableID
             let since = try request.queryInteger("since", default: 0)
-            let until = try request.query["until"].map { _ in try request.queryInteger("until", default: 0) }
-            if let until, until < since {
-                throw TableServerError.badRequest(
-                    type: "bad-parameter", detail: "until (\(until)) must not be below since (\(since))")
-            }
+            // `until` below `since` asks for nothing: the empty range at `since`.
+            let until = try request.query["until"].map { _ in max(try request.queryInteger("until", default: 0), since) }
             let feed = try store.changes(id, since: since, until: until ?? .max)
             guard let changes = feed.changes else {
                 var response = HTTPResponse.problem(

@@ -14,11 +14,14 @@ protocol TableLog: Sendable {
     func recordCreation(of table: Table) throws -> UInt64
 
     /// Records one edit of table `id`, which this server holds at `version`
-    /// with `mark`. Calls `edit` once with the changes the log holds after
-    /// `version` that this server has not applied yet (made through another
-    /// replica; a journal has none), which the store applies first; then records
-    /// what `edit` answers, atomically. Answers the table's mark afterwards.
-    /// When `edit` throws, nothing is recorded and the error is rethrown.
+    /// with `mark`. Calls `edit` with the changes the log holds after `version`
+    /// that this server has not applied yet (made through another replica; a
+    /// journal has none), which the store applies first; then records what
+    /// `edit` answers, atomically. `edit` may be called a second time, with
+    /// changes, when the first answer turned out to be validated against an
+    /// older version than the log's latest: only the last answer is recorded.
+    /// Answers the table's mark afterwards. When `edit` throws, nothing is
+    /// recorded and the error is rethrown.
     func recordEdit(
         of id: String, mark: UInt64, version: Int,
         _ edit: (_ missed: [LoggedChange]) throws -> LoggedEdit

@@ -155,6 +155,7 @@ final class TableStore: Sendable {
             // keep each step's table to render that step's event from.
             var steps: [(batch: Batch, table: Table)] = []
             try record(in: &state) { state in
+                steps = []
                 try Self.checkPrecondition(ifMatch, version: state.table.version)
                 var working = state.table
                 for batch in SnapshotDiff.batches(from: working, to: snapshot) {

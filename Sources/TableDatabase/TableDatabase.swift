@@ -144,7 +144,8 @@ public final class TableDatabase: Sendable {
         case .nothing:
             committed = try isCurrent(id, incarnation: incarnation, version: version)
         case .changes(let jsons):
-            committed = try jsons.isEmpty
+            committed =
+                try jsons.isEmpty
                 ? isCurrent(id, incarnation: incarnation, version: version)
                 : appendIfCurrent(id, incarnation: incarnation, version: version, jsons)
         case .deletion:

@@ -128,6 +128,7 @@ import Testing
             #expect(try reconfigured.json["batch"]?["animation"]?.string == "none")
             let otherID = try client.request(.PUT, "/api/tables/t/items/n0", headers: jsonHeaders, body: body(#"{"id": "x"}"#))
             #expect(otherID.status == 422)
+            #expect(try otherID.json["detail"]?.string == #"$.id: "x" does not match the row in the path ("n0")"#)
             #expect(try client.request(.DELETE, "/api/tables/t/items/n0").json["batch"]?["deleteRows"] == .array([.array([.integer(1), .integer(2)])]))
             #expect(try client.request(.DELETE, "/api/tables/t/items/n0").status == 409)
 

@@ -143,7 +143,7 @@ extension DecodingContext {
         switch (own, path) {
         case (nil, nil): report("missing required field \"id\": a \(what) edited by id needs one")
         case (let own?, let path?) where own != path:
-            at("id") { $0.report("the \(what)'s id \(Self.quote(own)) differs from \(Self.quote(path)) in the path") }
+            at("id") { $0.report("\(Self.quote(own)) does not match the \(what) in the path (\(Self.quote(path)))") }
         default: break
         }
         return own ?? path

@@ -85,7 +85,7 @@ final class PublicFolder {
             "photo.jpg": "image/jpeg",
             "anim.gif": "image/gif",
             "pic.webp": "image/webp",
-            "favicon.ico": "image/vnd.microsoft.icon",
+            "favicon.ico": "image/x-icon",
             "data.json": "application/json",
             "index.html": "text/html; charset=utf-8",
             "notes.txt": "text/plain; charset=utf-8",

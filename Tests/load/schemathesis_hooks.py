@@ -6,7 +6,9 @@ fields of a document, which JSON Schema cannot state and so a schema-valid
 document can break:
 
 - ids must be unique within a table (sections) and within a table (rows),
-- the `id` in the body of `PUT /api/tables/{t}` must be `{t}` when given.
+- the `id` in the body of `PUT /api/tables/{t}` must be `{t}` when given, and
+  so must the `id` of a row or section put by id (`PUT …/items/{rowID}`,
+  `…/items/{rowID}/reconfigure`, `PUT …/section-ids/{sectionID}`).
 
 Any other 4xx answer to schema-valid data is still a failure, and so is a 422
 that names any other error alongside those.
@@ -21,6 +23,8 @@ CROSS_FIELD_RULES = (
     "duplicate section id ",
     "duplicate row id ",
     "does not match the table in the path",
+    "does not match the row in the path",
+    "does not match the section in the path",
 )
 
 

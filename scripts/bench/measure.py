@@ -145,6 +145,28 @@ def snapshot_diff(tools, rounds):
     return {"ours": ours, "side": side, "linearity": linearity}
 
 
+def diff_shapes(tools, rounds, divisor=1):
+    """The six shapes of the diff target (`DiffBench.shapes`): thread CPU of the current
+    SnapshotDiff against the frozen copy of the previous one, in one process, shapes taking
+    turns; and Swift's difference(from:) at the size it can take (see `DiffBench.swiftChanges`)."""
+    lines = tools.model_bench("diff-shapes", rounds, divisor)
+    shapes = {}
+    for line in lines:
+        shapes.setdefault(int(line["shape"]), []).append(line)
+    results = {}
+    for shape, runs in sorted(shapes.items()):
+        first = runs[0]
+        results[shape] = {
+            "rows": int(first["rows"]), "sections": int(first["sections"]), "swift_rows": int(first["swift_rows"]),
+            "current_ms": summary([int(r["current_ns"]) / 1e6 for r in runs]),
+            "frozen_ms": summary([int(r["frozen_ns"]) / 1e6 for r in runs]),
+            "speed_up": summary([int(r["frozen_ns"]) / int(r["current_ns"]) for r in runs]),
+            "swift_ms": summary([int(r["swift_ns"]) / 1e6 for r in runs]),
+            "swift_vs_current": summary([int(r["swift_ns"]) / int(r["current_at_swift_rows_ns"]) for r in runs]),
+        }
+    return results
+
+
 def fan_out(tools, counts, changes):
     """One change delivered to N event-stream subscribers: server CPU per delivered event, idle
     CPU; and the same for the floor, a C program that writes an event of the same size to N

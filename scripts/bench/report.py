@@ -37,6 +37,16 @@ def verdict(ok):
     return "**met**" if ok else "**not met**"
 
 
+def diff_shapes_row(shapes):
+    """The targets-table row of `measure.diff_shapes` (issue 17: half the time on every shape)."""
+    if not shapes:
+        return ("PUT snapshot diff, six shapes, against the previous diff", "not run", "—", "≥ ×2 on every shape", "—")
+    worst = min(v["speed_up"]["median"] for v in shapes.values())
+    return ("PUT snapshot diff, six shapes, against the previous diff",
+            ", ".join(f"×{v['speed_up']['median']:.2f}" for v in shapes.values()),
+            f"×{worst:.2f} (worst)", "≥ ×2 on every shape", verdict(worst >= 2))
+
+
 def summary_rows(r):
     j, p, e, d, f, s = (r[k] for k in ("json_row", "page", "edits", "diff", "fan_out", "start_up"))
     wtv, floor, hb = (j["servers"][k] for k in ("webtableview", "C floor", "Hummingbird"))
@@ -69,6 +79,7 @@ def summary_rows(r):
         ("PUT snapshot diff, 100k rows", f"{d['ours'][100_000]['diff_ns']['median']:.0f} ms; at 10k rows "
          f"{side['diff_ns']['median']:.1f} ms vs Swift's {side['swift_ns']['median']:.0f} ms",
          f"Swift ×{side['ratio']['median']:.0f} slower", "faster", verdict(side["ratio"]["median"] > 1)),
+        diff_shapes_row(r.get("diff_shapes")),
         ("PUT snapshot diff, linear", "200k vs 100k rows, run by run", f"×{d['linearity']['median']:.2f}", "≈ ×2",
          verdict(d["linearity"]["median"] <= 2.4)),
         ("one change to 1,000 / 10,000 subscribers", ", ".join(
@@ -84,6 +95,26 @@ def summary_rows(r):
         ("start-up to the first answer", f"{s['product_ms']['median']:.1f} ms vs `true` {s['true_ms']['median']:.1f} ms",
          f"×{s['product_ms']['median'] / s['true_ms']['median']:.0f}", "< 100 ms", verdict(s["product_ms"]["median"] < 100)),
     ]
+
+
+def diff_shapes_section(shapes):
+    """The Markdown of `measure.diff_shapes`."""
+    names = ["5k, 500 deleted + 500 inserted", "100k, 10k deleted + 10k inserted", "100k, 10k moved + 10k changed",
+             "100 sections × 1,000, 10 % of each kind", "100k, 10 % of each kind", "1M, 1 % of each kind"]
+    out = ["", "### Snapshot diff, six shapes: current against the previous diff and Swift", "",
+           "`ModelBench diff-shapes` (thread CPU ms, one process, shapes taking turns). *Previous* is a frozen "
+           "copy of the diff before the symbol table (`Benchmarks/Sources/ModelBench/FrozenSnapshotDiff.swift`). "
+           "Swift's `difference(from:).inferringMoves()` on the flattened ids is Myers' algorithm, O((N+M)·D) "
+           "time and O(D²) memory: it runs on the same shape scaled down to at most 2,000 changes, against the "
+           "current diff on that same smaller input.", "",
+           "| shape | rows × sections | current | previous | previous/current | Swift (rows) | Swift/current |",
+           "|---|---|---|---|---|---|---|"]
+    for shape, v in shapes.items():
+        out.append(f"| {names[int(shape)]} | {v['rows']:,} × {v['sections']} | {spread(v['current_ms'], 2)} | "
+                   f"{spread(v['frozen_ms'], 2)} | ×{v['speed_up']['median']:.2f} ({v['speed_up']['min']:.2f}–"
+                   f"{v['speed_up']['max']:.2f}) | {spread(v['swift_ms'], 1)} ({v['swift_rows']:,}) | "
+                   f"×{v['swift_vs_current']['median']:.0f} |")
+    return out
 
 
 COMPRESSED = {"row": "JSON row (kept answer)", "page": "1,000-row page (streamed)", "large": "large table's JSON (streamed)"}
@@ -223,6 +254,8 @@ def markdown(r):
             "O(D²) memory, so it is run at smaller sizes):", "", "| rows | SnapshotDiff | Swift | Swift/ours |", "|---|---|---|---|"]
     for rows, v in d["side"].items():
         out.append(f"| {int(rows):,} | {spread(v['diff_ns'], 1)} | {spread(v['swift_ns'], 1)} | {spread(v['ratio'], 0)} |")
+    if "diff_shapes" in r:
+        out += diff_shapes_section(r["diff_shapes"])
     out += ["", "### Event-stream fan-out (20 changes a run, 3 runs)", "",
             "The floor is `Benchmarks/Floor/sse_floor.c`: the same subscribers, an event of the same size, "
             "written with one `send()` to each socket and nothing else.", "",

@@ -3,6 +3,7 @@
 //
 //   ModelBench edits ROWS OPERATIONS ROUNDS
 //   ModelBench diff ROWS SECTIONS ROUNDS [swift]
+//   ModelBench diff-shapes ROUNDS [DIVISOR]   (the six shapes of DiffBench.shapes)
 import Glibc
 
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
@@ -13,7 +14,9 @@ case ("diff", 4), ("diff", 5):
     DiffBench.run(
         rows: Int(arguments[1]) ?? 100_000, sections: Int(arguments[2]) ?? 100,
         rounds: Int(arguments[3]) ?? 5, swiftDifference: arguments.count == 5 && arguments[4] == "swift")
+case ("diff-shapes", 2), ("diff-shapes", 3):
+    DiffBench.runShapes(rounds: Int(arguments[1]) ?? 3, divisor: arguments.count == 3 ? Int(arguments[2]) ?? 1 : 1)
 default:
-    print("usage: ModelBench edits ROWS OPERATIONS ROUNDS | diff ROWS SECTIONS ROUNDS [swift]")
+    print("usage: ModelBench edits ROWS OPERATIONS ROUNDS | diff ROWS SECTIONS ROUNDS [swift] | diff-shapes ROUNDS [DIVISOR]")
     exit(2)
 }

@@ -47,9 +47,10 @@ extension DecodingContext {
         let verbs = object.members.map(\.key).filter { Self.editForms[$0] != nil }
         guard verbs.count == 1, let verb = verbs.first, let form = Self.editForms[verb], let operand = object[verb] else {
             let known = Self.editForms.keys.sorted().map(Self.quote).joined(separator: ", ")
-            report(verbs.isEmpty
-                ? "missing the edit: one of \(known)"
-                : "give one edit per object, found \(verbs.map(Self.quote).joined(separator: " and "))")
+            report(
+                verbs.isEmpty
+                    ? "missing the edit: one of \(known)"
+                    : "give one edit per object, found \(verbs.map(Self.quote).joined(separator: " and "))")
             return nil
         }
         let placed = placement(value, besides: [verb], form.places, required: form.required)
@@ -142,7 +143,7 @@ extension DecodingContext {
         switch (own, path) {
         case (nil, nil): report("missing required field \"id\": a \(what) edited by id needs one")
         case (let own?, let path?) where own != path:
-            at("id") { $0.report("the \(what)'s id \(Self.quote(own)) differs from \(Self.quote(path)) in the path") }
+            at("id") { $0.report("\(Self.quote(own)) does not match the \(what) in the path (\(Self.quote(path)))") }
         default: break
         }
         return own ?? path

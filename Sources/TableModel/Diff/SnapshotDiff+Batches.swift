@@ -50,7 +50,7 @@ extension SnapshotDiffer {
             // Only its brand-new rows: the matched ones move in with the main batch.
             var section = new.sections[newSection]
             section.rows = RowList(
-                new.rows(of: newSection).lazy.filter { rows.newToOld[$0] < 0 }.map { new.rows[$0] }
+                new.rows(of: newSection).lazy.filter { rows.newToOld[$0] < 0 }.map { new.row($0) }
             )
             batch.insertSections.append(Batch.SectionItem(at: t1OfNew[newSection], section: section))
         }
@@ -62,13 +62,13 @@ extension SnapshotDiffer {
             section.rows = RowList(
                 old.rows(of: oldSection).lazy.map { oldRow in
                     let newRow = rows.oldToNew[oldRow]
-                    return newRow >= 0 && rowChanged[newRow] ? new.rows[newRow] : old.rows[oldRow]
+                    return newRow >= 0 && rowChanged[newRow] ? new.row(newRow) : old.row(oldRow)
                 }
             )
             batch.reloadSections.append(Batch.SectionItem(at: oldSection, section: section))
         }
-        for newRow in new.rows.indices where update(of: newRow) == .stage {
-            batch.reloadRows.append(Batch.RowItem(at: t0Path(rows.newToOld[newRow]), row: new.rows[newRow]))
+        for newRow in new.indices where update(of: newRow) == .stage {
+            batch.reloadRows.append(Batch.RowItem(at: t0Path(rows.newToOld[newRow]), row: new.row(newRow)))
         }
         return batch
     }
@@ -111,12 +111,12 @@ extension SnapshotDiffer {
                 if oldRow < 0 {
                     // An early section already holds its new rows.
                     if oldSection >= 0 {
-                        batch.insertRows.append(Batch.RowItem(at: t2Path(newRow), row: new.rows[newRow]))
+                        batch.insertRows.append(Batch.RowItem(at: t2Path(newRow), row: new.row(newRow)))
                     }
                 } else if rowMoved[newRow] {
                     batch.moveRows.append(Batch.RowMove(from: t1Path(oldRow), to: t2Path(newRow)))
                 } else if update(of: newRow) == .main {
-                    batch.reloadRows.append(Batch.RowItem(at: t1Path(oldRow), row: new.rows[newRow]))
+                    batch.reloadRows.append(Batch.RowItem(at: t1Path(oldRow), row: new.row(newRow)))
                 }
             }
         }
@@ -134,8 +134,8 @@ extension SnapshotDiffer {
         for newSection in new.sections.indices where reloadedInStage[newSection] {
             batch.reloadSections.append(Batch.SectionItem(at: t2OfNew[newSection], section: new.sections[newSection]))
         }
-        for newRow in new.rows.indices where update(of: newRow) == .stage {
-            batch.reloadRows.append(Batch.RowItem(at: t2Path(newRow), row: new.rows[newRow]))
+        for newRow in new.indices where update(of: newRow) == .stage {
+            batch.reloadRows.append(Batch.RowItem(at: t2Path(newRow), row: new.row(newRow)))
         }
         return batch
     }

@@ -74,16 +74,18 @@
 // precedes them in the new table, so they rarely need to move.
 //
 // ## Complexity
-// n rows and s sections on both sides: O(n + s) passes and hashings. Matching is
-// Heckel's symbol table (one pass over the old items, one over the new): first
-// one small table per matched section, then one table-wide for the rows still
-// unmatched, so each row is hashed at most twice per kind of key. Choosing what
-// stays adds O(k log k) for the longest increasing subsequence of the k rows that
-// stay in each section, and of the surviving sections: O(n log n) in the worst
-// case, near-linear in practice. Memory O(n + s). (100,000 rows in 100 sections
-// with 10,000 deletes, inserts, moves and content changes each: about 40 ms,
-// where Swift's `difference(from:).inferringMoves()` on the flattened ids takes
-// seconds.) This file decides; `SnapshotDiff+Batches.swift` writes the batches.
+// n rows and s sections on both sides: O(n + s) passes, expected. The rows are
+// read where the tables keep them (`FlatSnapshot`: ids, hashes and where each row
+// lies; no row is copied), and each row's id is hashed once (`RowKey`). Matching
+// is Heckel's symbol table (one pass over the old items, one over the new), an
+// open-addressing table on those hashes: first one small table per matched
+// section, then one table-wide for the rows still unmatched. Every matched pair is
+// compared once for a change of content. Choosing what stays adds the longest
+// increasing subsequence of the k rows that stay in each section, and of the
+// surviving sections: O(k) when they mostly keep their order, O(k log k) at
+// worst. Memory O(n + s). `make bench` times six shapes against the previous
+// diff and Swift's `difference(from:).inferringMoves()` (docs/PERFORMANCE.md).
+// This file decides; `SnapshotDiff+Batches.swift` writes the batches.
 //
 // Precondition: ids are unique within each table, as validation guarantees.
 
@@ -176,13 +178,15 @@ struct SnapshotDiffer {
 
     static func matchSections(_ old: FlatSnapshot, _ new: FlatSnapshot) -> Matching {
         var matching = Matching(oldCount: old.sections.count, newCount: new.sections.count)
-        let oldSections = old.sections
-        let newSections = new.sections
+        let oldKeys = old.sections.map(SectionIdentity.init)
+        let newKeys = new.sections.map(SectionIdentity.init)
         matching.pair(
-            old: oldSections.indices,
-            new: newSections.indices,
-            oldKey: { SectionIdentity(oldSections[$0]) },
-            newKey: { SectionIdentity(newSections[$0]) }
+            old: oldKeys.indices,
+            new: newKeys.indices,
+            oldHash: { oldKeys[$0].hashValue },
+            newHash: { newKeys[$0].hashValue },
+            sameOld: { oldKeys[$0] == oldKeys[$1] },
+            sameKey: { oldKeys[$0] == newKeys[$1] }
         )
         return matching
     }
@@ -190,26 +194,43 @@ struct SnapshotDiffer {
     /// Rows are paired within each matched section first — a few small hash tables
     /// that stay in cache, and equal rows without ids keep to their own section —
     /// then across the table for the rows still unmatched: those that changed section.
+    /// Each row's key is hashed once (`FlatSnapshot.idHashes`, or Swift's `hashValue`
+    /// when an id is not ASCII, see `RowKey`) and serves both passes.
     static func matchRows(_ old: FlatSnapshot, _ new: FlatSnapshot, sections: Matching) -> Matching {
-        var matching = Matching(oldCount: old.rows.count, newCount: new.rows.count)
-        let oldRows = old.rows
-        let newRows = new.rows
+        var matching = Matching(oldCount: old.count, newCount: new.count)
+        let oldIDs = old.ids
+        let newIDs = new.ids
+        let ascii = old.idsAreASCII && new.idsAreASCII
+        let oldIDHashes = ascii ? old.idHashes : oldIDs.map { $0?.hashValue ?? 0 }
+        let newIDHashes = ascii ? new.idHashes : newIDs.map { $0?.hashValue ?? 0 }
         let byContent = old.hasRowsWithoutID && new.hasRowsWithoutID
+        // Rows without an id are their whole content.
+        let oldContent = byContent ? old.indices.map { oldIDs[$0] == nil ? old.row($0).hashValue : 0 } : []
+        let newContent = byContent ? new.indices.map { newIDs[$0] == nil ? new.row($0).hashValue : 0 } : []
         func pair(old oldRange: Range<Int>, new newRange: Range<Int>) {
-            matching.pair(old: oldRange, new: newRange, oldKey: { oldRows[$0].id }, newKey: { newRows[$0].id })
+            matching.pair(
+                old: oldRange,
+                new: newRange,
+                oldHash: { oldIDs[$0] == nil ? nil : oldIDHashes[$0] },
+                newHash: { newIDs[$0] == nil ? nil : newIDHashes[$0] },
+                sameOld: { old.sameID($0, $1, of: old) },
+                sameKey: { old.sameID($0, $1, of: new) }
+            )
             guard byContent else { return }
             matching.pair(
                 old: oldRange,
                 new: newRange,
-                oldKey: { oldRows[$0].id == nil ? oldRows[$0] : nil },
-                newKey: { newRows[$0].id == nil ? newRows[$0] : nil }
+                oldHash: { oldIDs[$0] == nil ? oldContent[$0] : nil },
+                newHash: { newIDs[$0] == nil ? newContent[$0] : nil },
+                sameOld: { old.rowEquals($0, $1, of: old) },
+                sameKey: { old.rowEquals($0, $1, of: new) }
             )
         }
         for newSection in new.sections.indices {
             let oldSection = sections.newToOld[newSection]
             if oldSection >= 0 { pair(old: old.rows(of: oldSection), new: new.rows(of: newSection)) }
         }
-        pair(old: oldRows.indices, new: newRows.indices)
+        pair(old: old.indices, new: new.indices)
         return matching
     }
 
@@ -218,7 +239,7 @@ struct SnapshotDiffer {
     mutating func classifySections() {
         insertedEarly = [Bool](repeating: false, count: new.sections.count)
         deletedLate = [Bool](repeating: false, count: old.sections.count)
-        for newRow in new.rows.indices {
+        for newRow in new.indices {
             let oldRow = rows.newToOld[newRow]
             guard oldRow >= 0 else { continue }
             let newSection = new.sectionOf[newRow]
@@ -321,7 +342,7 @@ struct SnapshotDiffer {
     // MARK: Stage 5 — row moves of the main batch
 
     mutating func planRowMoves() {
-        rowMoved = [Bool](repeating: false, count: new.rows.count)
+        rowMoved = [Bool](repeating: false, count: new.count)
         crossTraffic = [Bool](repeating: false, count: new.sections.count)
         for newSection in new.sections.indices where t1OfSection(newSection) >= 0 {
             let oldSection = sections.newToOld[newSection]
@@ -363,9 +384,9 @@ struct SnapshotDiffer {
             return before.header != after.header || before.footer != after.footer
                 || before.indexTitle != after.indexTitle
         }
-        rowChanged = new.rows.indices.map { newRow in
+        rowChanged = new.indices.map { newRow in
             let oldRow = rows.newToOld[newRow]
-            return oldRow >= 0 && old.rows[oldRow] != new.rows[newRow]
+            return oldRow >= 0 && !old.rowEquals(oldRow, newRow, of: new)
         }
         // A changed section can be reloaded by the main batch, final rows and all,
         // when it neither moves nor trades rows with another section there.
@@ -374,7 +395,7 @@ struct SnapshotDiffer {
         }
         let needsStage =
             new.sections.indices.contains { sectionChanged[$0] && !foldable[$0] }
-            || new.rows.indices.contains { rowChanged[$0] && rowMoved[$0] && !foldable[new.sectionOf[$0]] }
+            || new.indices.contains { rowChanged[$0] && rowMoved[$0] && !foldable[new.sectionOf[$0]] }
         let none = [Bool](repeating: false, count: new.sections.count)
         if needsStage {
             stage = insertedEarly.contains(true) ? .opening : .closing

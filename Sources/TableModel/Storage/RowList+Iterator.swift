@@ -42,3 +42,21 @@ extension RowList {
         }
     }
 }
+
+extension RowList {
+    /// Appends each leaf's rows to `leaves`, in order: the buffers the tree holds,
+    /// shared, not copied (one retain a leaf). O(n / leafMinimum).
+    func appendLeaves(to leaves: inout [[Row]]) {
+        root.appendLeaves(to: &leaves)
+    }
+}
+
+extension RowListNode {
+    func appendLeaves(to leaves: inout [[Row]]) {
+        if isLeaf {
+            if !rows.isEmpty { leaves.append(rows) }
+            return
+        }
+        for child in children { child.appendLeaves(to: &leaves) }
+    }
+}

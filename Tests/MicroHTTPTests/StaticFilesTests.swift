@@ -16,9 +16,11 @@ final class PublicFolder {
         mkdir(root, 0o755)
         mkdir(root + "/sub", 0o755)
         mkdir(root + "/folder", 0o755)
-        for name in ["style.css", "app.js", "module.mjs", "logo.svg", "image.png", "photo.jpg", "anim.gif",
-                     "pic.webp", "favicon.ico", "data.json", "index.html", "notes.txt", "font.woff2", "blob.bin",
-                     "sub/inner.js", ".env"] {
+        for name in [
+            "style.css", "app.js", "module.mjs", "logo.svg", "image.png", "photo.jpg", "anim.gif",
+            "pic.webp", "favicon.ico", "data.json", "index.html", "notes.txt", "font.woff2", "blob.bin",
+            "sub/inner.js", ".env",
+        ] {
             write(root + "/" + name, "contents of \(name)")
         }
         write(base + "/secret.txt", "TOP-SECRET")
@@ -28,9 +30,11 @@ final class PublicFolder {
     }
 
     deinit {
-        for name in ["style.css", "app.js", "module.mjs", "logo.svg", "image.png", "photo.jpg", "anim.gif",
-                     "pic.webp", "favicon.ico", "data.json", "index.html", "notes.txt", "font.woff2", "blob.bin",
-                     "sub/inner.js", ".env", "escape.txt", "alias.css", "up", "large.bin", "big.css"] {
+        for name in [
+            "style.css", "app.js", "module.mjs", "logo.svg", "image.png", "photo.jpg", "anim.gif",
+            "pic.webp", "favicon.ico", "data.json", "index.html", "notes.txt", "font.woff2", "blob.bin",
+            "sub/inner.js", ".env", "escape.txt", "alias.css", "up", "large.bin", "big.css",
+        ] {
             unlink(root + "/" + name)
         }
         rmdir(root + "/sub")

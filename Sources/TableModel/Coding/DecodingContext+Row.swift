@@ -108,9 +108,11 @@ extension DecodingContext {
         case .array(let elements):
             return .array(elements.enumerated().map { index, element in at(index: index) { $0.fieldValue(element) } })
         case .object(let object):
-            return .object(JSONObject(object.members.map { member in
-                JSONMember(member.key, at(member.key) { $0.fieldValue(member.value) })
-            }))
+            return .object(
+                JSONObject(
+                    object.members.map { member in
+                        JSONMember(member.key, at(member.key) { $0.fieldValue(member.value) })
+                    }))
         case .double(let double) where !double.isFinite:
             report(Self.beyondRange)
             return value

@@ -102,11 +102,12 @@ public struct TableRenderer: Sendable {
         let shown = range.clamped(to: 0..<rows.count)
         let title = HTMLEscaping.escape(table.title ?? table.id)
         let total = Formatting.grouped(rows.count)
-        let described = switch shown.count {
-        case 0: "No rows after row \(Formatting.grouped(shown.lowerBound)) of \(total)"
-        case 1: "Row \(Formatting.grouped(shown.upperBound)) of \(total)"
-        default: "Rows \(Formatting.grouped(shown.lowerBound + 1))–\(Formatting.grouped(shown.upperBound)) of \(total)"
-        }
+        let described =
+            switch shown.count {
+            case 0: "No rows after row \(Formatting.grouped(shown.lowerBound)) of \(total)"
+            case 1: "Row \(Formatting.grouped(shown.upperBound)) of \(total)"
+            default: "Rows \(Formatting.grouped(shown.lowerBound + 1))–\(Formatting.grouped(shown.upperBound)) of \(total)"
+            }
         let context = SectionPageContext(
             title: title, style: table.style, range: described,
             tableHref: HTMLEscaping.escape("/tables/\(PathEscaping.segment(table.id))#section-\(section)"),

@@ -42,11 +42,13 @@ enum MemoryBench {
         }
         let edited = memory()
         precondition(table.sections[0].rows.count == rows)
-        report("memory", [
-            ("rows", rows), ("moves", moves),
-            ("peak_load_kib", loaded.peak), ("rss_load_kib", loaded.resident),
-            ("peak_kib", edited.peak), ("rss_moves_kib", edited.resident),
-        ])
+        report(
+            "memory",
+            [
+                ("rows", rows), ("moves", moves),
+                ("peak_load_kib", loaded.peak), ("rss_load_kib", loaded.resident),
+                ("peak_kib", edited.peak), ("rss_moves_kib", edited.resident),
+            ])
     }
 
     /// VmHWM and VmRSS of this process, in KiB.

@@ -125,7 +125,7 @@ final class RowListNode: @unchecked Sendable {
     /// two or more — none under `minimum` (at most half of `capacity`). What fits
     /// in one node stays in one: a small section is a single leaf.
     static func fillRanges(of total: Int, capacity: Int, minimum: Int) -> [Range<Int>] {
-        guard total > capacity else { return total > 0 ? [0..<total] : [] }   // one node, the root
+        guard total > capacity else { return total > 0 ? [0..<total] : [] }  // one node, the root
         let fill = capacity * 3 / 4
         // Enough pieces to keep each within capacity; the fill's count when that
         // keeps each at the minimum or more.

@@ -155,7 +155,7 @@ extension OpenAPIDocument {
             "responses":{"200":{"description":"The file","content":{"*/*":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"},"404":{"$ref":"#/components/responses/NotFound"}}}},
         "/favicon.ico":{
           "get":{"operationId":"favicon","summary":"The site's icon (Public/favicon.ico)",
-            "responses":{"200":{"description":"The icon","content":{"image/vnd.microsoft.icon":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"}}}},
+            "responses":{"200":{"description":"The icon","content":{"image/x-icon":{"schema":{"type":"string","format":"binary"}}}},"304":{"description":"Not modified"}}}},
         "/healthz":{"get":{"operationId":"health","summary":"Liveness","responses":{"200":{"description":"Alive","content":{"application/json":{"schema":{"type":"object","properties":{"status":{"type":"string"}}}}}}}}},
         "/readyz":{"get":{"operationId":"readiness","summary":"Readiness: whether edits can be taken (with --database, whether PostgreSQL is in reach)","responses":{"200":{"description":"Ready","content":{"application/json":{"schema":{"type":"object","properties":{"status":{"type":"string"}}}}}},"503":{"description":"Not ready: edits answer 503 until the replica has reconnected","content":{"application/json":{"schema":{"type":"object","properties":{"status":{"type":"string"},"detail":{"type":"string"}}}}}}}}},
         "/metrics":{"get":{"operationId":"metrics","summary":"Prometheus metrics","responses":{"200":{"description":"Prometheus text format","content":{"text/plain":{"schema":{"type":"string"}}}}}}},

@@ -9,7 +9,6 @@ extension RouteBuilder {
         let store = context.store
         let limits = context.limits
 
-
         edit(.POST, "/api/tables/{t}/batch") { request in
             let batch = try request.decodeBody { (value) throws(ValidationError) in
                 try ModelDecoder.batch(from: value, limits: limits)
@@ -68,9 +67,10 @@ extension RouteBuilder {
             return try store.change(request) { (table) throws in
                 try table.requireSection(s)
                 let start = body.at ?? table.sections[s].rows.count
-                return Batch(insertRows: body.rows.enumerated().map { offset, row in
-                    .init(at: TableIndexPath(s, start + offset), row: row)
-                })
+                return Batch(
+                    insertRows: body.rows.enumerated().map { offset, row in
+                        .init(at: TableIndexPath(s, start + offset), row: row)
+                    })
             }
         }
 

@@ -67,9 +67,11 @@ import Testing
         #expect(valid.exitStatus() == 0)
 
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("wtv-check-\(getpid()).json")
-        try Data(#"""
+        try Data(
+            #"""
             {"id": "x", "sections": [{"rows": [{"accessory": "arrow"}, {"accessoryView": {"type": "slider"}}]}], "colour": 1}
-            """#.utf8).write(to: bad)
+            """#.utf8
+        ).write(to: bad)
         defer { try? FileManager.default.removeItem(at: bad) }
         let invalid = try launch(["check", bad.path])
         let text = String(decoding: invalid.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -8,14 +8,18 @@ import Testing
 /// refused in UIKit's words where the row cannot be flipped.
 @Suite struct SwitchAPITests {
     static func settings() -> Table {
-        Table(id: "settings", style: .grouped, sections: [
-            Section(id: "radios", rows: [
-                Row(id: "airplane", text: "Airplane Mode", accessoryView: .switch(isOn: false, isEnabled: true)),
-                Row(id: "wifi", text: "Wi-Fi", accessoryView: .switch(isOn: true, isEnabled: true)),
-                Row(id: "managed", text: "Managed", accessoryView: .switch(isOn: true, isEnabled: false)),
-                Row(id: "general", text: "General", accessory: .disclosureIndicator),
-            ]),
-        ])
+        Table(
+            id: "settings", style: .grouped,
+            sections: [
+                Section(
+                    id: "radios",
+                    rows: [
+                        Row(id: "airplane", text: "Airplane Mode", accessoryView: .switch(isOn: false, isEnabled: true)),
+                        Row(id: "wifi", text: "Wi-Fi", accessoryView: .switch(isOn: true, isEnabled: true)),
+                        Row(id: "managed", text: "Managed", accessoryView: .switch(isOn: true, isEnabled: false)),
+                        Row(id: "general", text: "General", accessory: .disclosureIndicator),
+                    ])
+            ])
     }
 
     @Test(arguments: [TestTransport.inProcess, .live])
@@ -28,9 +32,13 @@ import Testing
             #expect(change["version"]?.int == 1)
             #expect(change["batch"]?["animation"]?.string == "none")
             #expect(change["batch"]?["reloadRows"]?[0]?["at"] == .array([.integer(0), .integer(0)]))
-            #expect(change["batch"]?["reloadRows"]?[0]?["row"]?["accessoryView"]
-                == .object(JSONObject([JSONMember("type", .string("switch")), JSONMember("on", .bool(true)),
-                                       JSONMember("enabled", .bool(true))])))
+            #expect(
+                change["batch"]?["reloadRows"]?[0]?["row"]?["accessoryView"]
+                    == .object(
+                        JSONObject([
+                            JSONMember("type", .string("switch")), JSONMember("on", .bool(true)),
+                            JSONMember("enabled", .bool(true)),
+                        ])))
             #expect(change["batch"]?["moveRows"] == nil)
 
             let byID = try client.request(
@@ -49,16 +57,26 @@ import Testing
     }
 
     @Test(arguments: [
-        ("/api/tables/settings/sections/0/rows/3/switch", 409, "not-a-switch",
-         #"attempt to flip the switch of row 3 in section 0 of table "settings", whose accessoryView is not a UISwitch"#),
-        ("/api/tables/settings/sections/0/rows/2/switch", 409, "switch-disabled",
-         #"attempt to flip the switch of row 2 in section 0 of table "settings", which is not enabled (isEnabled == NO)"#),
-        ("/api/tables/settings/items/general/switch", 409, "not-a-switch",
-         #"attempt to flip the switch of item "general" of table "settings", whose accessoryView is not a UISwitch"#),
-        ("/api/tables/settings/items/managed/switch", 409, "switch-disabled",
-         #"attempt to flip the switch of item "managed" of table "settings", which is not enabled (isEnabled == NO)"#),
-        ("/api/tables/settings/items/nope/switch", 409, "unknown-id",
-         #"attempt to flip the switch of item "nope" of table "settings", which is not in the table"#),
+        (
+            "/api/tables/settings/sections/0/rows/3/switch", 409, "not-a-switch",
+            #"attempt to flip the switch of row 3 in section 0 of table "settings", whose accessoryView is not a UISwitch"#
+        ),
+        (
+            "/api/tables/settings/sections/0/rows/2/switch", 409, "switch-disabled",
+            #"attempt to flip the switch of row 2 in section 0 of table "settings", which is not enabled (isEnabled == NO)"#
+        ),
+        (
+            "/api/tables/settings/items/general/switch", 409, "not-a-switch",
+            #"attempt to flip the switch of item "general" of table "settings", whose accessoryView is not a UISwitch"#
+        ),
+        (
+            "/api/tables/settings/items/managed/switch", 409, "switch-disabled",
+            #"attempt to flip the switch of item "managed" of table "settings", which is not enabled (isEnabled == NO)"#
+        ),
+        (
+            "/api/tables/settings/items/nope/switch", 409, "unknown-id",
+            #"attempt to flip the switch of item "nope" of table "settings", which is not in the table"#
+        ),
         ("/api/tables/settings/sections/0/rows/9/switch", 404, "not-found", #"table "settings" has no row 9 in section 0"#),
     ])
     func refusalsChangeNothing(path: String, status: Int, type: String, detail: String) throws {

@@ -44,6 +44,17 @@ public struct Batch: Sendable, Equatable {
         }
     }
 
+    /// A press of the accessory button of the row at `at` (before the batch),
+    /// with that row's id when it has one: an event, not an edit.
+    public struct Press: Sendable, Equatable {
+        public var at: TableIndexPath
+        public var id: String?
+        public init(at: TableIndexPath, id: String?) {
+            self.at = at
+            self.id = id
+        }
+    }
+
     /// Counts the data source promises after the update, checked the way UIKit
     /// checks `numberOfSections` and `numberOfRowsInSection`.
     public struct Expectation: Sendable, Equatable {
@@ -66,6 +77,9 @@ public struct Batch: Sendable, Equatable {
     public var moveRows: [RowMove]
     /// Table properties changed with this batch (PATCH of the table); nil when none.
     public var properties: TableProperties?
+    /// A press of a row's accessory button that this version reports; nil when none.
+    /// It changes no row, yet makes the batch non-empty so it is versioned and published.
+    public var press: Press?
     public var animation: RowAnimation
     /// Checked after the update, never published.
     public var expect: Expectation?
@@ -80,6 +94,7 @@ public struct Batch: Sendable, Equatable {
         reloadRows: [RowItem] = [],
         moveRows: [RowMove] = [],
         properties: TableProperties? = nil,
+        press: Press? = nil,
         animation: RowAnimation = .automatic,
         expect: Expectation? = nil
     ) {
@@ -92,15 +107,17 @@ public struct Batch: Sendable, Equatable {
         self.reloadRows = reloadRows
         self.moveRows = moveRows
         self.properties = properties
+        self.press = press
         self.animation = animation
         self.expect = expect
     }
 
-    /// True when the batch has no operation: it changes nothing and publishes nothing.
+    /// True when the batch has no operation and reports no press: it changes nothing and publishes nothing.
     public var isEmpty: Bool {
         deleteSections.isEmpty && insertSections.isEmpty && reloadSections.isEmpty
             && moveSections.isEmpty && deleteRows.isEmpty && insertRows.isEmpty
             && reloadRows.isEmpty && moveRows.isEmpty && (properties?.isEmpty ?? true)
+            && press == nil
     }
 }
 

@@ -36,6 +36,11 @@ extension BatchError {
         Self(.indexOutOfRange, "attempt to delete row \(indexPath.row) from section \(indexPath.section), but there are only \(sectionsBefore) sections before the update")
     }
 
+    static func pressedRowMissing(_ press: Batch.Press) -> Self {
+        let name = press.id.map { "row \"\($0)\"" } ?? "a row without an id"
+        return Self(.indexOutOfRange, "attempt to press the accessory button of \(name) at index path (\(press.at)), which is not in the table before the update")
+    }
+
     static func deleteRowOutOfRange(_ indexPath: TableIndexPath, rowsBefore: Int) -> Self {
         Self(.indexOutOfRange, "attempt to delete row \(indexPath.row) from section \(indexPath.section) which only contains \(rowsBefore) rows before the update")
     }

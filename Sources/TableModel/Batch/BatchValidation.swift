@@ -42,6 +42,7 @@ struct BatchValidation {
         try validation.checkRowSources()
         try validation.checkRowTargets()
         try validation.checkIDs()
+        try validation.checkPress()
         if let expect { try validation.check(expect) }
         return validation.plan
     }
@@ -151,6 +152,14 @@ struct BatchValidation {
         }
         for (section, removals) in plan.removals {
             plan.removals[section] = removals.sorted { $0.row > $1.row }
+        }
+    }
+
+    /// A recorded press names a row before the batch (with that row's id, when it has one).
+    private func checkPress() throws(BatchError) {
+        guard let press = batch.press else { return }
+        guard let row = table.row(at: press.at), row.id == press.id else {
+            throw .pressedRowMissing(press)
         }
     }
 

@@ -27,12 +27,7 @@ extension Table {
 
     /// `switchBatch(settingOn:at:)` for the row with id `id`.
     public func switchBatch(settingOn isOn: Bool, forItem id: String) throws(SwitchRefusal) -> Batch {
-        guard ids.rowIDs.contains(id) else { throw .unknownID(id) }
-        for (s, section) in sections.enumerated() {
-            for (r, row) in section.rows.enumerated() where row.id == id {
-                return try switchBatch(settingOn: isOn, at: TableIndexPath(s, r))
-            }
-        }
-        throw .unknownID(id)
+        guard let indexPath = indexPath(ofRow: id) else { throw .unknownID(id) }
+        return try switchBatch(settingOn: isOn, at: indexPath)
     }
 }

@@ -4,7 +4,7 @@ extension Batch {
     /// Writes the batch in the normalised form that changes are published in
     /// (docs/API.md, "A batch"): only non-empty lists, each sorted by position (moves by their
     /// `from`), inserted and reloaded sections and rows in full, `properties`
-    /// when it changes something, `animation` always, `expect` never.
+    /// when it changes something, `press` when it reports one, `animation` always, `expect` never.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
         if !deleteSections.isEmpty {
@@ -43,6 +43,13 @@ extension Batch {
         }
         if let properties, !properties.isEmpty {
             writer.key("properties"); properties.writeJSON(to: &writer)
+        }
+        if let press {
+            writer.key("press")
+            writer.object { writer in
+                writer.key("at"); writer.indexPath(press.at)
+                if let id = press.id { writer.key("id"); writer.string(id) }
+            }
         }
         writer.key("animation"); writer.string(animation.rawValue)
         writer.endObject()

@@ -15,6 +15,7 @@ extension DecodingContext {
             case "reloadRows": batch.reloadRows = context.list(value) { $0.rowItem($1) }
             case "moveRows": batch.moveRows = context.list(value) { $0.rowMove($1) }
             case "properties": batch.properties = context.properties(value)
+            case "press" where context.acceptsPress: batch.press = context.press(value)
             case "animation": batch.animation = context.choice(value) ?? batch.animation
             case "expect": batch.expect = context.expectation(value)
             default: return false
@@ -121,6 +122,22 @@ extension DecodingContext {
         }
         guard isObject, requireMembers(["from", "to"], of: value), let from, let to else { return nil }
         return Batch.RowMove(from: from, to: to)
+    }
+
+    /// `{"at": [0, 2], "id": "wifi"}`: a press of a row's accessory button; `id` only when the row has one.
+    private mutating func press(_ value: JSONValue) -> Batch.Press? {
+        var at: TableIndexPath?
+        var id: String?
+        let isObject = members(of: value) { context, key, value in
+            switch key {
+            case "at": at = context.indexPath(value)
+            case "id": id = context.identifier(value, "id")
+            default: return false
+            }
+            return true
+        }
+        guard isObject, requireMembers(["at"], of: value), let at else { return nil }
+        return Batch.Press(at: at, id: id)
     }
 
     /// `{"sections": 3, "rows": [5, 2, 7]}`, both optional.

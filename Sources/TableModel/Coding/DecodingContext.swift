@@ -19,6 +19,9 @@ struct DecodingContext {
     /// Issues found beyond `limits.maxIssues`.
     private var unreported = 0
     private(set) var path: [PathComponent] = []
+    /// Whether a batch may carry `press`: only a recorded change does (a press is
+    /// made by `…/press`, never sent in a batch).
+    var acceptsPress = false
 
     init(limits: ModelLimits) {
         self.limits = limits

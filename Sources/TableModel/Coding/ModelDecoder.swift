@@ -77,6 +77,17 @@ public enum ModelDecoder {
         try decode(json, limits) { $0.batch($1) }
     }
 
+    /// A batch as a log recorded it: like `batch(from:limits:)`, and it may carry
+    /// the `press` of a row's accessory button.
+    public static func recordedBatch(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> Batch {
+        try decode(json, limits) { context, value in
+            context.acceptsPress = true
+            return context.batch(value)
+        }
+    }
+
     /// The body of `PATCH /api/tables/{t}`.
     public static func properties(
         from json: JSONValue, limits: ModelLimits = .default

@@ -19,7 +19,7 @@ public enum RecordedDecoding {
         guard case .object(let change) = value, change.members.count == 2,
             case .integer(let version) = change["version"], let batch = change["batch"]
         else { throw issue("$", "a change is not {\"version\", \"batch\"}") }
-        return (version, try ModelDecoder.batch(from: batch, limits: limits))
+        return (version, try ModelDecoder.recordedBatch(from: batch, limits: limits))
     }
 
     /// A Table document with its `version`, as `Table.writeJSON` writes it.

@@ -117,7 +117,9 @@ extension DemoTables {
         {"id": "automatic-updates", "text": "Automatic Updates", "selectionStyle": "none",
          "accessoryView": {"type": "switch", "on": true}},
         {"id": "beta-updates", "text": "Beta Updates", "selectionStyle": "none",
-         "accessoryView": {"type": "switch", "on": false, "enabled": false}}
+         "accessoryView": {"type": "switch", "on": false, "enabled": false}},
+        {"id": "update-now", "text": "iOS 26.2", "selectionStyle": "none",
+         "accessoryView": {"type": "button", "title": "Update Now"}}
       ]
     }
   ]

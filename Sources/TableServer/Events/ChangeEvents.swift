@@ -3,7 +3,8 @@ import TableModel
 import TableRendering
 
 /// Turns an applied batch into the `Change` the feed keeps: its JSON, and its
-/// Server-Sent-Events `update` event carrying the HTML of what it inserts or reloads.
+/// Server-Sent-Events event carrying the HTML of what it inserts or reloads —
+/// `update`, or `press` for a batch that reports a press of an accessory button.
 struct ChangeEvents: Sendable {
     let renderer: TableRenderer
 
@@ -19,7 +20,7 @@ struct ChangeEvents: Sendable {
         writer.key("batch"); batch.writeJSON(to: &writer)
         writer.key("html"); writeHTML(of: batch, table: table, to: &writer)
         writer.endObject()
-        let event = FeedEvent.event("update", id: version, data: writer.bytes)
+        let event = FeedEvent.event(batch.press == nil ? "update" : "press", id: version, data: writer.bytes)
         return Change(version: version, json: json, event: event)
     }
 

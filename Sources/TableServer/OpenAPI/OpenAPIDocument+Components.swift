@@ -110,6 +110,8 @@ extension OpenAPIDocument {
             "reloadRows":{"type":"array","items":{"type":"object","required":["at","row"],"additionalProperties":false,"properties":{"at":{"$ref":"#/components/schemas/IndexPath"},"row":{"$ref":"#/components/schemas/Row"}}}},
             "moveRows":{"type":"array","items":{"type":"object","required":["from","to"],"additionalProperties":false,"properties":{"from":{"$ref":"#/components/schemas/IndexPath"},"to":{"$ref":"#/components/schemas/IndexPath"}}}},
             "properties":{"$ref":"#/components/schemas/TableProperties"},
+            "press":{"type":"object","readOnly":true,"required":["at"],"additionalProperties":false,"description":"In a published change only: the accessory button of the row at `at` (before the batch) was pressed; `id` is that row's id, when it has one. The change edits no row",
+              "properties":{"at":{"$ref":"#/components/schemas/IndexPath"},"id":{"$ref":"#/components/schemas/Id"}}},
             "animation":{"$ref":"#/components/schemas/Animation"},
             "expect":{"type":"object","additionalProperties":false,"properties":{"sections":{"$ref":"#/components/schemas/Position"},"rows":{"type":"array","items":{"$ref":"#/components/schemas/Position"}}}}}},
           "ItemRow":{"allOf":[{"$ref":"#/components/schemas/Row"},{"required":["id"],"properties":{"id":{"$ref":"#/components/schemas/Id"}}}],"description":"A Row edited by id: its id is required"},

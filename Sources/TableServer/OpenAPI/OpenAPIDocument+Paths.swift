@@ -75,6 +75,10 @@ extension OpenAPIDocument {
           "post":{"operationId":"setSwitchOn","summary":"UISwitch setOn(_:animated:) of the row's accessoryView: a reloadRows with animation none; 409 not-a-switch or switch-disabled","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
             "requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","required":["on"],"additionalProperties":false,"properties":{"on":{"type":"boolean"}}}}}},
             "responses":\#(editResponses)}},
+        "/api/tables/{t}/sections/{s}/rows/{r}/press":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"},{"$ref":"#/components/parameters/r"}],
+          "post":{"operationId":"pressAccessoryButton","summary":"accessoryButtonTappedForRowWith: a press of the row's accessory button, published as a change that edits no row (a press event); 409 not-a-button","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
+            "responses":\#(editResponses)}},
         "/api/tables/{t}/batch":{
           "parameters":[{"$ref":"#/components/parameters/t"}],
           "post":{"operationId":"performBatchUpdates","summary":"performBatchUpdates","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
@@ -111,6 +115,10 @@ extension OpenAPIDocument {
           "post":{"operationId":"setItemSwitchOn","summary":"UISwitch setOn(_:animated:) of the item's accessoryView: a reloadRows with animation none; 409 unknown-id, not-a-switch or switch-disabled","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
             "requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","required":["on"],"additionalProperties":false,"properties":{"on":{"type":"boolean"}}}}}},
             "responses":\#(editResponses)}},
+        "/api/tables/{t}/items/{rowID}/press":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/rowID"}],
+          "post":{"operationId":"pressItemAccessoryButton","summary":"accessoryButtonTappedForRowWith: a press of the item's accessory button, published as a change that edits no row (a press event); 409 unknown-id or not-a-button","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
+            "responses":\#(editResponses)}},
         "/api/tables/{t}/section-ids":{
           "parameters":[{"$ref":"#/components/parameters/t"}],
           "post":{"operationId":"insertSectionsByID","summary":"insertSections(_:beforeSection:) / insertSections(_:afterSection:) / appendSections","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
@@ -136,7 +144,7 @@ extension OpenAPIDocument {
               "400":{"$ref":"#/components/responses/BadRequest"},"404":{"$ref":"#/components/responses/NotFound"},"410":{"$ref":"#/components/responses/Gone"}}}},
         "/api/tables/{t}/events":{
           "parameters":[{"$ref":"#/components/parameters/t"}],
-          "get":{"operationId":"streamEvents","summary":"Server-Sent Events: update, reset, deleted",
+          "get":{"operationId":"streamEvents","summary":"Server-Sent Events: update, press, reset, deleted",
             "parameters":[{"name":"since","in":"query","allowEmptyValue":true,"description":"A version; empty is the same as 0","schema":{"$ref":"#/components/schemas/Position"}},{"name":"Last-Event-ID","in":"header","schema":{"type":"string"}}],
             "responses":{"200":{"description":"An event stream","content":{"text/event-stream":{"schema":{"type":"string"}}}},"400":{"$ref":"#/components/responses/BadRequest"},"404":{"$ref":"#/components/responses/NotFound"}}}},
         "/":{"get":{"operationId":"indexPage","summary":"HTML list of tables","responses":{"200":{"$ref":"#/components/responses/HTML"}}}},

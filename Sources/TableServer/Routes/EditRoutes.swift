@@ -135,6 +135,19 @@ extension RouteBuilder {
                 }
             }
         }
+
+        edit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/press") { request in
+            let indexPath = TableIndexPath(try request.index("s"), try request.index("r"))
+            return try store.change(request) { (table) throws in
+                try table.requireRow(indexPath)
+                do throws(PressRefusal) {
+                    return try table.pressBatch(at: indexPath)
+                } catch {
+                    throw TableServerError.pressRefused(
+                        table: table.id, row: "row \(indexPath.row) in section \(indexPath.section)", error)
+                }
+            }
+        }
     }
 }
 

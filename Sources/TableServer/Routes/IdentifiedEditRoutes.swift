@@ -79,6 +79,17 @@ extension RouteBuilder {
             }
         }
 
+        edit(.POST, "/api/tables/{t}/items/{rowID}/press") { request in
+            let id = request.parameters["rowID"] ?? ""
+            return try store.change(request) { (table) throws in
+                do throws(PressRefusal) {
+                    return try table.pressBatch(forItem: id)
+                } catch {
+                    throw TableServerError.pressRefused(table: table.id, row: "item \"\(id)\"", error)
+                }
+            }
+        }
+
         // MARK: Sections
 
         edit(.POST, "/api/tables/{t}/section-ids") { request in

@@ -2,10 +2,13 @@ import TableJournal
 import TableModel
 
 extension TableServerError {
-    /// How a refused switch flip names its row: `item "wifi" of table "settings"`.
-    private var switchRow: String {
-        guard case .switchRefused(let table, let row, _) = self else { return "" }
-        return "\(row) of table \"\(table)\""
+    /// How a refused switch flip or press names its row: `item "wifi" of table "settings"`.
+    private var refusedRow: String {
+        switch self {
+        case .switchRefused(let table, let row, _), .pressRefused(let table, let row, _):
+            "\(row) of table \"\(table)\""
+        default: ""
+        }
     }
 }
 
@@ -14,7 +17,7 @@ extension TableServerError {
     var status: Int {
         switch self {
         case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound: 404
-        case .tableExists, .tooManyTables, .refused, .selectionDisabled, .switchRefused: 409
+        case .tableExists, .tooManyTables, .refused, .selectionDisabled, .switchRefused, .pressRefused: 409
         case .versionMismatch: 412
         case .invalid: 422
         case .badRequest: 400
@@ -34,6 +37,8 @@ extension TableServerError {
         case .switchRefused(_, _, .noRow), .switchRefused(_, _, .unknownID): "unknown-id"
         case .switchRefused(_, _, .notASwitch): "not-a-switch"
         case .switchRefused(_, _, .disabled): "switch-disabled"
+        case .pressRefused(_, _, .noRow), .pressRefused(_, _, .unknownID): "unknown-id"
+        case .pressRefused(_, _, .notAButton): "not-a-button"
         case .versionMismatch: "version-mismatch"
         case .invalid: "validation"
         case .badRequest(let type, _): type
@@ -63,11 +68,15 @@ extension TableServerError {
         case .selectionDisabled(let id):
             "table \"\(id)\" does not allow selection"
         case .switchRefused(_, _, .noRow), .switchRefused(_, _, .unknownID(_)):
-            "attempt to flip the switch of \(switchRow), which is not in the table"
+            "attempt to flip the switch of \(refusedRow), which is not in the table"
         case .switchRefused(_, _, .notASwitch):
-            "attempt to flip the switch of \(switchRow), whose accessoryView is not a UISwitch"
+            "attempt to flip the switch of \(refusedRow), whose accessoryView is not a UISwitch"
         case .switchRefused(_, _, .disabled):
-            "attempt to flip the switch of \(switchRow), which is not enabled (isEnabled == NO)"
+            "attempt to flip the switch of \(refusedRow), which is not enabled (isEnabled == NO)"
+        case .pressRefused(_, _, .noRow), .pressRefused(_, _, .unknownID(_)):
+            "attempt to press the accessory button of \(refusedRow), which is not in the table"
+        case .pressRefused(_, _, .notAButton):
+            "attempt to press the accessory button of \(refusedRow), whose accessoryView is not a UIButton"
         case .invalid(let error):
             error.issues.map { "\($0.path): \($0.message)" }.joined(separator: "; ")
         case .badRequest(_, let detail):

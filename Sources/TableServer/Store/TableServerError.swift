@@ -15,6 +15,8 @@ enum TableServerError: Error, Sendable {
     case selectionDisabled(String)
     /// A switch flip refused (`…/switch`): no such row, not a switch, or a disabled one.
     case switchRefused(table: String, row: String, SwitchRefusal)
+    /// A press of an accessory button refused (`…/press`): no such row, or its accessory view is not a button.
+    case pressRefused(table: String, row: String, PressRefusal)
     case invalid(ValidationError)
     case badRequest(type: String, detail: String)
     case unsupportedMediaType(String)

@@ -145,6 +145,16 @@ export class TableAPI {
     return this.edit("POST", `/items/${encodeURIComponent(id)}/switch`, { on }, null);
   }
 
+  /** Presses the accessory button of the row at `[section, row]` (the version the page shows). */
+  press(section, row) {
+    return this.edit("POST", `/sections/${section}/rows/${row}/press`);
+  }
+
+  /** Presses the accessory button of the row `id`, whatever the version. */
+  pressItem(id) {
+    return this.edit("POST", `/items/${encodeURIComponent(id)}/press`, undefined, null);
+  }
+
   select(section, row, selected) {
     return this.edit("POST", `/sections/${section}/rows/${row}/${selected ? "select" : "deselect"}`);
   }

@@ -1,5 +1,8 @@
 // The table's change feed (docs/API.md, "The change feed and the live stream") over EventSource: `update` events are
 // applied in version order, `reset` reloads the page, `deleted` shows a notice.
+// A `press` event (a row's accessory button pressed, in this window or another)
+// changes no row: the page takes its version and dispatches `webtableview:press`
+// on the table, with `{version, at, id}` as its detail, for page scripts.
 // The browser reconnects by itself with Last-Event-ID; when the stream is
 // closed for good it is opened again from the version the page shows.
 // A page left for another one (`pagehide`) closes its stream, so that pages
@@ -31,6 +34,7 @@ export class LiveFeed {
     const source = new EventSource(url);
     this.source = source;
     source.addEventListener("update", (event) => this.receive(JSON.parse(event.data)));
+    source.addEventListener("press", (event) => this.receive(JSON.parse(event.data)));
     source.addEventListener("reset", () => this.reload());
     source.addEventListener("deleted", () => {
       this.stop();
@@ -81,6 +85,23 @@ export class LiveFeed {
       this.reload();
       return;
     }
+    if (update.batch?.press) {
+      table.dataset.version = String(update.version);
+      const detail = { version: update.version, ...update.batch.press };
+      table.dispatchEvent(new CustomEvent("webtableview:press", { detail }));
+    } else if (!this.applyChange(update)) {
+      return;
+    }
+    this.waiters = this.waiters.filter(({ version, resolve }) => {
+      if (version > update.version) return true;
+      resolve(true);
+      return false;
+    });
+  }
+
+  /** Applies an `update` event to the table; false when the page reloads instead. */
+  applyChange(update) {
+    const { table } = this.view;
     const drawn = new Map(this.view.beforeUpdate.flatMap((hook) => hook(update)));
     let result;
     try {
@@ -88,18 +109,14 @@ export class LiveFeed {
     } catch (error) {
       console.error("webtableview: could not apply version", update.version, error);
       this.reload();
-      return;
+      return false;
     }
     if (result.reload) {
       this.reload();
-      return;
+      return false;
     }
     table.dispatchEvent(new CustomEvent("webtableview:update", { detail: update }));
-    this.waiters = this.waiters.filter(({ version, resolve }) => {
-      if (version > update.version) return true;
-      resolve(true);
-      return false;
-    });
+    return true;
   }
 
   /** Keeps updates back until `release`, e.g. while a row is being dragged. */

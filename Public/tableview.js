@@ -2,6 +2,7 @@
 // with live animated updates, editing mode, swipe to delete, reordering,
 // selection, the section index strip, infinite scroll and pull to refresh. The page is complete without this script.
 
+import { AccessoryButtons } from "./accessory-buttons.js";
 import { TableAPI } from "./api.js";
 import { versionOf } from "./dom.js";
 import { Editing } from "./editing.js";
@@ -37,6 +38,7 @@ class TableView {
     this.swipe = new Swipe(this);
     this.selection = new Selection(this);
     this.switches = new Switches(this);
+    this.accessoryButtons = new AccessoryButtons(this);
     this.sectionIndex = new SectionIndex(this);
     this.scroll = new InfiniteScroll(this);
     this.refreshControl = new RefreshControl(this);

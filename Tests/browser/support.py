@@ -14,6 +14,7 @@ from pathlib import Path
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -176,6 +177,16 @@ def settled(driver) -> bool:
 def row(driver, section: int, index: int):
     return driver.find_element(
         "css selector", f"tbody.section[data-section='{section}'] > tr.cell[data-row='{index}']")
+
+
+def focus_control(driver, section: int, index: int, selector: str) -> None:
+    """Focuses the row with a click, then its first control with Right, as a keyboard user reaches it."""
+    row(driver, section, index).click()
+    wait(driver, lambda: driver.execute_script(
+        "return arguments[0] === document.activeElement", row(driver, section, index)), "the row did not take the focus")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    wait(driver, lambda: driver.execute_script("return document.activeElement.matches(arguments[0])", selector),
+         f"Right did not reach {selector}")
 
 
 def cell(text: str, **fields) -> dict:

@@ -4,7 +4,7 @@ refused flip is undone on the page."""
 
 from selenium.webdriver.common.keys import Keys
 
-from support import cell, chromium, open_table, row, table, wait
+from support import cell, chromium, focus_control, open_table, row, table, wait
 
 SETTINGS = table("settings", [
     {"header": "Radios", "footer": "Airplane Mode turns the radios off.", "rows": [
@@ -55,12 +55,7 @@ def test_space_flips_the_focused_switch(serve, browser):
     server = serve([SETTINGS])
     window = browser()
     open_table(window, server, "settings")
-    row(window, 0, 0).click()
-    wait(window, lambda: window.execute_script(
-        "return document.activeElement.matches('tr.cell[data-row=\"0\"]')"), "the row did not take the focus")
-    window.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
-    wait(window, lambda: window.execute_script("return document.activeElement.matches('input.switch')"),
-         "Right did not reach the switch")
+    focus_control(window, 0, 0, "input.switch")
     window.switch_to.active_element.send_keys(Keys.SPACE)
     wait(window, lambda: switch_on(server, 0) is True, "Space did not flip the switch")
 

@@ -82,6 +82,8 @@ export class LiveFeed {
       return;
     }
     const drawn = new Map(this.view.beforeUpdate.flatMap((hook) => hook(update)));
+    // What the reader is looking at stays in place, whatever changed above it.
+    const anchor = this.view.scroll.readingAnchor();
     let result;
     try {
       result = applyUpdate(this.view, update, drawn);
@@ -95,6 +97,7 @@ export class LiveFeed {
       return;
     }
     table.dispatchEvent(new CustomEvent("webtableview:update", { detail: update }));
+    this.view.scroll.keepReading(anchor);
     this.waiters = this.waiters.filter(({ version, resolve }) => {
       if (version > update.version) return true;
       resolve(true);

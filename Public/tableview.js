@@ -1,11 +1,10 @@
 // WebTableView in the browser: enhances the server-rendered table view (docs/FORMAT.md, "The HTML")
 // with live animated updates, editing mode, swipe to delete, reordering,
-// selection, the section index strip, infinite scroll and pull to refresh. The page is complete without this script.
+// selection, the section index strip, virtual scrolling and pull to refresh. The page is complete without this script.
 
 import { TableAPI } from "./api.js";
 import { versionOf } from "./dom.js";
 import { Editing } from "./editing.js";
-import { InfiniteScroll } from "./infinite-scroll.js";
 import { LiveFeed } from "./live-feed.js";
 import { Notices } from "./notices.js";
 import { RefreshControl } from "./refresh.js";
@@ -14,6 +13,7 @@ import { SectionIndex } from "./section-index.js";
 import { Selection } from "./selection.js";
 import { Swipe } from "./swipe.js";
 import { TableProperties } from "./table-properties.js";
+import { VirtualScroll } from "./virtual-scroll.js";
 
 /** One table view on the page and the parts that work on it. */
 class TableView {
@@ -36,7 +36,7 @@ class TableView {
     this.swipe = new Swipe(this);
     this.selection = new Selection(this);
     this.sectionIndex = new SectionIndex(this);
-    this.scroll = new InfiniteScroll(this);
+    this.scroll = new VirtualScroll(this);
     this.refreshControl = new RefreshControl(this);
     this.enhance(table);
     this.selection.start();
@@ -44,14 +44,13 @@ class TableView {
     this.feed.start();
   }
 
-  /** Enhances every row in `root` (a table, section or row) and watches its `more` rows. */
+  /** Enhances every row in `root` (a table, section or row). */
   enhance(root) {
     const cells = root.matches("tr.cell") ? [root] : root.querySelectorAll("tr.cell");
     for (const cell of cells) {
       for (const enhancer of this.enhancers) enhancer(cell);
     }
     for (const describe of this.structure) describe(root);
-    this.scroll.watch(root);
   }
 
   /**

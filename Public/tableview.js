@@ -69,6 +69,8 @@ class TableView {
     }
     this.table.replaceChildren(...Array.from(fresh.childNodes));
     this.enhance(this.table);
+    this.scroll.resize();
+    this.scroll.schedule();
     this.selection.keepOneTabStop();
     this.sectionIndex.rebuild();
   }

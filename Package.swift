@@ -22,9 +22,10 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 // a sixth of its own work on a kept answer (docs/PERFORMANCE.md). Release
 // builds leave them out; debug builds, which every test and sanitizer run
 // uses, keep them.
-let requestPath: [SwiftSetting] = strict + [
-    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
-]
+let requestPath: [SwiftSetting] =
+    strict + [
+        .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+    ]
 
 let package = Package(
     name: "WebTableView",

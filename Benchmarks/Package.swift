@@ -20,7 +20,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "ModelBench",
-            dependencies: [.product(name: "TableModel", package: product)],
+            dependencies: [.product(name: "TableModel", package: product), .product(name: "JSON", package: product)],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(

@@ -1,12 +1,12 @@
 // Grid semantics for the live page (WAI-ARIA grid pattern): the table is a
 // `grid` (`aria-multiselectable` when the table allows multiple selection),
 // its rows `row`, its cells `gridcell` and section headers `rowheader`. Each row
-// is one tab stop (selection.js keeps a roving tabindex); the links and buttons
-// inside a row are reached with the arrow keys from the row, not with Tab:
+// is one tab stop (selection.js keeps a roving tabindex); the links, buttons and
+// switches inside a row are reached with the arrow keys from the row, not with Tab:
 // Right enters the row's controls and moves along them, Left moves back and
 // finally to the row.
 
-const CONTROLS = "a[href], button";
+const CONTROLS = "a[href], button, input";
 
 /** The controls of `cell` a keyboard user can reach now, in order. */
 export function controlsOf(cell) {

@@ -12,6 +12,7 @@ import { Reorder } from "./reorder.js";
 import { SectionIndex } from "./section-index.js";
 import { Selection } from "./selection.js";
 import { Swipe } from "./swipe.js";
+import { Switches } from "./switches.js";
 import { TableProperties } from "./table-properties.js";
 import { VirtualScroll } from "./virtual-scroll.js";
 
@@ -35,6 +36,7 @@ class TableView {
     this.reorder = new Reorder(this);
     this.swipe = new Swipe(this);
     this.selection = new Selection(this);
+    this.switches = new Switches(this);
     this.sectionIndex = new SectionIndex(this);
     this.scroll = new VirtualScroll(this);
     this.refreshControl = new RefreshControl(this);

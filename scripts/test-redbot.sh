@@ -24,7 +24,7 @@ paths = [
     "/tables/us-cities", "/tables/us-cities/sections/0", "/tables/us-cities/sections/0/rows?offset=1&limit=2",
     "/api/tables", "/api/tables/us-cities", "/api/tables/us-cities/sections",
     "/api/tables/us-cities/sections/0/rows", "/api/tables/us-cities/sections/0/rows/0", "/api/openapi.json",
-    "/public/tableview.css", f"{assets}/tableview.js",
+    "/public/tableview.css", f"{assets}/tableview.js", "/favicon.ico",
     "/api/tables/countries/changes?since=0", "/api/tables/countries/changes?since=0&until=0",
 ]
 

@@ -66,7 +66,8 @@ extension JSONScanner {
         var value = 0
         for offset in range {
             let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflow2) = negative
+            let (next, overflow2) =
+                negative
                 ? shifted.subtractingReportingOverflow(digit(at: offset))
                 : shifted.addingReportingOverflow(digit(at: offset))
             if overflow || overflow2 { return nil }

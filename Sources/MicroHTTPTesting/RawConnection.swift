@@ -113,7 +113,8 @@ public final class RawConnection {
             head += "Connection: close\r\n"
         }
         if !headers.contains("Content-Length"), !headers.contains("Transfer-Encoding"),
-           !body.isEmpty || [.POST, .PUT, .PATCH].contains(method) {
+            !body.isEmpty || [.POST, .PUT, .PATCH].contains(method)
+        {
             head += "Content-Length: \(body.count)\r\n"
         }
         for (name, value) in headers {

@@ -44,7 +44,7 @@ public enum DatabaseSchema {
             )
             """,
             "CREATE TABLE webtableview_seeded (seeded boolean PRIMARY KEY)",
-        ],
+        ]
     ]
 
     /// The schema version this build writes.

@@ -79,9 +79,10 @@ final class PostgresConnection: @unchecked Sendable {
             let count = PQntuples(result), columns = PQnfields(result)
             rows.reserveCapacity(Int(count))
             for row in 0..<count {
-                rows.append((0..<columns).map { column in
-                    PQgetisnull(result, row, column) == 1 ? nil : Self.text(PQgetvalue(result, row, column))
-                })
+                rows.append(
+                    (0..<columns).map { column in
+                        PQgetisnull(result, row, column) == 1 ? nil : Self.text(PQgetvalue(result, row, column))
+                    })
             }
             return rows
         default:

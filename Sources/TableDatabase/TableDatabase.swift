@@ -71,9 +71,11 @@ public final class TableDatabase: Sendable {
     /// after that snapshot. Nil when the table is gone.
     public func load(_ id: String, history: Int) throws -> StoredTable? {
         try pool.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
-            guard let head = try connection.query(
-                "SELECT id, incarnation, version FROM webtableview_tables WHERE id = $1", [id]
-            ).first.map(TableHead.init(row:)) else { return nil }
+            guard
+                let head = try connection.query(
+                    "SELECT id, incarnation, version FROM webtableview_tables WHERE id = $1", [id]
+                ).first.map(TableHead.init(row:))
+            else { return nil }
             let base = try connection.query(
                 """
                 (SELECT version, snapshot FROM webtableview_snapshots
@@ -142,7 +144,8 @@ public final class TableDatabase: Sendable {
         case .nothing:
             committed = try isCurrent(id, incarnation: incarnation, version: version)
         case .changes(let jsons):
-            committed = try jsons.isEmpty
+            committed =
+                try jsons.isEmpty
                 ? isCurrent(id, incarnation: incarnation, version: version)
                 : appendIfCurrent(id, incarnation: incarnation, version: version, jsons)
         case .deletion:

@@ -172,9 +172,11 @@ public enum CSVImport {
                 }
             } else if scalar == "\"" {
                 guard atFieldStart else {
-                    throw fail(line, afterClosingQuote
-                        ? "text after a closing quote; a quote inside a quoted field is written twice (\"\")"
-                        : "a quote inside an unquoted field; quote the whole field and write the quote twice (\"\")")
+                    throw fail(
+                        line,
+                        afterClosingQuote
+                            ? "text after a closing quote; a quote inside a quoted field is written twice (\"\")"
+                            : "a quote inside an unquoted field; quote the whole field and write the quote twice (\"\")")
                 }
                 inQuotes = true
                 quoteLine = line
@@ -206,9 +208,10 @@ public enum CSVImport {
     static func defaultID(for name: String) -> String {
         var base = Substring(name.split(separator: "/").last ?? "")
         if base.lowercased().hasSuffix(".csv") { base = base.dropLast(4) }
-        let id = String(base.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_" || scalar == "-") ? Character(scalar) : "-"
-        })
+        let id = String(
+            base.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_" || scalar == "-") ? Character(scalar) : "-"
+            })
         return String(id.prefix(64))
     }
 }

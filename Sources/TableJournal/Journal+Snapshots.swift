@@ -15,7 +15,7 @@ extension Journal {
     /// True, and marks a snapshot as running, when one is due and none runs.
     func claimSnapshot(_ state: inout Writer) -> Bool {
         guard state.snapshotSource != nil, !state.snapshotRunning, state.file != nil,
-              state.recordsSinceSnapshot >= options.snapshotEveryRecords
+            state.recordsSinceSnapshot >= options.snapshotEveryRecords
                 || state.bytesSinceSnapshot >= options.snapshotEveryBytes
         else { return false }
         state.snapshotRunning = true

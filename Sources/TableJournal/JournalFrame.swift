@@ -70,8 +70,9 @@ enum JournalFrame {
         let sequence = bytes.loadLittleEndian(UInt64.self, at: offset + 8)
         guard length > 0 else { return .failure(JournalError(.damaged, "record of length 0")) }
         guard length <= remaining - headerSize else {
-            return .failure(JournalError(
-                .damaged, "record cut short (\(length) bytes declared, \(remaining - headerSize) present)"))
+            return .failure(
+                JournalError(
+                    .damaged, "record cut short (\(length) bytes declared, \(remaining - headerSize) present)"))
         }
         let payload = (offset + headerSize)..<(offset + headerSize + length)
         var crc = CRC32()
@@ -91,7 +92,8 @@ enum JournalFrame {
         while candidate + headerSize <= bytes.count {
             let sequence = bytes.loadLittleEndian(UInt64.self, at: candidate + 8)
             if sequence > lastSequence, sequence - lastSequence <= 1 << 32,
-               case .success = read(bytes, at: candidate) {
+                case .success = read(bytes, at: candidate)
+            {
                 return candidate
             }
             candidate += 1

@@ -93,7 +93,8 @@ struct JournalReader {
                 }
                 let place = isLast ? "intact records follow it" : "a later segment follows it"
                 throw JournalError(
-                    .damaged, "\(path) at byte \(offset): \(damage.message), and \(place); "
+                    .damaged,
+                    "\(path) at byte \(offset): \(damage.message), and \(place); "
                         + "refusing to start without the records it held (see docs/RELIABILITY.md, Durability)")
             }
         }

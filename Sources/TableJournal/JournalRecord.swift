@@ -86,7 +86,8 @@ extension JournalRecord {
         } else if case .string(let id) = object["delete"], object.members.count == 1 {
             self = .delete(tableID: id)
         } else if case .string(let id) = object["table"], case .array(let values) = object["changes"],
-                  object.members.count == 2, !values.isEmpty {
+            object.members.count == 2, !values.isEmpty
+        {
             var changes: [JournalChange] = []
             for value in values {
                 do throws(ValidationError) {

@@ -82,7 +82,7 @@ struct JournalSnapshot: Sendable {
         }
         let headerFrame = try nextFrame()
         guard case .object(let header) = try JournalRecord.parse(bytes[headerFrame.payload]),
-              case .integer(let segment) = header["segment"], case .integer(let count) = header["tables"], count >= 0
+            case .integer(let segment) = header["segment"], case .integer(let count) = header["tables"], count >= 0
         else { throw damaged("unreadable header") }
         var tables: [SnapshotTable] = []
         for _ in 0..<count {

@@ -40,8 +40,10 @@ public struct PagePieces: Sequence, Sendable {
             case pieces.sectionCount:
                 return Array(pieces.tail.utf8)
             case let section where section < pieces.sectionCount:
-                return Array(pieces.renderer.section(
-                    pieces.table, at: section, rowLimit: pieces.rowLimits[section], drawer: drawer).utf8)
+                return Array(
+                    pieces.renderer.section(
+                        pieces.table, at: section, rowLimit: pieces.rowLimits[section], drawer: drawer
+                    ).utf8)
             default:
                 return nil
             }

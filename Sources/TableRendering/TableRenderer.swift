@@ -39,8 +39,11 @@ public struct TableRenderer: Sendable {
     ///
     /// - Parameter style: overrides the table's own style (`?style=`).
     public func page(_ table: Table, style: TableStyle? = nil, rowLimit: Int = 1000, pageRowLimit: Int = 10_000) -> String {
-        String(decoding: Array(pagePieces(
-            table, style: style, rowLimit: rowLimit, pageRowLimit: pageRowLimit).joined()), as: UTF8.self)
+        String(
+            decoding: Array(
+                pagePieces(
+                    table, style: style, rowLimit: rowLimit, pageRowLimit: pageRowLimit
+                ).joined()), as: UTF8.self)
     }
 
     /// How many rows the page draws of each section: `rowLimit` at most, and
@@ -120,11 +123,12 @@ public struct TableRenderer: Sendable {
         let shown = range.clamped(to: 0..<rows.count)
         let title = HTMLEscaping.escape(table.title ?? table.id)
         let total = Formatting.grouped(rows.count)
-        let described = switch shown.count {
-        case 0: "No rows after row \(Formatting.grouped(shown.lowerBound)) of \(total)"
-        case 1: "Row \(Formatting.grouped(shown.upperBound)) of \(total)"
-        default: "Rows \(Formatting.grouped(shown.lowerBound + 1))–\(Formatting.grouped(shown.upperBound)) of \(total)"
-        }
+        let described =
+            switch shown.count {
+            case 0: "No rows after row \(Formatting.grouped(shown.lowerBound)) of \(total)"
+            case 1: "Row \(Formatting.grouped(shown.upperBound)) of \(total)"
+            default: "Rows \(Formatting.grouped(shown.lowerBound + 1))–\(Formatting.grouped(shown.upperBound)) of \(total)"
+            }
         let context = SectionPageContext(
             title: title, style: table.style, range: described,
             tableHref: HTMLEscaping.escape("/tables/\(PathEscaping.segment(table.id))#section-\(section)"),

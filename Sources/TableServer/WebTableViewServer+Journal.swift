@@ -33,11 +33,12 @@ extension WebTableViewServer {
 
     /// Logs what the journal reports from its background work.
     static func log(_ notice: JournalNotice, to logger: Logger) {
-        let level: Logger.Level = switch notice.level {
-        case .info: .info
-        case .warning: .warning
-        case .error: .error
-        }
+        let level: Logger.Level =
+            switch notice.level {
+            case .info: .info
+            case .warning: .warning
+            case .error: .error
+            }
         logger.log(level: level, "\(notice.message)")
     }
 }

@@ -84,16 +84,18 @@ struct Serve: ParsableCommand {
             valueName: "bytes"))
     var answerCache = Self.defaults.answerCacheBytes
 
-    @Option(help: ArgumentHelp(
-        "Folder of the journal that makes changes durable (created when missing).",
-        discussion: "Every change is appended there before it is answered; at start-up the tables are rebuilt from it.",
-        valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Folder of the journal that makes changes durable (created when missing).",
+            discussion: "Every change is appended there before it is answered; at start-up the tables are rebuilt from it.",
+            valueName: "dir"))
     var journal: String?
 
-    @Option(help: ArgumentHelp(
-        "PostgreSQL database the replicas share (a libpq URL or conninfo; or set WEBTABLEVIEW_DATABASE_URL).",
-        discussion: "Every edit is committed there before it is answered; excludes --journal.",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL database the replicas share (a libpq URL or conninfo; or set WEBTABLEVIEW_DATABASE_URL).",
+            discussion: "Every edit is committed there before it is answered; excludes --journal.",
+            valueName: "url"))
     var database: String?
 
     @Option(

@@ -82,16 +82,17 @@ import Testing
         #expect(error.reason == reason, "\(text.debugDescription)")
     }
 
-    @Test(arguments: [
-        [0x22, 0xFF, 0x22],  // never valid in UTF-8
-        [0x22, 0x80, 0x22],  // lone continuation byte
-        [0x22, 0xC0, 0xAF, 0x22],  // overlong "/"
-        [0x22, 0xE0, 0x80, 0xAF, 0x22],  // overlong, 3 bytes
-        [0x22, 0xED, 0xA0, 0x80, 0x22],  // UTF-8-encoded surrogate U+D800
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
-        [0x22, 0xE2, 0x82, 0x22],  // truncated sequence
-        [0x22, 0xF0, 0x9F, 0x98],  // truncated at the end
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x22, 0xFF, 0x22],  // never valid in UTF-8
+            [0x22, 0x80, 0x22],  // lone continuation byte
+            [0x22, 0xC0, 0xAF, 0x22],  // overlong "/"
+            [0x22, 0xE0, 0x80, 0xAF, 0x22],  // overlong, 3 bytes
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // UTF-8-encoded surrogate U+D800
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
+            [0x22, 0xE2, 0x82, 0x22],  // truncated sequence
+            [0x22, 0xF0, 0x9F, 0x98],  // truncated at the end
+        ] as [[UInt8]])
     func refusesInvalidUTF8(bytes: [UInt8]) throws {
         let error = try #require(refusal(bytes: bytes))
         #expect(error.reason == "invalid UTF-8")

@@ -40,17 +40,19 @@ import Testing
         var router = Router()
         router.add(.GET, "/slow") { _ in
             let step = Shared(0)
-            return HTTPResponse(body: .chunks(ChunkProducer {
-                let current = step.update { value -> Int in
-                    value += 1
-                    return value
-                }
-                switch current {
-                case 1: return Array("head".utf8)
-                case 2: return eventually { gate.value } ? Array("tail".utf8) : nil
-                default: return nil
-                }
-            }))
+            return HTTPResponse(
+                body: .chunks(
+                    ChunkProducer {
+                        let current = step.update { value -> Int in
+                            value += 1
+                            return value
+                        }
+                        switch current {
+                        case 1: return Array("head".utf8)
+                        case 2: return eventually { gate.value } ? Array("tail".utf8) : nil
+                        default: return nil
+                        }
+                    }))
         }
         try withTestServer(router, transport: .live) { client in
             let connection = try client.connect()

@@ -20,8 +20,10 @@ import Testing
         }
     }
 
-    static let json = Array(("{\"rows\":[" + (0..<200).map { "{\"id\":\"r\($0)\",\"text\":\"Row \($0)\"}" }
-        .joined(separator: ",") + "]}").utf8)
+    static let json = Array(
+        ("{\"rows\":["
+            + (0..<200).map { "{\"id\":\"r\($0)\",\"text\":\"Row \($0)\"}" }
+            .joined(separator: ",") + "]}").utf8)
     static let pieces = (0..<50).map { index in
         Array(("<tr>" + String(repeating: "<td>cell \(index)</td>", count: 400) + "</tr>\n").utf8)
     }

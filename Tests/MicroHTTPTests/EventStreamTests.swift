@@ -60,10 +60,11 @@ final class StreamFixture: Sendable {
         let connection = try fixture.connect(TestClient(port: port))
         connection.close()
         // Later events find the connection gone, and the request ends.
-        #expect(eventually {
-            fixture.streams.value.first?.send(ServerSentEvent(data: "after")) == false
-                || log.messages.contains { $0.hasPrefix("GET /events 200") }
-        })
+        #expect(
+            eventually {
+                fixture.streams.value.first?.send(ServerSentEvent(data: "after")) == false
+                    || log.messages.contains { $0.hasPrefix("GET /events 200") }
+            })
         #expect(eventually { log.messages.contains { $0.hasPrefix("GET /events 200") } })
         let index = try #require(log.messages.firstIndex { $0.hasPrefix("GET /events 200") })
         #expect(log.metadata[index]["termination"] == "client-left")
@@ -263,8 +264,9 @@ final class StreamFixture: Sendable {
             #expect(stream.send(large))
             #expect(stream.send(ServerSentEvent(id: "2", data: "after")))
             let received = connection.readStream { String(decoding: $0, as: UTF8.self).hasSuffix("data: after\n\n") }
-            #expect(received.count == ServerSentEvent.comment("ahead").count + large.bytes.count
-                + ServerSentEvent(id: "2", data: "after").bytes.count)
+            #expect(
+                received.count == ServerSentEvent.comment("ahead").count + large.bytes.count
+                    + ServerSentEvent(id: "2", data: "after").bytes.count)
             #expect(!stream.isClosed)
         }
     }

@@ -55,8 +55,10 @@ import Testing
         let open = try #require(metrics.openFileDescriptors)
         #expect(open >= 3 && open <= metrics.maxFileDescriptors)
         let text = metrics.prometheusText()
-        for name in ["process_resident_memory_bytes", "process_virtual_memory_bytes", "process_cpu_seconds_total",
-                     "process_max_fds", "process_open_fds", "process_heap_in_use_bytes"] {
+        for name in [
+            "process_resident_memory_bytes", "process_virtual_memory_bytes", "process_cpu_seconds_total",
+            "process_max_fds", "process_open_fds", "process_heap_in_use_bytes",
+        ] {
             #expect(text.contains("# TYPE \(name) "))
             #expect(text.contains("\n\(name) "))
         }

@@ -16,9 +16,11 @@ final class PublicFolder {
         mkdir(root, 0o755)
         mkdir(root + "/sub", 0o755)
         mkdir(root + "/folder", 0o755)
-        for name in ["style.css", "app.js", "module.mjs", "logo.svg", "image.png", "photo.jpg", "anim.gif",
-                     "pic.webp", "favicon.ico", "data.json", "index.html", "notes.txt", "font.woff2", "blob.bin",
-                     "sub/inner.js", ".env"] {
+        for name in [
+            "style.css", "app.js", "module.mjs", "logo.svg", "image.png", "photo.jpg", "anim.gif",
+            "pic.webp", "favicon.ico", "data.json", "index.html", "notes.txt", "font.woff2", "blob.bin",
+            "sub/inner.js", ".env",
+        ] {
             write(root + "/" + name, "contents of \(name)")
         }
         write(base + "/secret.txt", "TOP-SECRET")
@@ -28,9 +30,11 @@ final class PublicFolder {
     }
 
     deinit {
-        for name in ["style.css", "app.js", "module.mjs", "logo.svg", "image.png", "photo.jpg", "anim.gif",
-                     "pic.webp", "favicon.ico", "data.json", "index.html", "notes.txt", "font.woff2", "blob.bin",
-                     "sub/inner.js", ".env", "escape.txt", "alias.css", "up", "large.bin", "big.css"] {
+        for name in [
+            "style.css", "app.js", "module.mjs", "logo.svg", "image.png", "photo.jpg", "anim.gif",
+            "pic.webp", "favicon.ico", "data.json", "index.html", "notes.txt", "font.woff2", "blob.bin",
+            "sub/inner.js", ".env", "escape.txt", "alias.css", "up", "large.bin", "big.css",
+        ] {
             unlink(root + "/" + name)
         }
         rmdir(root + "/sub")
@@ -81,7 +85,7 @@ final class PublicFolder {
             "photo.jpg": "image/jpeg",
             "anim.gif": "image/gif",
             "pic.webp": "image/webp",
-            "favicon.ico": "image/vnd.microsoft.icon",
+            "favicon.ico": "image/x-icon",
             "data.json": "application/json",
             "index.html": "text/html; charset=utf-8",
             "notes.txt": "text/plain; charset=utf-8",

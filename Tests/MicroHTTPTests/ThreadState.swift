@@ -10,8 +10,8 @@ struct ThreadState {
     /// The thread `id` now; nil once it has ended.
     init?(_ id: pid_t) {
         guard let stat = Self.contents("/proc/self/task/\(id)/stat"),
-              let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
-              let state = stat[stat.index(after: close)...].first(where: { $0 != " " })
+            let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
+            let state = stat[stat.index(after: close)...].first(where: { $0 != " " })
         else { return nil }
         name = stat[stat.index(after: open)..<close]
         self.state = state

@@ -56,12 +56,13 @@ import Testing
 
     @Test func badRowsAreReportedWithTheirLinesCountingLineBreaksInsideQuotes() {
         let csv = "name,id\n\"two\nlines\",a\nshort\nok,b\nthree,c,fields\ndup,a\nbad,no spaces\n\nlast,z\n"
-        #expect(problems(csv) == [
-            "line 4: 1 field, but the header has 2",
-            "line 6: 3 fields, but the header has 2",
-            "line 7: id \"a\" is already the id of line 2",
-            "line 8: id \"no spaces\" must match [A-Za-z0-9_-]{1,64}",
-        ])
+        #expect(
+            problems(csv) == [
+                "line 4: 1 field, but the header has 2",
+                "line 6: 3 fields, but the header has 2",
+                "line 7: id \"a\" is already the id of line 2",
+                "line 8: id \"no spaces\" must match [A-Za-z0-9_-]{1,64}",
+            ])
     }
 
     @Test(arguments: [
@@ -80,18 +81,20 @@ import Testing
     }
 
     @Test func unknownColumnsNameTheOnesThereAre() {
-        #expect(problems("a,b\n1,2\n", CSVImportOptions(text: .named("c"), sort: .number(3))) == [
-            "no column named \"c\"; the header names \"a\", \"b\"",
-            "no column 3: the header has 2",
-        ])
+        #expect(
+            problems("a,b\n1,2\n", CSVImportOptions(text: .named("c"), sort: .number(3))) == [
+                "no column named \"c\"; the header names \"a\", \"b\"",
+                "no column 3: the header has 2",
+            ])
     }
 
     @Test func theTableIDComesFromTheFileNameOrTheOptions() throws {
         #expect(try table("a\n1\n", name: "/data/US cities 2024.CSV").id == "US-cities-2024")
         #expect(try table("a\n1\n", CSVImportOptions(tableID: "mine")).id == "mine")
-        #expect(problems("a\n1\n", CSVImportOptions(tableID: "not mine")) == [
-            "the table id \"not mine\" must match [A-Za-z0-9_-]{1,64}; give one with --table-id",
-        ])
+        #expect(
+            problems("a\n1\n", CSVImportOptions(tableID: "not mine")) == [
+                "the table id \"not mine\" must match [A-Za-z0-9_-]{1,64}; give one with --table-id"
+            ])
     }
 
     @Test func aFieldOverTheLimitIsRefused() {

@@ -83,7 +83,7 @@ import Testing
 
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in JournalFileTests.caught.add(1, ordering: .relaxed) }
-        action.sa_flags = 0   // no SA_RESTART: a blocked open fails with EINTR
+        action.sa_flags = 0  // no SA_RESTART: a blocked open fails with EINTR
         sigemptyset(&action.sa_mask)
         var previous = sigaction()
         try #require(sigaction(SIGUSR1, &action, &previous) == 0)

@@ -10,10 +10,18 @@ import Testing
         var table = journalTable("t")
         let records: [JournalRecord] = [
             .create(table),
-            .changes(tableID: "t", [JournalChange(
-                version: 1, batch: try table.apply(Batch(insertRows: [.init(at: TableIndexPath(0, 1), row: Row(text: "N"))])))]),
-            .changes(tableID: "t", [JournalChange(
-                version: 2, batch: try table.apply(Batch(properties: TableProperties(title: .some("T"), header: .some(nil)))))]),
+            .changes(
+                tableID: "t",
+                [
+                    JournalChange(
+                        version: 1, batch: try table.apply(Batch(insertRows: [.init(at: TableIndexPath(0, 1), row: Row(text: "N"))])))
+                ]),
+            .changes(
+                tableID: "t",
+                [
+                    JournalChange(
+                        version: 2, batch: try table.apply(Batch(properties: TableProperties(title: .some("T"), header: .some(nil)))))
+                ]),
             .delete(tableID: "t"),
         ]
         let (journal, recovery) = try Journal.open(journalOptions(directory))

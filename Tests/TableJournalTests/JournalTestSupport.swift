@@ -127,9 +127,11 @@ func randomBatch(for table: Table, using generator: inout some RandomNumberGener
         let at = TableIndexPath(0, Int.random(in: 0..<count, using: &generator))
         return Batch(reloadRows: [.init(at: at, row: Row(text: "reloaded \(tag)", selected: true))])
     case 2 where count > 1:
-        return Batch(moveRows: [.init(
-            from: TableIndexPath(0, Int.random(in: 0..<count, using: &generator)),
-            to: TableIndexPath(0, Int.random(in: 0..<count, using: &generator)))])
+        return Batch(moveRows: [
+            .init(
+                from: TableIndexPath(0, Int.random(in: 0..<count, using: &generator)),
+                to: TableIndexPath(0, Int.random(in: 0..<count, using: &generator)))
+        ])
     case 3:
         return Batch(properties: TableProperties(title: .some("title \(tag)"), header: .some(tag % 2 == 0 ? nil : "h")))
     default:

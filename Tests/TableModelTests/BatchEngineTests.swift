@@ -9,11 +9,12 @@ struct BatchEngineTests {
     func workedExample() throws {
         let table = F.table([7])
         var result = table
-        let normalised = try result.apply(Batch(
-            deleteRows: [TableIndexPath(0, 1), TableIndexPath(0, 5)],
-            insertRows: [.init(at: TableIndexPath(0, 2), row: F.row("N2")), .init(at: TableIndexPath(0, 3), row: F.row("N3"))],
-            reloadRows: [.init(at: TableIndexPath(0, 4), row: F.row("A4'"))]
-        ))
+        let normalised = try result.apply(
+            Batch(
+                deleteRows: [TableIndexPath(0, 1), TableIndexPath(0, 5)],
+                insertRows: [.init(at: TableIndexPath(0, 2), row: F.row("N2")), .init(at: TableIndexPath(0, 3), row: F.row("N3"))],
+                reloadRows: [.init(at: TableIndexPath(0, 4), row: F.row("A4'"))]
+            ))
         #expect(F.texts(result) == [["A0", "A2", "N2", "N3", "A3", "A4'", "A6"]])
         #expect(result.version == table.version + 1)
         #expect(normalised.deleteRows == [TableIndexPath(0, 1), TableIndexPath(0, 5)])
@@ -42,14 +43,15 @@ struct BatchEngineTests {
     @Test("The answer is normalised: lists sorted by position, expect dropped, animation kept")
     func normalisedAnswer() throws {
         var table = F.table([5, 5])
-        let normalised = try table.apply(Batch(
-            deleteRows: [TableIndexPath(1, 3), TableIndexPath(0, 4), TableIndexPath(1, 0)],
-            insertRows: [.init(at: TableIndexPath(1, 2), row: F.row("X")), .init(at: TableIndexPath(0, 0), row: F.row("Y"))],
-            moveRows: [.init(from: TableIndexPath(1, 1), to: TableIndexPath(0, 1)), .init(from: TableIndexPath(0, 0), to: TableIndexPath(1, 0))],
-            properties: TableProperties(),
-            animation: .left,
-            expect: .init(sections: 2, rows: [5, 4])
-        ))
+        let normalised = try table.apply(
+            Batch(
+                deleteRows: [TableIndexPath(1, 3), TableIndexPath(0, 4), TableIndexPath(1, 0)],
+                insertRows: [.init(at: TableIndexPath(1, 2), row: F.row("X")), .init(at: TableIndexPath(0, 0), row: F.row("Y"))],
+                moveRows: [.init(from: TableIndexPath(1, 1), to: TableIndexPath(0, 1)), .init(from: TableIndexPath(0, 0), to: TableIndexPath(1, 0))],
+                properties: TableProperties(),
+                animation: .left,
+                expect: .init(sections: 2, rows: [5, 4])
+            ))
         #expect(normalised.deleteRows == [TableIndexPath(0, 4), TableIndexPath(1, 0), TableIndexPath(1, 3)])
         #expect(normalised.insertRows.map(\.at) == [TableIndexPath(0, 0), TableIndexPath(1, 2)])
         #expect(normalised.insertRows.map(\.row.text) == ["Y", "X"])
@@ -60,10 +62,12 @@ struct BatchEngineTests {
         #expect(F.texts(table) == [["Y", "B1", "A1", "A2", "A3"], ["A0", "B2", "X", "B4"]])
     }
 
-    @Test("A refused batch changes nothing, whatever else it contained", arguments: [
-        Batch.Expectation(sections: 4),
-        Batch.Expectation(rows: [2, 6, 4]),
-    ])
+    @Test(
+        "A refused batch changes nothing, whatever else it contained",
+        arguments: [
+            Batch.Expectation(sections: 4),
+            Batch.Expectation(rows: [2, 6, 4]),
+        ])
     func atomicity(_ wrongExpectation: Batch.Expectation) {
         let table = F.table([6, 3, 2])
         let batch = Batch(
@@ -110,24 +114,26 @@ struct BatchEngineTests {
     @Test("Sections: inserted and moved land at their target, the rest keep their order")
     func sectionOperations() throws {
         let table = F.table([1, 1, 1, 1, 1])
-        let result = try applied(Batch(
-            deleteSections: [1],
-            insertSections: [.init(at: 0, section: F.section("X", 0))],
-            reloadSections: [.init(at: 2, section: F.section("R", 1))],
-            moveSections: [.init(from: 4, to: 1)]
-        ), to: table)
+        let result = try applied(
+            Batch(
+                deleteSections: [1],
+                insertSections: [.init(at: 0, section: F.section("X", 0))],
+                reloadSections: [.init(at: 2, section: F.section("R", 1))],
+                moveSections: [.init(from: 4, to: 1)]
+            ), to: table)
         #expect(F.headers(result) == ["X", "E", "A", "R", "D"])
     }
 
     @Test("Rows of a moved section: sources by its old index, targets by its new one")
     func rowsOfMovedSection() throws {
         let table = F.table([3, 2, 2])
-        let result = try applied(Batch(
-            moveSections: [.init(from: 2, to: 0)],
-            deleteRows: [TableIndexPath(2, 0)],
-            insertRows: [.init(at: TableIndexPath(0, 0), row: F.row("N"))],
-            moveRows: [.init(from: TableIndexPath(0, 2), to: TableIndexPath(0, 1)), .init(from: TableIndexPath(2, 1), to: TableIndexPath(1, 0))]
-        ), to: table)
+        let result = try applied(
+            Batch(
+                moveSections: [.init(from: 2, to: 0)],
+                deleteRows: [TableIndexPath(2, 0)],
+                insertRows: [.init(at: TableIndexPath(0, 0), row: F.row("N"))],
+                moveRows: [.init(from: TableIndexPath(0, 2), to: TableIndexPath(0, 1)), .init(from: TableIndexPath(2, 1), to: TableIndexPath(1, 0))]
+            ), to: table)
         #expect(F.headers(result) == ["C", "A", "B"])
         #expect(F.texts(result) == [["N", "A2"], ["C1", "A0", "A1"], ["B0", "B1"]])
     }
@@ -135,11 +141,12 @@ struct BatchEngineTests {
     @Test("A row moves within its section and across sections")
     func rowMoves() throws {
         let table = F.table([4, 2])
-        let result = try applied(Batch(moveRows: [
-            .init(from: TableIndexPath(0, 0), to: TableIndexPath(0, 3)),
-            .init(from: TableIndexPath(1, 1), to: TableIndexPath(0, 0)),
-            .init(from: TableIndexPath(0, 2), to: TableIndexPath(1, 0)),
-        ]), to: table)
+        let result = try applied(
+            Batch(moveRows: [
+                .init(from: TableIndexPath(0, 0), to: TableIndexPath(0, 3)),
+                .init(from: TableIndexPath(1, 1), to: TableIndexPath(0, 0)),
+                .init(from: TableIndexPath(0, 2), to: TableIndexPath(1, 0)),
+            ]), to: table)
         #expect(F.texts(result) == [["B1", "A1", "A3", "A0"], ["A2", "B0"]])
     }
 
@@ -164,17 +171,20 @@ struct BatchEngineTests {
 
     @Test("Deletes free ids that inserts of the same batch may reuse; the id index stays exact")
     func idReuse() throws {
-        let table = Table(id: "t", sections: [
-            Section(id: "s1", rows: [F.row("a", id: "a"), F.row("b", id: "b")]),
-            Section(id: "s2", rows: [F.row("c", id: "c")]),
-        ])
-        let result = try applied(Batch(
-            deleteSections: [1],
-            insertSections: [.init(at: 1, section: Section(id: "s2", rows: [F.row("c2", id: "c")]))],
-            deleteRows: [TableIndexPath(0, 0)],
-            insertRows: [.init(at: TableIndexPath(0, 0), row: F.row("a2", id: "a"))],
-            reloadRows: [.init(at: TableIndexPath(0, 1), row: F.row("b2", id: "b3"))]
-        ), to: table)
+        let table = Table(
+            id: "t",
+            sections: [
+                Section(id: "s1", rows: [F.row("a", id: "a"), F.row("b", id: "b")]),
+                Section(id: "s2", rows: [F.row("c", id: "c")]),
+            ])
+        let result = try applied(
+            Batch(
+                deleteSections: [1],
+                insertSections: [.init(at: 1, section: Section(id: "s2", rows: [F.row("c2", id: "c")]))],
+                deleteRows: [TableIndexPath(0, 0)],
+                insertRows: [.init(at: TableIndexPath(0, 0), row: F.row("a2", id: "a"))],
+                reloadRows: [.init(at: TableIndexPath(0, 1), row: F.row("b2", id: "b3"))]
+            ), to: table)
         #expect(result.ids.rowIDs == ["a", "b3", "c"])
         #expect(result.ids.sectionIDs == ["s1", "s2"])
         let reused = try applied(Batch(insertRows: [.init(at: TableIndexPath(1, 0), row: F.row("b", id: "b"))]), to: result)

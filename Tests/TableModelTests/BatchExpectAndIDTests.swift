@@ -83,20 +83,23 @@ struct BatchExpectAndIDTests {
 
     @Test("Expected counts that hold are accepted")
     func expectHolds() throws {
-        let result = try applied(Batch(
-            deleteSections: [2],
-            insertRows: [.init(at: TableIndexPath(1, 2), row: F.row("N"))],
-            expect: .init(sections: 2, rows: [5, 3])
-        ), to: table)
+        let result = try applied(
+            Batch(
+                deleteSections: [2],
+                insertRows: [.init(at: TableIndexPath(1, 2), row: F.row("N"))],
+                expect: .init(sections: 2, rows: [5, 3])
+            ), to: table)
         #expect(F.texts(result) == [["A0", "A1", "A2", "A3", "A4"], ["B0", "B1", "N"]])
     }
 
     // MARK: Ids
 
-    private let tableWithIDs = Table(id: "t", sections: [
-        Section(id: "s1", rows: [F.row("a", id: "a"), F.row("b", id: "b")]),
-        Section(id: "s2", rows: [F.row("c", id: "c")]),
-    ])
+    private let tableWithIDs = Table(
+        id: "t",
+        sections: [
+            Section(id: "s1", rows: [F.row("a", id: "a"), F.row("b", id: "b")]),
+            Section(id: "s2", rows: [F.row("c", id: "c")]),
+        ])
 
     @Test("An inserted row may not take an id in use")
     func insertedRowID() {
@@ -139,11 +142,12 @@ struct BatchExpectAndIDTests {
 
     @Test("Ids freed by a deleted or reloaded section may be reused in the same batch")
     func freedByReplacedSection() throws {
-        let result = try applied(Batch(
-            deleteSections: [1],
-            insertSections: [.init(at: 0, section: Section(id: "s2", rows: [F.row("c", id: "c")]))],
-            reloadSections: [.init(at: 0, section: Section(id: "s9", rows: [F.row("b", id: "a")]))]
-        ), to: tableWithIDs)
+        let result = try applied(
+            Batch(
+                deleteSections: [1],
+                insertSections: [.init(at: 0, section: Section(id: "s2", rows: [F.row("c", id: "c")]))],
+                reloadSections: [.init(at: 0, section: Section(id: "s9", rows: [F.row("b", id: "a")]))]
+            ), to: tableWithIDs)
         #expect(result.ids.sectionIDs == ["s2", "s9"])
         #expect(result.ids.rowIDs == ["a", "c"])
     }

@@ -19,9 +19,9 @@ enum ReferenceBatch {
         // Section positions: in range on their side of the batch, each list without
         // repeats, no section both deleted/reloaded/moved, no two items at one target.
         guard (deleted + reloaded + movedFrom).allSatisfy({ inRange($0, sectionCount) }),
-              (inserted + movedTo).allSatisfy({ inRange($0, newCount) }),
-              distinct(deleted + reloaded + movedFrom),
-              distinct(inserted + movedTo)
+            (inserted + movedTo).allSatisfy({ inRange($0, newCount) }),
+            distinct(deleted + reloaded + movedFrom),
+            distinct(inserted + movedTo)
         else { return nil }
 
         // The sections after the batch, as the index before it (nil: inserted).
@@ -45,12 +45,13 @@ enum ReferenceBatch {
         let movedRowsFrom = batch.moveRows.map(\.from)
         let insertedRows = batch.insertRows.map(\.at)
         let movedRowsTo = batch.moveRows.map(\.to)
-        guard (deletedRows + reloadedRows + movedRowsFrom).allSatisfy({
-                  editableBefore($0.section) && inRange($0.row, oldSections[$0.section].rows.count)
-              }),
-              (insertedRows + movedRowsTo).allSatisfy({ editableAfter($0.section) }),
-              distinct(deletedRows + reloadedRows + movedRowsFrom),
-              distinct(insertedRows + movedRowsTo)
+        guard
+            (deletedRows + reloadedRows + movedRowsFrom).allSatisfy({
+                editableBefore($0.section) && inRange($0.row, oldSections[$0.section].rows.count)
+            }),
+            (insertedRows + movedRowsTo).allSatisfy({ editableAfter($0.section) }),
+            distinct(deletedRows + reloadedRows + movedRowsFrom),
+            distinct(insertedRows + movedRowsTo)
         else { return nil }
 
         var newSections: [Section] = []
@@ -89,7 +90,7 @@ enum ReferenceBatch {
 
         // Ids are checked on the table after the batch.
         guard distinct(newSections.compactMap(\.id)),
-              distinct(newSections.flatMap { $0.rows.compactMap(\.id) })
+            distinct(newSections.flatMap { $0.rows.compactMap(\.id) })
         else { return nil }
 
         if let expect = batch.expect {

@@ -5,7 +5,7 @@ import Testing
 @Suite struct CodingEncodingTests {
     private let defaultRow = #"""
         {"id":null,"style":"default","text":"","detail":null,"image":null,"accessory":"none",\#
-        "selectionStyle":"default","editingStyle":"delete","canEdit":true,"canMove":true,"deleteTitle":"Delete",\#
+        "accessoryView":null,"selectionStyle":"default","editingStyle":"delete","canEdit":true,"canMove":true,"deleteTitle":"Delete",\#
         "indentationLevel":0,"height":null,"selected":false,"template":null,"fields":{},"link":null,"detailLink":null}
         """#
 
@@ -19,9 +19,11 @@ import Testing
     }
 
     @Test func writesATableDocumentAsTheSpecShowsIt() {
-        let table = Table(id: "countries", title: "Countries", version: 7, sections: [
-            Section(id: "uk", header: "United Kingdom", indexTitle: "U", rows: [Row()]),
-        ])
+        let table = Table(
+            id: "countries", title: "Countries", version: 7,
+            sections: [
+                Section(id: "uk", header: "United Kingdom", indexTitle: "U", rows: [Row()])
+            ])
         let expected = #"""
             {"id":"countries","title":"Countries","style":"plain","header":null,"footer":null,"rowHeight":44,\#
             "allowsSelection":true,"allowsMultipleSelection":false,"version":7,"sections":[\#
@@ -31,20 +33,24 @@ import Testing
     }
 
     @Test func writesSummaries() {
-        let table = Table(id: "t", style: .grouped, version: 3, sections: [
-            Section(id: "a", footer: "f", rows: [Row(), Row()]), Section(rows: [Row()]),
-        ])
+        let table = Table(
+            id: "t", style: .grouped, version: 3,
+            sections: [
+                Section(id: "a", footer: "f", rows: [Row(), Row()]), Section(rows: [Row()]),
+            ])
         var writer = JSONWriter()
         table.writeSummaryJSON(to: &writer)
-        #expect(CodingFixture.text(writer.bytes)
-            == #"{"id":"t","title":null,"style":"grouped","sectionCount":2,"rowCount":3,"version":3}"#)
+        #expect(
+            CodingFixture.text(writer.bytes)
+                == #"{"id":"t","title":null,"style":"grouped","sectionCount":2,"rowCount":3,"version":3}"#)
 
         writer = JSONWriter()
         writer.array { writer in table.sections.forEach { $0.writeSummaryJSON(to: &writer) } }
-        #expect(CodingFixture.text(writer.bytes) == #"""
-            [{"id":"a","header":null,"footer":"f","indexTitle":null,"rowCount":2},\#
-            {"id":null,"header":null,"footer":null,"indexTitle":null,"rowCount":1}]
-            """#)
+        #expect(
+            CodingFixture.text(writer.bytes) == #"""
+                [{"id":"a","header":null,"footer":"f","indexTitle":null,"rowCount":2},\#
+                {"id":null,"header":null,"footer":null,"indexTitle":null,"rowCount":1}]
+                """#)
     }
 
     @Test func writesABatchNormalised() {
@@ -58,14 +64,15 @@ import Testing
         let text = CodingFixture.text(batch.jsonBytes)
         let section = { (id: String) in #"{"id":"\#(id)","header":null,"footer":null,"indexTitle":null,"rows":[]}"# }
         let row = { (text: String) in CodingFixture.text(Row(text: text).jsonBytes) }
-        #expect(text == #"""
-            {"deleteSections":[2,4],\#
-            "insertSections":[{"at":1,"section":\#(section("a"))},{"at":3,"section":\#(section("b"))}],\#
-            "deleteRows":[[0,1],[0,5],[1,0]],\#
-            "insertRows":[{"at":[0,2],"row":\#(row("x"))},{"at":[0,3],"row":\#(row("y"))}],\#
-            "moveRows":[{"from":[1,1],"to":[1,0]},{"from":[2,0],"to":[0,0]}],\#
-            "animation":"automatic"}
-            """#)
+        #expect(
+            text == #"""
+                {"deleteSections":[2,4],\#
+                "insertSections":[{"at":1,"section":\#(section("a"))},{"at":3,"section":\#(section("b"))}],\#
+                "deleteRows":[[0,1],[0,5],[1,0]],\#
+                "insertRows":[{"at":[0,2],"row":\#(row("x"))},{"at":[0,3],"row":\#(row("y"))}],\#
+                "moveRows":[{"from":[1,1],"to":[1,0]},{"from":[2,0],"to":[0,0]}],\#
+                "animation":"automatic"}
+                """#)
     }
 
     @Test func writesAnEmptyBatchWithItsAnimationOnly() {
@@ -77,10 +84,11 @@ import Testing
         let batch = Batch(
             moveSections: [.init(from: 3, to: 0), .init(from: 1, to: 2)],
             properties: TableProperties(title: .some(nil), header: "H", allowsSelection: false), animation: .fade)
-        #expect(CodingFixture.text(batch.changeJSONBytes(version: 7)) == #"""
-            {"version":7,"batch":{"moveSections":[{"from":1,"to":2},{"from":3,"to":0}],\#
-            "properties":{"title":null,"header":"H","allowsSelection":false},"animation":"fade"}}
-            """#)
+        #expect(
+            CodingFixture.text(batch.changeJSONBytes(version: 7)) == #"""
+                {"version":7,"batch":{"moveSections":[{"from":1,"to":2},{"from":3,"to":0}],\#
+                "properties":{"title":null,"header":"H","allowsSelection":false},"animation":"fade"}}
+                """#)
     }
 
     @Test func writesTableJSONThatParsesBackStrictly() throws {
@@ -90,9 +98,10 @@ import Testing
             Issue.record("not an object")
             return
         }
-        #expect(object.keys == [
-            "id", "title", "style", "header", "footer", "rowHeight", "allowsSelection", "allowsMultipleSelection",
-            "version", "sections",
-        ])
+        #expect(
+            object.keys == [
+                "id", "title", "style", "header", "footer", "rowHeight", "allowsSelection", "allowsMultipleSelection",
+                "version", "sections",
+            ])
     }
 }

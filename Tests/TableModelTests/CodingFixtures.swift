@@ -52,6 +52,7 @@ enum CodingFixture {
             {"id": "uk", "header": "United Kingdom", "footer": "Four nations", "indexTitle": "U", "rows": [
               {"id": "england", "style": "subtitle", "text": "England", "detail": "London",
                "image": "/public/flags/england.png", "accessory": "detailDisclosureButton",
+               "accessoryView": {"type": "switch", "on": true, "enabled": false},
                "selectionStyle": "none", "editingStyle": "insert", "canEdit": false, "canMove": false,
                "deleteTitle": "Remove", "indentationLevel": 2, "height": 60, "selected": true,
                "link": "https://example.com/england", "detailLink": "../info/england"},

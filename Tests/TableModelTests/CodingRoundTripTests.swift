@@ -21,7 +21,7 @@ import Testing
         #expect(uk.id == "uk" && uk.header == "United Kingdom" && uk.footer == "Four nations" && uk.indexTitle == "U")
         let england = Row(
             id: "england", style: .subtitle, text: "England", detail: "London", image: "/public/flags/england.png",
-            accessory: .detailDisclosureButton, selectionStyle: .none, editingStyle: .insert, canEdit: false,
+            accessory: .detailDisclosureButton, accessoryView: .switch(isOn: true, isEnabled: false), selectionStyle: .none, editingStyle: .insert, canEdit: false,
             canMove: false, deleteTitle: "Remove", indentationLevel: 2, height: 60, selected: true,
             link: "https://example.com/england", detailLink: "../info/england")
         #expect(uk.rows[0] == england)
@@ -114,8 +114,9 @@ import Testing
     }
 
     @Test func acceptsIntegralNumbersWrittenWithAFraction() throws {
-        let table = try ModelDecoder.table(from: CodingFixture.parse(
-            #"{"id": "t", "rowHeight": 44.0, "sections": [{"rows": [{"indentationLevel": 2.0, "height": 1e2}]}]}"#))
+        let table = try ModelDecoder.table(
+            from: CodingFixture.parse(
+                #"{"id": "t", "rowHeight": 44.0, "sections": [{"rows": [{"indentationLevel": 2.0, "height": 1e2}]}]}"#))
         #expect(table.rowHeight == 44)
         #expect(table.sections[0].rows[0].indentationLevel == 2)
         #expect(table.sections[0].rows[0].height == 100)
@@ -125,8 +126,9 @@ import Testing
     /// back as `2` and read again as an integer, so the row changed (and rendered
     /// differently) after a round trip through the server's own JSON.
     @Test func integralDoublesInFieldsReadBackEqual() throws {
-        let table = try ModelDecoder.table(from: CodingFixture.parse(
-            #"{"id": "t", "sections": [{"rows": [{"fields": {"a": 2.0, "b": [-0.0, 1e2, 2.5], "c": {"d": 1e300}}}]}]}"#))
+        let table = try ModelDecoder.table(
+            from: CodingFixture.parse(
+                #"{"id": "t", "sections": [{"rows": [{"fields": {"a": 2.0, "b": [-0.0, 1e2, 2.5], "c": {"d": 1e300}}}]}]}"#))
         let fields = table.sections[0].rows[0].fields
         #expect(fields["a"] == .integer(2))
         #expect(fields["b"] == .array([.integer(0), .integer(100), .double(2.5)]))
@@ -135,9 +137,11 @@ import Testing
     }
 
     @Test func nullMeansNoneForOptionals() throws {
-        let row = try ModelDecoder.row(from: CodingFixture.parse(#"""
-            {"id": null, "detail": null, "image": null, "height": null, "template": null, "link": null, "detailLink": null}
-            """#))
+        let row = try ModelDecoder.row(
+            from: CodingFixture.parse(
+                #"""
+                {"id": null, "detail": null, "image": null, "height": null, "template": null, "link": null, "detailLink": null}
+                """#))
         #expect(row == Row())
         let section = try ModelDecoder.section(from: CodingFixture.parse(#"{"id": null, "header": null, "footer": null, "indexTitle": null}"#))
         #expect(section == Section())

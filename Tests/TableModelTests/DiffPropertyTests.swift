@@ -140,7 +140,8 @@ struct DiffPropertyTests {
             var new = old
             for _ in 0..<5 {
                 new = tables.edit(new, count: 1)
-                let sectionsChanged = new.sections.map(\.id) != old.sections.map(\.id)
+                let sectionsChanged =
+                    new.sections.map(\.id) != old.sections.map(\.id)
                     || new.sections.map(\.header) != old.sections.map(\.header)
                 if sectionsChanged {
                     new = old

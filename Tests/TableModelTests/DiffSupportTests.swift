@@ -33,7 +33,7 @@ struct DiffSupportTests {
         let long = String(repeating: "long text ", count: 5)
         let row = Row(id: "r", text: long, height: 0)
         var copy = row
-        copy.text = String(decoding: Array(long.utf8), as: UTF8.self)   // the same text in another buffer
+        copy.text = String(decoding: Array(long.utf8), as: UTF8.self)  // the same text in another buffer
         var negativeZero = row
         negativeZero.height = -0.0
         var changed = row

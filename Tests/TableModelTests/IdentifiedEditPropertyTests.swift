@@ -120,8 +120,11 @@ struct SnapshotReference {
 
     /// The sections as a table would hold them.
     var result: [Section] {
-        sections.map { Section(id: $0.section.id, header: $0.section.header, footer: $0.section.footer,
-                               indexTitle: $0.section.indexTitle, rows: $0.rows) }
+        sections.map {
+            Section(
+                id: $0.section.id, header: $0.section.header, footer: $0.section.footer,
+                indexTitle: $0.section.indexTitle, rows: $0.rows)
+        }
     }
 }
 

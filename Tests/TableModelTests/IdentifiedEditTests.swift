@@ -6,10 +6,12 @@ import Testing
 @Suite("Edits by id")
 struct IdentifiedEditTests {
     /// Section "a" with a0…a3, section "b" with b0 and a row without id.
-    static let table = Table(id: "t", sections: [
-        Section(id: "a", header: "A", rows: (0...3).map { Row(id: "a\($0)", text: "A\($0)") }),
-        Section(id: "b", header: "B", rows: [Row(id: "b0", text: "B0"), Row(text: "no id")]),
-    ])
+    static let table = Table(
+        id: "t",
+        sections: [
+            Section(id: "a", header: "A", rows: (0...3).map { Row(id: "a\($0)", text: "A\($0)") }),
+            Section(id: "b", header: "B", rows: [Row(id: "b0", text: "B0"), Row(text: "no id")]),
+        ])
 
     /// The index batch `edits` make of the table, applied to it; answers the batch.
     func translate(_ edits: [IdentifiedEdit], on table: Table = table) throws -> (batch: Batch, table: Table) {
@@ -34,10 +36,11 @@ struct IdentifiedEditTests {
     @Test("moveItem to another section's end, and before an item there")
     func moveAcross() throws {
         let (batch, table) = try translate([.moveItem("a1", .end(section: "b")), .moveItem("a3", .before("b0"))])
-        #expect(batch.moveRows == [
-            .init(from: TableIndexPath(0, 1), to: TableIndexPath(1, 3)),
-            .init(from: TableIndexPath(0, 3), to: TableIndexPath(1, 0)),
-        ])
+        #expect(
+            batch.moveRows == [
+                .init(from: TableIndexPath(0, 1), to: TableIndexPath(1, 3)),
+                .init(from: TableIndexPath(0, 3), to: TableIndexPath(1, 0)),
+            ])
         #expect(ids(table) == [["a0", "a2"], ["a3", "b0", "-", "a1"]])
     }
 
@@ -146,39 +149,55 @@ struct IdentifiedEditTests {
     }
 
     static let refusals: [Refusal] = [
-        Refusal(edits: [.deleteItems(["zz"])], type: "unknown-id",
-                detail: "attempt to delete item \"zz\", which is not in the table"),
-        Refusal(edits: [.moveItem("a0", .before("zz"))], type: "unknown-id",
-                detail: "attempt to move an item before item \"zz\", which is not in the table"),
-        Refusal(edits: [.insertItems([Row(id: "n")], .after("zz"))], type: "unknown-id",
-                detail: "attempt to insert items after item \"zz\", which is not in the table"),
-        Refusal(edits: [.insertItems([Row(id: "n")], .end(section: "zz"))], type: "unknown-id",
-                detail: "attempt to insert items into section \"zz\", which is not in the table"),
-        Refusal(edits: [.deleteItems(["a0"]), .reloadItems([Row(id: "a0")])], type: "unknown-id",
-                detail: "attempt to reload item \"a0\", which is not in the table"),
-        Refusal(edits: [.deleteSections(["b"]), .moveItem("b0", .before("a0"))], type: "unknown-id",
-                detail: "attempt to move item \"b0\", which is not in the table"),
-        Refusal(edits: [.moveSection("a", .after("zz"))], type: "unknown-id",
-                detail: "attempt to move a section after section \"zz\", which is not in the table"),
-        Refusal(edits: [.reloadSections([Section(id: "zz")])], type: "unknown-id",
-                detail: "attempt to reload section \"zz\", which is not in the table"),
-        Refusal(edits: [.insertItems([Row(id: "b0")], .end(section: "a"))], type: "duplicate-id",
-                detail: "Fatal: supplied item identifiers are not unique. Duplicate identifiers: {(\"b0\")}"),
-        Refusal(edits: [.insertItems([Row(id: "n"), Row(id: "n")], .end(section: "a"))], type: "duplicate-id",
-                detail: "Fatal: supplied item identifiers are not unique. Duplicate identifiers: {(\"n\")}"),
-        Refusal(edits: [.deleteItems(["a0", "a0"])], type: "duplicate-id",
-                detail: "Fatal: supplied item identifiers are not unique. Duplicate identifiers: {(\"a0\")}"),
-        Refusal(edits: [.insertSections([Section(id: "a")], .end)], type: "duplicate-id",
-                detail: "Fatal: supplied section identifiers are not unique. Duplicate identifiers: {(\"a\")}"),
-        Refusal(edits: [.moveItem("a0", .after("a0"))], type: "move-relative-to-itself",
-                detail: "attempt to move item \"a0\" relative to itself"),
-        Refusal(edits: [.moveSection("a", .before("a"))], type: "move-relative-to-itself",
-                detail: "attempt to move section \"a\" relative to itself"),
-        Refusal(edits: [.deleteSections(["a", "b"]), .insertItems([Row(id: "n")], .end(section: nil))],
-                type: "invalid-update",
-                detail: "There are currently no sections in the data source. Please add a section first."),
-        Refusal(edits: [.insertItems([Row(text: "x")], .end(section: nil))], type: "missing-id",
-                detail: "attempt to insert an item without an id; items edited by id need one"),
+        Refusal(
+            edits: [.deleteItems(["zz"])], type: "unknown-id",
+            detail: "attempt to delete item \"zz\", which is not in the table"),
+        Refusal(
+            edits: [.moveItem("a0", .before("zz"))], type: "unknown-id",
+            detail: "attempt to move an item before item \"zz\", which is not in the table"),
+        Refusal(
+            edits: [.insertItems([Row(id: "n")], .after("zz"))], type: "unknown-id",
+            detail: "attempt to insert items after item \"zz\", which is not in the table"),
+        Refusal(
+            edits: [.insertItems([Row(id: "n")], .end(section: "zz"))], type: "unknown-id",
+            detail: "attempt to insert items into section \"zz\", which is not in the table"),
+        Refusal(
+            edits: [.deleteItems(["a0"]), .reloadItems([Row(id: "a0")])], type: "unknown-id",
+            detail: "attempt to reload item \"a0\", which is not in the table"),
+        Refusal(
+            edits: [.deleteSections(["b"]), .moveItem("b0", .before("a0"))], type: "unknown-id",
+            detail: "attempt to move item \"b0\", which is not in the table"),
+        Refusal(
+            edits: [.moveSection("a", .after("zz"))], type: "unknown-id",
+            detail: "attempt to move a section after section \"zz\", which is not in the table"),
+        Refusal(
+            edits: [.reloadSections([Section(id: "zz")])], type: "unknown-id",
+            detail: "attempt to reload section \"zz\", which is not in the table"),
+        Refusal(
+            edits: [.insertItems([Row(id: "b0")], .end(section: "a"))], type: "duplicate-id",
+            detail: "Fatal: supplied item identifiers are not unique. Duplicate identifiers: {(\"b0\")}"),
+        Refusal(
+            edits: [.insertItems([Row(id: "n"), Row(id: "n")], .end(section: "a"))], type: "duplicate-id",
+            detail: "Fatal: supplied item identifiers are not unique. Duplicate identifiers: {(\"n\")}"),
+        Refusal(
+            edits: [.deleteItems(["a0", "a0"])], type: "duplicate-id",
+            detail: "Fatal: supplied item identifiers are not unique. Duplicate identifiers: {(\"a0\")}"),
+        Refusal(
+            edits: [.insertSections([Section(id: "a")], .end)], type: "duplicate-id",
+            detail: "Fatal: supplied section identifiers are not unique. Duplicate identifiers: {(\"a\")}"),
+        Refusal(
+            edits: [.moveItem("a0", .after("a0"))], type: "move-relative-to-itself",
+            detail: "attempt to move item \"a0\" relative to itself"),
+        Refusal(
+            edits: [.moveSection("a", .before("a"))], type: "move-relative-to-itself",
+            detail: "attempt to move section \"a\" relative to itself"),
+        Refusal(
+            edits: [.deleteSections(["a", "b"]), .insertItems([Row(id: "n")], .end(section: nil))],
+            type: "invalid-update",
+            detail: "There are currently no sections in the data source. Please add a section first."),
+        Refusal(
+            edits: [.insertItems([Row(text: "x")], .end(section: nil))], type: "missing-id",
+            detail: "attempt to insert an item without an id; items edited by id need one"),
     ]
 
     @Test("Unknown, duplicate and missing ids are refused in UIKit's style", arguments: refusals)

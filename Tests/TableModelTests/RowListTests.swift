@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import TableModel
 
@@ -178,5 +179,65 @@ struct RowListTests {
         let section = Section(rows: F.rows(0..<50))
         #expect(section.rows.count == 50)
         #expect(section.rows[49] == F.row(49))
+    }
+}
+
+@Suite("RowList leaf buffers and building row by row")
+struct RowListBufferTests {
+    private typealias F = RowListFixtures
+
+    /// Every leaf of a tree, in order.
+    private func leaves(_ list: RowList) -> [RowListNode] {
+        var leaves: [[Row]] = []
+        list.appendLeaves(to: &leaves)
+        var nodes: [RowListNode] = []
+        var pending = [list.root]
+        while let node = pending.popLast() {
+            if node.isLeaf { nodes.append(node) } else { pending += node.children.reversed() }
+        }
+        #expect(nodes.filter { !$0.rows.isEmpty }.map(\.rows) == leaves)
+        return nodes
+    }
+
+    @Test("the leaves of a tree all have buffers of one size, through building, splits, merges and copies")
+    func leafBuffersKeepOneSize() {
+        var list = RowList(F.rows(0..<5_000))
+        let copy = list
+        var random = SeededGenerator(seed: 7)
+        for step in 0..<3_000 {
+            let count = list.count
+            switch step % 3 {
+            case 0: list.insert(F.row(10_000 + step), at: Int.random(in: 0...count, using: &random))
+            case 1: list.remove(at: Int.random(in: 0..<count, using: &random))
+            default: list.move(from: Int.random(in: 0..<count, using: &random), to: Int.random(in: 0..<count, using: &random))
+            }
+        }
+        #expect(list.invariantViolations().isEmpty)
+        #expect(leaves(list).allSatisfy { $0.rows.capacity >= RowListNode.leafBufferCapacity })
+        #expect(leaves(copy).allSatisfy { $0.rows.capacity >= RowListNode.leafBufferCapacity })
+        #expect(F.numbers(copy) == Array(0..<5_000))
+        // A small list is one leaf of its own size.
+        #expect(RowList(F.rows(0..<3)).root.rows.capacity < RowListNode.leafBufferCapacity)
+    }
+
+    @Test("a builder makes the tree init(_:) makes", arguments: [0, 1, 32, 33, 100, 1_537, 20_000])
+    func builderMatchesInit(count: Int) {
+        var builder = RowList.Builder(expectedCount: count)
+        for number in 0..<count { builder.append(F.row(number)) }
+        let built = builder.build()
+        let expected = RowList(F.rows(0..<count))
+        #expect(F.numbers(built) == Array(0..<count))
+        #expect(built.invariantViolations().isEmpty)
+        #expect(built.height == expected.height)
+        #expect(leaves(built).map(\.rows.count) == leaves(expected).map(\.rows.count))
+    }
+
+    @Test("a builder given fewer or more rows than expected still builds them all", arguments: [(100, 40), (100, 130), (5, 0)])
+    func builderWithAnotherCount(expected: Int, actual: Int) {
+        var builder = RowList.Builder(expectedCount: expected)
+        for number in 0..<actual { builder.append(F.row(number)) }
+        let built = builder.build()
+        #expect(F.numbers(built) == Array(0..<actual))
+        #expect(built.invariantViolations().isEmpty)
     }
 }

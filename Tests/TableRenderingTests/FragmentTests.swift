@@ -17,10 +17,12 @@ import Testing
     @Test func pageStopsAtTheRowLimitWithAMoreRow() throws {
         let html = renderer.page(table, rowLimit: 10)
         let cells = Fixtures.cells(html)
-        #expect(cells.filter { $0.attributes["data-section"] == "1" }.map { $0.attributes["data-row"] }
-            == (0..<10).map { String($0) })
-        #expect(html.contains(
-            #"<tr class="more" data-section="1" data-next-offset="10" data-remaining="15"><td><a href="/tables/big/sections/1?offset=10">Show 15 more rows</a></td></tr>"#))
+        #expect(
+            cells.filter { $0.attributes["data-section"] == "1" }.map { $0.attributes["data-row"] }
+                == (0..<10).map { String($0) })
+        #expect(
+            html.contains(
+                #"<tr class="more" data-section="1" data-next-offset="10" data-remaining="15"><td><a href="/tables/big/sections/1?offset=10">Show 15 more rows</a></td></tr>"#))
         // The short section is complete and has no more row.
         #expect(!html.contains(#"<tr class="more" data-section="0""#))
         #expect(!renderer.page(table).contains("class=\"more\""))
@@ -31,8 +33,9 @@ import Testing
         #expect(html.hasPrefix("<tr class=\"cell "))
         #expect(!html.contains("<tbody") && !html.contains("section-header"))
         #expect(Fixtures.cells(html).map { $0.attributes["data-id"] } == (10..<20).map { "n\($0)" })
-        #expect(html.hasSuffix(
-            #"<tr class="more" data-section="1" data-next-offset="20" data-remaining="5"><td><a href="/tables/big/sections/1?offset=20">Show 5 more rows</a></td></tr>"# + "\n"))
+        #expect(
+            html.hasSuffix(
+                #"<tr class="more" data-section="1" data-next-offset="20" data-remaining="5"><td><a href="/tables/big/sections/1?offset=20">Show 5 more rows</a></td></tr>"# + "\n"))
 
         let last = renderer.rows(table, section: 1, range: 20..<25)
         #expect(Fixtures.cells(last).count == 5)

@@ -9,10 +9,13 @@ import Testing
     init() throws { renderer = try makeRenderer() }
 
     private func table(title: String = "Pieces", sections: Int = 3) -> Table {
-        Table(id: "pieces", title: title, header: "Top", footer: "Bottom", sections: (0..<sections).map { s in
-            Section(id: "s\(s)", header: "Section \(s)", footer: "End \(s)", indexTitle: "S",
+        Table(
+            id: "pieces", title: title, header: "Top", footer: "Bottom",
+            sections: (0..<sections).map { s in
+                Section(
+                    id: "s\(s)", header: "Section \(s)", footer: "End \(s)", indexTitle: "S",
                     rows: (0..<5).map { Row(id: "r\(s)-\($0)", style: .subtitle, text: "Row \($0)", detail: "Detail") })
-        })
+            })
     }
 
     @Test func onePieceBeforeTheSectionsOnePerSectionOneAfter() {

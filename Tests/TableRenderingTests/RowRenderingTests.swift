@@ -17,17 +17,19 @@ import Testing
             editingStyle: .insert, canEdit: false, canMove: true, deleteTitle: "Remove")
         let html = renderer.row(Fixtures.table(rows: [Row(text: "first"), row]), at: TableIndexPath(0, 1))
         let tag = try #require(Fixtures.cells(html).first)
-        #expect(tag.attributeNames == [
-            "class", "data-section", "data-row", "data-id", "data-editing-style", "data-can-edit", "data-can-move",
-            "data-delete-title", "data-selection-style", "aria-selected", "style",
-        ])
-        #expect(tag.attributes == [
-            "class": "cell style-subtitle accessory-detailDisclosureButton",
-            "data-section": "0", "data-row": "1", "data-id": "usa",
-            "data-editing-style": "insert", "data-can-edit": "false", "data-can-move": "true",
-            "data-delete-title": "Remove", "data-selection-style": "default", "aria-selected": "false",
-            "style": "height:44px",
-        ])
+        #expect(
+            tag.attributeNames == [
+                "class", "data-section", "data-row", "data-id", "data-editing-style", "data-can-edit", "data-can-move",
+                "data-delete-title", "data-selection-style", "aria-selected", "style",
+            ])
+        #expect(
+            tag.attributes == [
+                "class": "cell style-subtitle accessory-detailDisclosureButton",
+                "data-section": "0", "data-row": "1", "data-id": "usa",
+                "data-editing-style": "insert", "data-can-edit": "false", "data-can-move": "true",
+                "data-delete-title": "Remove", "data-selection-style": "default", "aria-selected": "false",
+                "style": "height:44px",
+            ])
         #expect(html.hasPrefix("<tr ") && html.hasSuffix("</td></tr>\n"))
     }
 
@@ -83,8 +85,9 @@ import Testing
     @Test(arguments: [Accessory.detailButton, .detailDisclosureButton])
     func detailLinkDrawsTheInfoButtonAsALink(accessory: Accessory) {
         let html = render(Row(text: "France", accessory: accessory, detailLink: "https://en.wikipedia.org/wiki/Paris"))
-        #expect(html.contains(
-            #"<a class="info-button" href="https://en.wikipedia.org/wiki/Paris" aria-label="More info: France"></a>"#))
+        #expect(
+            html.contains(
+                #"<a class="info-button" href="https://en.wikipedia.org/wiki/Paris" aria-label="More info: France"></a>"#))
         #expect(!html.contains("<button"))
     }
 
@@ -93,8 +96,9 @@ import Testing
             Row(
                 style: .subtitle, text: "England", detail: "London", image: "/e.svg", accessory: .detailButton,
                 link: "/countries/england", detailLink: "/cities/london"))
-        #expect(html.contains(
-            #"<td class="cell-body"><a class="cell-link" href="/countries/england"><img class="image" src="/e.svg" alt="" width="29" height="29"><span class="labels"><span class="text">England</span><span class="detail">London</span></span></a><span class="accessory"><a class="info-button" href="/cities/london""#))
+        #expect(
+            html.contains(
+                #"<td class="cell-body"><a class="cell-link" href="/countries/england"><img class="image" src="/e.svg" alt="" width="29" height="29"><span class="labels"><span class="text">England</span><span class="detail">London</span></span></a><span class="accessory"><a class="info-button" href="/cities/london""#))
         let tag = try #require(Fixtures.cells(html).first)
         #expect(tag.has("has-link"))
         #expect(!render(Row(text: "plain")).contains("cell-link"))

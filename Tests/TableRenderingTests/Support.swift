@@ -42,7 +42,9 @@ enum HTMLProbe {
                 continue
             }
             guard let close = after.firstIndex(of: ">") else { break }
-            if let tag = parse(name: name, attributes: after[..<close]) { tags.append(tag) } else {
+            if let tag = parse(name: name, attributes: after[..<close]) {
+                tags.append(tag)
+            } else {
                 tags.append(StartTag(name: "BROKEN:" + name, attributes: [:], attributeNames: []))
             }
             rest = after[after.index(after: close)...]

@@ -53,9 +53,10 @@ import Testing
 
     @Test func sectionsHeadersAndFooters() {
         let html = renderer.page(countries())
-        #expect(html.contains(
-            #"<tbody class="section" data-section="0" id="section-0" data-section-id="uk">"#
-                + "\n" + #"<tr class="section-header"><th scope="rowgroup">United Kingdom</th></tr>"#))
+        #expect(
+            html.contains(
+                #"<tbody class="section" data-section="0" id="section-0" data-section-id="uk">"#
+                    + "\n" + #"<tr class="section-header"><th scope="rowgroup">United Kingdom</th></tr>"#))
         #expect(html.contains(#"<tr class="section-footer"><td>Two of four.</td></tr>"#))
         // The second section has no header, no id and no footer.
         #expect(html.contains(#"<tbody class="section" data-section="1" id="section-1">"# + "\n<tr class=\"cell "))
@@ -78,8 +79,9 @@ import Testing
 
     @Test func sectionIndexStripInPlainStyleOnly() {
         let plain = renderer.page(countries(style: .plain))
-        #expect(plain.contains(
-            ##"<nav class="section-index" aria-label="Section index"><a href="#section-0">U</a><a href="#section-1">O</a></nav>"##))
+        #expect(
+            plain.contains(
+                ##"<nav class="section-index" aria-label="Section index"><a href="#section-0">U</a><a href="#section-1">O</a></nav>"##))
         for style in [TableStyle.grouped, .insetGrouped] {
             #expect(!renderer.page(countries(style: .plain), style: style).contains("section-index"))
         }
@@ -90,7 +92,8 @@ import Testing
 
     @Test func repeatedIndexTitlesJumpToTheFirstSection() {
         let table = Table(
-            id: "t", sections: [
+            id: "t",
+            sections: [
                 Section(header: "Nebraska", indexTitle: "N", rows: []),
                 Section(header: "Nevada", indexTitle: "N", rows: []),
                 Section(header: "Ohio", indexTitle: "O", rows: []),

@@ -14,9 +14,12 @@ import Testing
     ]
 
     private func edit(_ client: TestClient, _ index: Int) throws {
-        let response = try client.request(.POST, "/api/tables/t/batch", headers: jsonHeaders, body: body(#"""
-            {"insertRows": [{"at": [0, 0], "row": {"id": "n\#(index)", "text": "N\#(index)"}}]}
-            """#))
+        let response = try client.request(
+            .POST, "/api/tables/t/batch", headers: jsonHeaders,
+            body: body(
+                #"""
+                {"insertRows": [{"at": [0, 0], "row": {"id": "n\#(index)", "text": "N\#(index)"}}]}
+                """#))
         #expect(response.status == 200)
     }
 

@@ -13,11 +13,14 @@ import Testing
     @Test(arguments: [TestTransport.inProcess, .live])
     func appliesTheWorkedExample(_ transport: TestTransport) throws {
         try withServer(transport) { client in
-            let response = try client.request(.POST, "/api/tables/t/batch", headers: jsonHeaders, body: body(#"""
-                {"deleteRows": [[0, 5], [0, 1]],
-                 "insertRows": [{"at": [0, 3], "row": {"text": "N3"}}, {"at": [0, 2], "row": {"text": "N2"}}],
-                 "reloadRows": [{"at": [0, 4], "row": {"id": "a4", "text": "A4'"}}]}
-                """#))
+            let response = try client.request(
+                .POST, "/api/tables/t/batch", headers: jsonHeaders,
+                body: body(
+                    #"""
+                    {"deleteRows": [[0, 5], [0, 1]],
+                     "insertRows": [{"at": [0, 3], "row": {"text": "N3"}}, {"at": [0, 2], "row": {"text": "N2"}}],
+                     "reloadRows": [{"at": [0, 4], "row": {"id": "a4", "text": "A4'"}}]}
+                    """#))
             #expect(response.status == 200)
             let change = try response.json
             #expect(change["version"]?.int == 1)
@@ -76,8 +79,10 @@ import Testing
                 body: body(#"{"at": 0, "section": {"header": "New", "rows": [{"text": "N"}]}}"#))
             #expect(section.status == 200)
             #expect(try texts(client, section: 0) == ["N"])
-            #expect(try client.request(
-                .POST, "/api/tables/t/sections/0/move", headers: jsonHeaders, body: body(#"{"to": 2}"#)).status == 200)
+            #expect(
+                try client.request(
+                    .POST, "/api/tables/t/sections/0/move", headers: jsonHeaders, body: body(#"{"to": 2}"#)
+                ).status == 200)
             #expect(try texts(client, section: 2) == ["N"])
             #expect(try client.request(.DELETE, "/api/tables/t/sections/2").status == 200)
             #expect(try client.request(.GET, "/api/tables/t/sections").json["sections"]?.array?.count == 2)
@@ -157,11 +162,14 @@ import Testing
     @Test(arguments: [TestTransport.inProcess, .live])
     func snapshotPut(_ transport: TestTransport) throws {
         try withServer(transport) { client in
-            let response = try client.request(.PUT, "/api/tables/t", headers: jsonHeaders, body: body(#"""
-                {"id": "t", "title": "Fixture", "sections": [
-                  {"id": "b", "header": "B", "footer": "End", "rows": [{"id": "a3", "text": "A3"}, {"id": "b0", "text": "B0"}]},
-                  {"id": "a", "header": "A", "rows": [{"id": "a0", "text": "A0 changed"}, {"id": "new", "text": "New"}, {"id": "b1", "text": "B1"}]}]}
-                """#))
+            let response = try client.request(
+                .PUT, "/api/tables/t", headers: jsonHeaders,
+                body: body(
+                    #"""
+                    {"id": "t", "title": "Fixture", "sections": [
+                      {"id": "b", "header": "B", "footer": "End", "rows": [{"id": "a3", "text": "A3"}, {"id": "b0", "text": "B0"}]},
+                      {"id": "a", "header": "A", "rows": [{"id": "a0", "text": "A0 changed"}, {"id": "new", "text": "New"}, {"id": "b1", "text": "B1"}]}]}
+                    """#))
             #expect(response.status == 200)
             let answer = try response.json
             let version = try #require(answer["version"]?.int)

@@ -23,9 +23,14 @@ import Testing
             let before = try client.request(
                 .POST, "/api/tables/t/items/b1/move?animation=fade", headers: ["Content-Type": "application/json", "If-Match": "\"1\""],
                 body: body(#"{"beforeItem": "a1"}"#))
-            #expect(try before.json["batch"]?["moveRows"] == .array([.object(JSONObject([
-                JSONMember("from", .array([.integer(1), .integer(1)])), JSONMember("to", .array([.integer(0), .integer(0)])),
-            ]))]))
+            #expect(
+                try before.json["batch"]?["moveRows"]
+                    == .array([
+                        .object(
+                            JSONObject([
+                                JSONMember("from", .array([.integer(1), .integer(1)])), JSONMember("to", .array([.integer(0), .integer(0)])),
+                            ]))
+                    ]))
             #expect(try before.json["batch"]?["animation"]?.string == "fade")
             let toSection = try client.request(
                 .POST, "/api/tables/t/items/a3/move", headers: jsonHeaders, body: body(#"{"toSection": "b"}"#))
@@ -54,15 +59,18 @@ import Testing
     @Test(arguments: [TestTransport.inProcess, .live])
     func aBatchByIDIsOneIndexBatch(_ transport: TestTransport) throws {
         try withServer(transport) { client in
-            let response = try client.request(.POST, "/api/tables/t/batch-by-id", headers: jsonHeaders, body: body(#"""
-                {"edits": [
-                   {"deleteItems": ["a1", "a5"]},
-                   {"insertItems": [{"id": "n2", "text": "N2"}, {"id": "n3", "text": "N3"}], "afterItem": "a2"},
-                   {"reloadItems": [{"id": "a4", "text": "A4 reloaded"}]},
-                   {"appendSections": [{"id": "c", "header": "C", "rows": [{"id": "c0", "text": "C0"}]}]},
-                   {"moveItem": "b0", "toSection": "c"}],
-                 "animation": "fade"}
-                """#))
+            let response = try client.request(
+                .POST, "/api/tables/t/batch-by-id", headers: jsonHeaders,
+                body: body(
+                    #"""
+                    {"edits": [
+                       {"deleteItems": ["a1", "a5"]},
+                       {"insertItems": [{"id": "n2", "text": "N2"}, {"id": "n3", "text": "N3"}], "afterItem": "a2"},
+                       {"reloadItems": [{"id": "a4", "text": "A4 reloaded"}]},
+                       {"appendSections": [{"id": "c", "header": "C", "rows": [{"id": "c0", "text": "C0"}]}]},
+                       {"moveItem": "b0", "toSection": "c"}],
+                     "animation": "fade"}
+                    """#))
             #expect(response.status == 200)
             let batch = try response.json["batch"]
             #expect(batch?["deleteRows"] == .array([[0, 1], [0, 5], [1, 0]].map { .array($0.map { .integer($0) }) }))
@@ -80,20 +88,24 @@ import Testing
     @Test(arguments: [TestTransport.inProcess, .live])
     func refusalsChangeNothing(_ transport: TestTransport) throws {
         try withServer(transport) { client in
-            let unknown = try client.request(.POST, "/api/tables/t/batch-by-id", headers: jsonHeaders,
+            let unknown = try client.request(
+                .POST, "/api/tables/t/batch-by-id", headers: jsonHeaders,
                 body: body(#"{"edits": [{"deleteItems": ["a0"]}, {"deleteItems": ["zz"]}]}"#))
             #expect(unknown.status == 409)
             #expect(try unknown.json["detail"]?.string == #"attempt to delete item "zz", which is not in the table"#)
-            let duplicate = try client.request(.POST, "/api/tables/t/items", headers: jsonHeaders,
+            let duplicate = try client.request(
+                .POST, "/api/tables/t/items", headers: jsonHeaders,
                 body: body(#"{"row": {"id": "b0"}, "beforeItem": "a0"}"#))
             #expect(duplicate.status == 409)
             #expect(try duplicate.json["type"]?.string == "duplicate-id")
-            let invalid = try client.request(.POST, "/api/tables/t/batch-by-id", headers: jsonHeaders,
+            let invalid = try client.request(
+                .POST, "/api/tables/t/batch-by-id", headers: jsonHeaders,
                 body: body(#"{"edits": [{"insertItems": [{"text": "no id"}]}, {"moveItem": "a0", "deleteItems": ["a1"]}, {}]}"#))
             #expect(invalid.status == 422)
-            #expect(try invalid.json["errors"]?.array?.compactMap { $0["path"]?.string } == [
-                "$.edits[0]", "$.edits[0].insertItems[0]", "$.edits[1]", "$.edits[2]",
-            ])
+            #expect(
+                try invalid.json["errors"]?.array?.compactMap { $0["path"]?.string } == [
+                    "$.edits[0]", "$.edits[0].insertItems[0]", "$.edits[1]", "$.edits[2]",
+                ])
             #expect(try client.request(.GET, "/api/tables/t").json["version"]?.int == 0)
         }
     }
@@ -101,11 +113,13 @@ import Testing
     @Test(arguments: [TestTransport.inProcess, .live])
     func singleOperationsByID(_ transport: TestTransport) throws {
         try withServer(transport) { client in
-            let inserted = try client.request(.POST, "/api/tables/t/items", headers: jsonHeaders,
+            let inserted = try client.request(
+                .POST, "/api/tables/t/items", headers: jsonHeaders,
                 body: body(#"{"rows": [{"id": "n0", "text": "N0"}, {"id": "n1", "text": "N1"}], "toSection": "b"}"#))
-            #expect(try inserted.json["batch"]?["insertRows"]?.array?.compactMap { $0["at"] } == [
-                .array([.integer(1), .integer(2)]), .array([.integer(1), .integer(3)]),
-            ])
+            #expect(
+                try inserted.json["batch"]?["insertRows"]?.array?.compactMap { $0["at"] } == [
+                    .array([.integer(1), .integer(2)]), .array([.integer(1), .integer(3)]),
+                ])
             let reloaded = try client.request(.PUT, "/api/tables/t/items/n0", headers: jsonHeaders, body: body(#"{"text": "N0!"}"#))
             #expect(try reloaded.json["batch"]?["reloadRows"]?[0]?["row"]?["id"]?.string == "n0")
             #expect(try reloaded.json["batch"]?["animation"]?.string == "automatic")
@@ -118,17 +132,26 @@ import Testing
             #expect(try client.request(.DELETE, "/api/tables/t/items/n0").json["batch"]?["deleteRows"] == .array([.array([.integer(1), .integer(2)])]))
             #expect(try client.request(.DELETE, "/api/tables/t/items/n0").status == 409)
 
-            let section = try client.request(.POST, "/api/tables/t/section-ids", headers: jsonHeaders,
+            let section = try client.request(
+                .POST, "/api/tables/t/section-ids", headers: jsonHeaders,
                 body: body(#"{"section": {"id": "z", "header": "Z", "rows": [{"id": "z0"}]}, "beforeSection": "a"}"#))
             #expect(try section.json["batch"]?["insertSections"]?[0]?["at"]?.int == 0)
             let renamed = try client.request(.PUT, "/api/tables/t/section-ids/z", headers: jsonHeaders, body: body(#"{"header": "Zed"}"#))
             #expect(try renamed.json["batch"]?["reloadSections"]?[0]?["section"]?["rows"]?.array?.count == 1)
-            #expect(try client.request(.PUT, "/api/tables/t/section-ids/z", headers: jsonHeaders,
-                body: body(#"{"rows": []}"#)).status == 422)
+            #expect(
+                try client.request(
+                    .PUT, "/api/tables/t/section-ids/z", headers: jsonHeaders,
+                    body: body(#"{"rows": []}"#)
+                ).status == 422)
             let moved = try client.request(.POST, "/api/tables/t/section-ids/z/move", headers: jsonHeaders, body: body(#"{"afterSection": "b"}"#))
-            #expect(try moved.json["batch"]?["moveSections"] == .array([.object(JSONObject([
-                JSONMember("from", .integer(0)), JSONMember("to", .integer(2)),
-            ]))]))
+            #expect(
+                try moved.json["batch"]?["moveSections"]
+                    == .array([
+                        .object(
+                            JSONObject([
+                                JSONMember("from", .integer(0)), JSONMember("to", .integer(2)),
+                            ]))
+                    ]))
             #expect(try client.request(.DELETE, "/api/tables/t/section-ids/a").json["batch"]?["deleteSections"] == .array([.integer(0)]))
             #expect(try ids(client) == [["b0", "b1", "n1"], ["z0"]])
             #expect(try client.request(.DELETE, "/api/tables/t/section-ids/a").status == 409)

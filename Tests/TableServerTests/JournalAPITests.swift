@@ -82,8 +82,9 @@ import Testing
                 }
                 server.shutdown()
             }
-            let segment = try #require(try FileManager.default.contentsOfDirectory(atPath: directory)
-                .filter { $0.hasPrefix("segment-") }.sorted().first)
+            let segment = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: directory)
+                    .filter { $0.hasPrefix("segment-") }.sorted().first)
             let url = URL(fileURLWithPath: directory + "/" + segment)
             var bytes = [UInt8](try Data(contentsOf: url))
             bytes[40] ^= 0xFF

@@ -9,9 +9,12 @@ import Testing
 /// older than the edits acknowledged before it was sent.
 @Suite struct KeptAnswerTests {
     private func insertAtTop(_ client: TestClient, _ index: Int) throws -> Int {
-        let response = try client.request(.POST, "/api/tables/t/batch", headers: jsonHeaders, body: body(#"""
-            {"insertRows": [{"at": [0, 0], "row": {"id": "n\#(index)", "text": "N\#(index)"}}]}
-            """#))
+        let response = try client.request(
+            .POST, "/api/tables/t/batch", headers: jsonHeaders,
+            body: body(
+                #"""
+                {"insertRows": [{"at": [0, 0], "row": {"id": "n\#(index)", "text": "N\#(index)"}}]}
+                """#))
         #expect(response.status == 200)
         return try #require(try response.json["version"]?.int)
     }
@@ -44,9 +47,12 @@ import Testing
             #expect(try client.request(.GET, "/api/tables/t/sections/0/rows/0").status == 200)
             #expect(try client.request(.DELETE, "/api/tables/t").status == 204)
             #expect(try client.request(.GET, "/api/tables/t/sections/0/rows/0").status == 404)
-            let created = try client.request(.POST, "/api/tables", headers: jsonHeaders, body: body(#"""
-                {"id": "t", "sections": [{"rows": [{"id": "fresh", "text": "Fresh"}]}]}
-                """#))
+            let created = try client.request(
+                .POST, "/api/tables", headers: jsonHeaders,
+                body: body(
+                    #"""
+                    {"id": "t", "sections": [{"rows": [{"id": "fresh", "text": "Fresh"}]}]}
+                    """#))
             #expect(created.status == 201)
             let row = try client.request(.GET, "/api/tables/t/sections/0/rows/0")
             #expect(row.status == 200)
@@ -71,8 +77,9 @@ import Testing
                 for _ in 0..<200 {
                     let floor = acknowledged.load(ordering: .sequentiallyConsistent)
                     guard let response = try? client.request(.GET, "/api/tables/t/sections/0/rows/0"),
-                          let tag = response.headers["ETag"], let version = Int(tag.dropFirst().dropLast()),
-                          version >= floor else {
+                        let tag = response.headers["ETag"], let version = Int(tag.dropFirst().dropLast()),
+                        version >= floor
+                    else {
                         stale.withLock { $0.append("read below version \(floor)") }
                         continue
                     }

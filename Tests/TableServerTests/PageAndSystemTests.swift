@@ -90,9 +90,10 @@ import Testing
     /// every operation the document describes is a route.
     @Test func openAPIDocumentMatchesTheRoutes() throws {
         let server = try makeServer()
-        let routes = Set(server.router.routes.map { route in
-            "\(route.method.rawValue) \(route.pattern.replacingOccurrences(of: "...}", with: "}"))"
-        })
+        let routes = Set(
+            server.router.routes.map { route in
+                "\(route.method.rawValue) \(route.pattern.replacingOccurrences(of: "...}", with: "}"))"
+            })
         let document = try TestClient(router: server.router).request(.GET, "/api/openapi.json").json
         guard case .object(let paths) = document["paths"] else {
             Issue.record("no paths")

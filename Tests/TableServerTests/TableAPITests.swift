@@ -143,11 +143,13 @@ import Testing
 
     @Test(arguments: [TestTransport.inProcess, .live])
     func sendsALargeTableInPiecesAndASmallOneWhole(_ transport: TestTransport) throws {
-        let large = Table(id: "large", sections: [
-            Section(id: "a", rows: (0..<2500).map { Row(id: "a\($0)", text: "A \($0) <b>") }),
-            Section(id: "b"),
-            Section(id: "c", rows: (0..<700).map { Row(id: "c\($0)") }),
-        ])
+        let large = Table(
+            id: "large",
+            sections: [
+                Section(id: "a", rows: (0..<2500).map { Row(id: "a\($0)", text: "A \($0) <b>") }),
+                Section(id: "b"),
+                Section(id: "c", rows: (0..<700).map { Row(id: "c\($0)") }),
+            ])
         try withServer(transport, tables: [fixtureTable(), large]) { client in
             let response = try client.request(.GET, "/api/tables/large")
             #expect(response.status == 200)

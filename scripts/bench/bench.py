@@ -72,6 +72,8 @@ def main():
             ("edits", lambda: measure.edits_and_memory(tools, rounds, seconds)),
             ("diff", lambda: measure.snapshot_diff(tools, 3 if args.quick else 5)),
             ("diff_shapes", lambda: measure.diff_shapes(tools, 2 if args.quick else 5, 10 if args.quick else 1)),
+            ("model_memory", lambda: measure.model_memory(tools, 100_000 if args.quick else 1_000_000,
+                                                          100_000 if args.quick else 1_000_000)),
             ("fan_out", lambda: measure.fan_out(tools, (1000, 10_000), 10 if args.quick else 20)),
             ("compression", lambda: measure.compression(tools, rounds, seconds)),
             ("start_up", lambda: measure.start_up(tools, 5 if args.quick else 15)),

@@ -167,6 +167,13 @@ def diff_shapes(tools, rounds, divisor=1):
     return results
 
 
+def model_memory(tools, rows, moves):
+    """`ModelBench memory`: a table of `rows` short rows decoded from its JSON, its peak and RSS
+    after loading, then after `moves` random single-row moves (the model alone, one process)."""
+    line = tools.model_bench("memory", rows, moves)[-1]
+    return {key: int(value) for key, value in line.items()}
+
+
 def fan_out(tools, counts, changes):
     """One change delivered to N event-stream subscribers: server CPU per delivered event, idle
     CPU; and the same for the floor, a C program that writes an event of the same size to N

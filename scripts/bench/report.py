@@ -97,6 +97,20 @@ def summary_rows(r):
     ]
 
 
+def model_memory_rows(m):
+    """The targets of memory under edits (issue 17), from `measure.model_memory`."""
+    if not m:
+        return []
+    mib = {key: value / 1024 for key, value in m.items() if key.endswith("_kib")}
+    return [
+        (f"memory after {m['moves']:,} random moves, {m['rows']:,} short rows (model)",
+         f"{mib['rss_load_kib']:.0f} MiB RSS after loading, {mib['rss_moves_kib']:.0f} MiB after the moves",
+         f"×{m['rss_moves_kib'] / m['rss_load_kib']:.2f}", "≤ 300 MiB", verdict(mib["rss_moves_kib"] <= 300)),
+        (f"peak while loading {m['rows']:,} short rows (model)", f"{mib['peak_load_kib']:.0f} MiB", "—",
+         "≤ 400 MiB", verdict(mib["peak_load_kib"] <= 400)),
+    ]
+
+
 def diff_shapes_section(shapes):
     """The Markdown of `measure.diff_shapes`."""
     names = ["5k, 500 deleted + 500 inserted", "100k, 10k deleted + 10k inserted", "100k, 10k moved + 10k changed",
@@ -212,7 +226,8 @@ def markdown(r):
            "requests wrk completed; it is steadier than requests/s on this shared machine. Model figures are "
            "thread CPU time inside one process.", "",
            "## Targets", "", "| what | measured | ratio | target | |", "|---|---|---|---|---|"]
-    rows = summary_rows(r) + (replication_rows(r["replication"]) if "replication" in r else [])
+    rows = summary_rows(r) + model_memory_rows(r.get("model_memory")) + (
+        replication_rows(r["replication"]) if "replication" in r else [])
     out += [f"| {a} | {b} | {c} | {t} | {v} |" for a, b, c, t, v in rows]
     out += ["", "## Raw figures", "", f"### JSON row (`GET /api/tables/countries/sections/0/rows/0`, {j['bytes']} bytes)", "",
             "| server | CPU µs/request | requests/s |", "|---|---|---|"]

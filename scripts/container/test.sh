@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the WebTableView image from the Dockerfile and runs it as an operator
 # would, with podman (no Docker engine runs on the project's machines):
-#   - hadolint finds no error in the Dockerfile
+#   - hadolint finds no error in the Dockerfile and deploy/images/*.Containerfile
 #   - the image builds from the local base images (scripts/container/setup.sh)
 #   - the server starts as a non-root user, published on 127.0.0.1 only
 #   - /healthz, a table as JSON and as HTML, one edit with the token from
@@ -96,8 +96,9 @@ json_field() {
 
 "$here/setup.sh" || fail "setup did not finish"
 
-"$HADOLINT" --failure-threshold error "$root/Dockerfile" || fail "hadolint reports errors in the Dockerfile"
-pass "hadolint finds no error"
+"$HADOLINT" --failure-threshold error "$root/Dockerfile" "$root"/deploy/images/*.Containerfile \
+  || fail "hadolint reports errors in the Dockerfile or deploy/images/"
+pass "hadolint finds no error in the Dockerfile and deploy/images/"
 
 log "building $tag"
 build_started=$SECONDS

@@ -115,12 +115,14 @@ enum DiffBench {
                 var changes = 0
                 let swift = measure { changes = newIDs.difference(from: oldIDs).inferringMoves().count }
                 let currentSmall = measure { _ = SnapshotDiff.batches(from: small.old, to: small.new) }
-                report("diff_shape", [
-                    ("shape", shapes.firstIndex { $0.name == shape.name }!), ("rows", shape.rows), ("sections", shape.sections),
-                    ("current_ns", current), ("frozen_ns", frozen),
-                    ("swift_rows", swiftShape.rows), ("swift_ns", swift), ("swift_changes", changes),
-                    ("current_at_swift_rows_ns", currentSmall),
-                ])
+                report(
+                    "diff_shape",
+                    [
+                        ("shape", shapes.firstIndex { $0.name == shape.name }!), ("rows", shape.rows), ("sections", shape.sections),
+                        ("current_ns", current), ("frozen_ns", frozen),
+                        ("swift_rows", swiftShape.rows), ("swift_ns", swift), ("swift_changes", changes),
+                        ("current_at_swift_rows_ns", currentSmall),
+                    ])
             }
         }
     }

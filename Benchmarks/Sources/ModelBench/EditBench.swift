@@ -4,9 +4,11 @@ import TableModel
 /// through `Table.apply(_:)`, the path every edit request takes.
 enum EditBench {
     static func run(rows: Int, operations: Int, rounds: Int) {
-        var table = Table(id: "bench", sections: [
-            Section(id: "s", rows: (0..<rows).map { Row(id: "r\($0)", text: "Row \($0)") }),
-        ])
+        var table = Table(
+            id: "bench",
+            sections: [
+                Section(id: "s", rows: (0..<rows).map { Row(id: "r\($0)", text: "Row \($0)") })
+            ])
         var random = SplitMix(state: UInt64(rows))
         var serial = 0
         for _ in 0..<rounds {
@@ -32,12 +34,14 @@ enum EditBench {
                     apply(Batch(moveRows: [.init(from: from, to: to)]), to: &table)
                 }
             }
-            report("edit", [
-                ("rows", rows),
-                ("insert_ns", insert / operations),
-                ("delete_ns", delete / operations),
-                ("move_ns", move / operations),
-            ])
+            report(
+                "edit",
+                [
+                    ("rows", rows),
+                    ("insert_ns", insert / operations),
+                    ("delete_ns", delete / operations),
+                    ("move_ns", move / operations),
+                ])
         }
     }
 

@@ -687,4 +687,3 @@ extension FrozenDiffer {
         return batch
     }
 }
-

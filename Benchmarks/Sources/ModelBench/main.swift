@@ -4,6 +4,7 @@
 //   ModelBench edits ROWS OPERATIONS ROUNDS
 //   ModelBench diff ROWS SECTIONS ROUNDS [swift]
 //   ModelBench diff-shapes ROUNDS [DIVISOR]   (the six shapes of DiffBench.shapes)
+//   ModelBench memory ROWS MOVES               (memory after loading and after random moves)
 import Glibc
 
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
@@ -16,7 +17,9 @@ case ("diff", 4), ("diff", 5):
         rounds: Int(arguments[3]) ?? 5, swiftDifference: arguments.count == 5 && arguments[4] == "swift")
 case ("diff-shapes", 2), ("diff-shapes", 3):
     DiffBench.runShapes(rounds: Int(arguments[1]) ?? 3, divisor: arguments.count == 3 ? Int(arguments[2]) ?? 1 : 1)
+case ("memory", 3):
+    MemoryBench.run(rows: Int(arguments[1]) ?? 1_000_000, moves: Int(arguments[2]) ?? 1_000_000)
 default:
-    print("usage: ModelBench edits ROWS OPERATIONS ROUNDS | diff ROWS SECTIONS ROUNDS [swift] | diff-shapes ROUNDS [DIVISOR]")
+    print("usage: ModelBench edits ROWS OPERATIONS ROUNDS | diff ROWS SECTIONS ROUNDS [swift] | diff-shapes ROUNDS [DIVISOR] | memory ROWS MOVES")
     exit(2)
 }

@@ -66,13 +66,15 @@ private func requireCounts(_ batch: Batch, before: Table, after: Table) {
         "section count \(after.sections.count)")
     let replaced = Set(batch.deleteSections + batch.reloadSections.map(\.at))
     let rowsOut = batch.deleteRows.count + replaced.reduce(0) { $0 + before.sections[$1].rows.count }
-    let rowsIn = batch.insertRows.count
+    let rowsIn =
+        batch.insertRows.count
         + (batch.insertSections + batch.reloadSections).reduce(0) { $0 + $1.section.rows.count }
     require(after.rowCount == before.rowCount - rowsOut + rowsIn, "row count \(after.rowCount)")
     let positions = FinalPositions(batch)
     for old in before.sections.indices where !replaced.contains(old) {
         let new = positions.section(old)
-        let count = before.sections[old].rows.count
+        let count =
+            before.sections[old].rows.count
             - batch.deleteRows.count { $0.section == old } - batch.moveRows.count { $0.from.section == old }
             + batch.insertRows.count { $0.at.section == new } + batch.moveRows.count { $0.to.section == new }
         require(after.sections[new].rows.count == count, "section \(old) → \(new) holds \(after.sections[new].rows.count) rows, not \(count)")

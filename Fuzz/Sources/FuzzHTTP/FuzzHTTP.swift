@@ -58,8 +58,9 @@ private func requireInside(_ root: String, _ response: HTTPResponse, _ path: Str
         return
     }
     let relative = file.dropFirst(root.count + 1)
-    require(file.hasPrefix(root + "/") && !relative.split(separator: "/").contains { $0.hasPrefix(".") },
-            "\(path) served \(file), outside \(root) or hidden")
+    require(
+        file.hasPrefix(root + "/") && !relative.split(separator: "/").contains { $0.hasPrefix(".") },
+        "\(path) served \(file), outside \(root) or hidden")
     var status = stat()
     require(stat(file, &status) == 0 && status.st_mode & S_IFMT == S_IFREG, "\(path) served \(file), not a regular file")
 }

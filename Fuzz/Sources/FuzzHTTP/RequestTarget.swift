@@ -43,7 +43,8 @@ struct RequestTarget {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]), high | low != 0 {
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]), high | low != 0
+            {
                 output.append(high << 4 | low)
                 index += 3
             } else {

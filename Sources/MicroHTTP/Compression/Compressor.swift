@@ -94,11 +94,12 @@ final class Compressor {
         _ stream: UnsafeMutablePointer<z_stream>, _ input: UnsafeBufferPointer<UInt8>, _ step: Step,
         into output: inout [UInt8]
     ) {
-        let flush: Int32 = switch step {
-        case .more: Z_NO_FLUSH
-        case .flush: Z_SYNC_FLUSH
-        case .finish: Z_FINISH
-        }
+        let flush: Int32 =
+            switch step {
+            case .more: Z_NO_FLUSH
+            case .flush: Z_SYNC_FLUSH
+            case .finish: Z_FINISH
+            }
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
         stream.pointee.avail_in = UInt32(input.count)
         var chunk = [UInt8](repeating: 0, count: outputStep)
@@ -116,11 +117,12 @@ final class Compressor {
     private static func brotli(
         _ encoder: OpaquePointer, _ input: UnsafeBufferPointer<UInt8>, _ step: Step, into output: inout [UInt8]
     ) {
-        let operation = switch step {
-        case .more: BROTLI_OPERATION_PROCESS
-        case .flush: BROTLI_OPERATION_FLUSH
-        case .finish: BROTLI_OPERATION_FINISH
-        }
+        let operation =
+            switch step {
+            case .more: BROTLI_OPERATION_PROCESS
+            case .flush: BROTLI_OPERATION_FLUSH
+            case .finish: BROTLI_OPERATION_FINISH
+            }
         var availableIn = input.count
         var nextIn = input.baseAddress
         var chunk = [UInt8](repeating: 0, count: outputStep)
@@ -132,7 +134,8 @@ final class Compressor {
                 return buffer.count - availableOut
             }
             output += chunk[0..<produced]
-            let done = step == .finish
+            let done =
+                step == .finish
                 ? BrotliEncoderIsFinished(encoder) != 0
                 : availableIn == 0 && BrotliEncoderHasMoreOutput(encoder) == 0
             if done {

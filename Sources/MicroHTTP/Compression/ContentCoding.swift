@@ -51,7 +51,8 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
         var best = ContentCoding.identity
         var bestWeight = 0
         for coding in [ContentCoding.br, .gzip, .identity] {
-            let weight = named[coding.rawValue] >= 0
+            let weight =
+                named[coding.rawValue] >= 0
                 ? named[coding.rawValue]
                 : (other >= 0 ? other : (coding == .identity ? 1 : 0))
             if weight > bestWeight {
@@ -77,7 +78,8 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
         while let parameter = parts.next() {
             let text = trimmed(parameter)
             guard text.count >= 2, text[text.startIndex] | 0x20 == UInt8(ascii: "q"),
-                  text[text.startIndex + 1] == UInt8(ascii: "=") else {
+                text[text.startIndex + 1] == UInt8(ascii: "=")
+            else {
                 continue
             }
             guard let parsed = qValue(text.dropFirst(2)) else {

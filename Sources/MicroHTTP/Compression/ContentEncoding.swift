@@ -88,7 +88,8 @@ public enum ContentEncoding {
         switch response.body {
         case .bytes(let bytes):
             guard let compressed = Compressor.compress(bytes, coding, effort: .perRequest),
-                  compressed.count < bytes.count else {
+                compressed.count < bytes.count
+            else {
                 return response
             }
             response.body = .bytes(compressed)

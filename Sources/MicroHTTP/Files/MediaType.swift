@@ -25,7 +25,9 @@ enum MediaType {
         "gif": "image/gif",
         "webp": "image/webp",
         "avif": "image/avif",
-        "ico": "image/vnd.microsoft.icon",
+        // The WHATWG sniffing standard names icons image/x-icon, as browsers and
+        // REDbot read them; the IANA name image/vnd.microsoft.icon is flagged as a mismatch.
+        "ico": "image/x-icon",
         "woff": "font/woff",
         "woff2": "font/woff2",
         "wasm": "application/wasm",

@@ -82,8 +82,8 @@ public struct StaticFiles: Sendable {
         for relativePath: String, request: HTTPRequest, cacheControl: String, onlyAsStored: Bool
     ) -> HTTPResponse {
         guard Self.isSafe(relativePath),
-              let resolved = Self.resolve(root + "/" + relativePath),
-              resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+            let resolved = Self.resolve(root + "/" + relativePath),
+            resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/")
         else {
             return notFound(relativePath)
         }

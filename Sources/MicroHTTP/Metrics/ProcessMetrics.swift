@@ -94,7 +94,8 @@ public struct ProcessMetrics: Sendable, Equatable {
         let count = read(descriptor, &buffer, buffer.count)
         let fields = buffer.prefix(max(count, 0)).split(separator: UInt8(ascii: " "))
         guard fields.count >= 2, let size = Int(String(decoding: fields[0], as: UTF8.self)),
-              let resident = Int(String(decoding: fields[1], as: UTF8.self)) else { return (0, 0) }
+            let resident = Int(String(decoding: fields[1], as: UTF8.self))
+        else { return (0, 0) }
         return (size, resident)
     }
 
@@ -106,7 +107,7 @@ public struct ProcessMetrics: Sendable, Equatable {
             let isDot = withUnsafeBytes(of: entry.pointee.d_name) { $0.first == UInt8(ascii: ".") }
             if !isDot { count += 1 }
         }
-        return count - 1   // the descriptor of the directory being read
+        return count - 1  // the descriptor of the directory being read
     }
 
     /// Heap in use as the allocator behind `malloc` reports it (glibc's, or a

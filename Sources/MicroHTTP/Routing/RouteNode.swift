@@ -35,10 +35,12 @@ struct RouteNode: Sendable {
         }
         switch first {
         case .literal(let text):
-            let index = literals.firstIndex { $0.segment == text } ?? {
-                literals.append((segment: text, node: RouteNode()))
-                return literals.count - 1
-            }()
+            let index =
+                literals.firstIndex { $0.segment == text }
+                ?? {
+                    literals.append((segment: text, node: RouteNode()))
+                    return literals.count - 1
+                }()
             literals[index].node.insert(segments.dropFirst(), method: method, endpoint: endpoint)
         case .parameter:
             if parameter.isEmpty {
@@ -82,7 +84,8 @@ struct RouteNode: Sendable {
     ) -> Bool {
         if let first = segments.first {
             if let child = literals.first(where: { $0.segment.utf8.elementsEqual(first.utf8) })?.node,
-               child.visitMatches(segments.dropFirst(), captured: &captured, visit) {
+                child.visitMatches(segments.dropFirst(), captured: &captured, visit)
+            {
                 return true
             }
             if !first.isEmpty, let child = parameter.first {

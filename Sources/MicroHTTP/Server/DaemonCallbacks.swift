@@ -111,7 +111,8 @@ let unescapeURL: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, Unsaf
     var write = 0
     while text[read] != 0 {
         if text[read] == 0x25, let high = hexValue(text[read + 1]), let low = hexValue(text[read + 2]),
-           high | low != 0 {
+            high | low != 0
+        {
             text[write] = CChar(bitPattern: high << 4 | low)
             read += 3
         } else {

@@ -259,16 +259,18 @@ extension HTTPServer {
         }
         fields.reserveCapacity(count)
         withUnsafeMutablePointer(to: &fields) { pointer in
-            _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
-                guard let context, let key else {
+            _ = MHD_get_connection_values(
+                connection, kind,
+                { context, _, key, value in
+                    guard let context, let key else {
+                        return .YES
+                    }
+                    context.assumingMemoryBound(to: HTTPHeaders.self).pointee.add(
+                        String(cString: key),
+                        value.map { String(cString: $0) } ?? ""
+                    )
                     return .YES
-                }
-                context.assumingMemoryBound(to: HTTPHeaders.self).pointee.add(
-                    String(cString: key),
-                    value.map { String(cString: $0) } ?? ""
-                )
-                return .YES
-            }, pointer)
+                }, pointer)
         }
         return fields
     }

@@ -36,7 +36,8 @@ extension HTTPServer {
     /// keep ready; nil when it is not kept (not a 200, not bytes, too large).
     func prepare(_ response: HTTPResponse, route: RouteLabel?) -> PreparedResponses.Entry? {
         guard let reuse = response.reuse, response.status == 200, case .bytes(let bytes) = response.body,
-              bytes.count <= preparedResponses.largestBody else {
+            bytes.count <= preparedResponses.largestBody
+        else {
             return nil
         }
         guard let native = Self.copying(bytes) else {

@@ -145,7 +145,8 @@ public final class HTTPServer: Sendable {
     }
 
     private func startDaemon(address: SocketAddress, context: UnsafeMutableRawPointer) -> OpaquePointer? {
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+        var flags =
+            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 {
             flags |= MHD_USE_IPv6.rawValue

@@ -88,7 +88,8 @@ public struct OriginPolicy: Sendable {
         response.headers.set("Access-Control-Allow-Origin", origin)
         response.headers.add("Vary", "Origin")
         if request.method == .OPTIONS, request.headers.contains("Access-Control-Request-Method"),
-           let allow = response.headers["Allow"] {
+            let allow = response.headers["Allow"]
+        {
             response.headers.set("Access-Control-Allow-Methods", allow)
             response.headers.set(
                 "Access-Control-Allow-Headers", "Authorization, Content-Type, If-Match, If-None-Match, Last-Event-ID")

@@ -117,10 +117,11 @@ extension Table {
         }
         for (section, insertions) in plan.insertions {
             for insertion in insertions {
-                let row = switch insertion.source {
-                case .inserted(let row): row
-                case .moved(let move): movedRows[move]
-                }
+                let row =
+                    switch insertion.source {
+                    case .inserted(let row): row
+                    case .moved(let move): movedRows[move]
+                    }
                 // Every move's source was removed above.
                 guard let row else { preconditionFailure("move \(insertion) has no source row") }
                 sections[section].rows.insert(row, at: insertion.row)

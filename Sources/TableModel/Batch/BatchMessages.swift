@@ -141,18 +141,19 @@ extension BatchError {
     static func rowEditInReplacedSection(
         _ edit: RowEdit, section: Int, replacement: Replacement
     ) -> Self {
-        let detail = switch (edit, replacement) {
-        case (.moveFrom, .deleted): "cannot move a row from a deleted section"
-        case (.moveTo, .inserted): "cannot move a row into a newly inserted section (\(section))"
-        case (.insert, .inserted): "cannot insert a row into a newly inserted section (\(section))"
-        case (.delete, .deleted): "cannot delete a row from a deleted section (\(section))"
-        case (.reload, .deleted): "cannot reload a row in a deleted section (\(section))"
-        case (.delete, _): "cannot delete a row from a reloaded section (\(section))"
-        case (.reload, _): "cannot reload a row in a reloaded section (\(section))"
-        case (.moveFrom, _): "cannot move a row from a reloaded section (\(section))"
-        case (.moveTo, _): "cannot move a row into a reloaded section (\(section))"
-        case (.insert, _): "cannot insert a row into a reloaded section (\(section))"
-        }
+        let detail =
+            switch (edit, replacement) {
+            case (.moveFrom, .deleted): "cannot move a row from a deleted section"
+            case (.moveTo, .inserted): "cannot move a row into a newly inserted section (\(section))"
+            case (.insert, .inserted): "cannot insert a row into a newly inserted section (\(section))"
+            case (.delete, .deleted): "cannot delete a row from a deleted section (\(section))"
+            case (.reload, .deleted): "cannot reload a row in a deleted section (\(section))"
+            case (.delete, _): "cannot delete a row from a reloaded section (\(section))"
+            case (.reload, _): "cannot reload a row in a reloaded section (\(section))"
+            case (.moveFrom, _): "cannot move a row from a reloaded section (\(section))"
+            case (.moveTo, _): "cannot move a row into a reloaded section (\(section))"
+            case (.insert, _): "cannot insert a row into a reloaded section (\(section))"
+            }
         return Self(.rowInReplacedSection, detail)
     }
 

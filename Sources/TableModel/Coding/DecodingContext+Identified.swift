@@ -47,9 +47,10 @@ extension DecodingContext {
         let verbs = object.members.map(\.key).filter { Self.editForms[$0] != nil }
         guard verbs.count == 1, let verb = verbs.first, let form = Self.editForms[verb], let operand = object[verb] else {
             let known = Self.editForms.keys.sorted().map(Self.quote).joined(separator: ", ")
-            report(verbs.isEmpty
-                ? "missing the edit: one of \(known)"
-                : "give one edit per object, found \(verbs.map(Self.quote).joined(separator: " and "))")
+            report(
+                verbs.isEmpty
+                    ? "missing the edit: one of \(known)"
+                    : "give one edit per object, found \(verbs.map(Self.quote).joined(separator: " and "))")
             return nil
         }
         let placed = placement(value, besides: [verb], form.places, required: form.required)

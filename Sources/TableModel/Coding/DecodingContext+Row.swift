@@ -12,6 +12,7 @@ extension DecodingContext {
             case "detail": row.detail = context.optionalText(value, "detail")
             case "image": row.image = context.optionalURL(value)
             case "accessory": row.accessory = context.choice(value) ?? row.accessory
+            case "accessoryView": row.accessoryView = value == .null ? nil : context.accessoryView(value)
             case "selectionStyle": row.selectionStyle = context.choice(value) ?? row.selectionStyle
             case "editingStyle": row.editingStyle = context.choice(value) ?? row.editingStyle
             case "canEdit": row.canEdit = context.bool(value) ?? row.canEdit
@@ -35,6 +36,43 @@ extension DecodingContext {
             report("a row of style \"custom\" needs a template")
         }
         return row
+    }
+
+    /// A row's `accessoryView` object: `type` first decides which other fields
+    /// belong; a field of another type is an unknown field.
+    mutating func accessoryView(_ value: JSONValue) -> AccessoryView? {
+        guard case .object(let object) = value else {
+            report("expected an object or null, found \(value.kindDescription)")
+            return nil
+        }
+        guard let typeValue = object["type"] else {
+            reportMissing("type")
+            return nil
+        }
+        guard let kind = at("type", { $0.choice(typeValue, AccessoryView.Kind.self) }) else { return nil }
+        var isOn = false, isEnabled = true
+        var text: String?, title: String?
+        members(of: value) { context, key, value in
+            switch (kind, key) {
+            case (_, "type"): break
+            case (.switch, "on"): isOn = context.bool(value) ?? isOn
+            case (.switch, "enabled"): isEnabled = context.bool(value) ?? isEnabled
+            case (.badge, "text"): text = context.text(value, "text")
+            case (.button, "title"): title = context.text(value, "title")
+            default: return false
+            }
+            return true
+        }
+        switch kind {
+        case .switch: return .switch(isOn: isOn, isEnabled: isEnabled)
+        case .activityIndicator: return .activityIndicator
+        case .badge:
+            if object["text"] == nil { reportMissing("text") }
+            return text.map(AccessoryView.badge)
+        case .button:
+            if object["title"] == nil { reportMissing("title") }
+            return title.map { AccessoryView.button(title: $0) }
+        }
     }
 
     /// A custom row's `fields`: an object of at most `limits.maxCustomFields`
@@ -70,9 +108,11 @@ extension DecodingContext {
         case .array(let elements):
             return .array(elements.enumerated().map { index, element in at(index: index) { $0.fieldValue(element) } })
         case .object(let object):
-            return .object(JSONObject(object.members.map { member in
-                JSONMember(member.key, at(member.key) { $0.fieldValue(member.value) })
-            }))
+            return .object(
+                JSONObject(
+                    object.members.map { member in
+                        JSONMember(member.key, at(member.key) { $0.fieldValue(member.value) })
+                    }))
         case .double(let double) where !double.isFinite:
             report(Self.beyondRange)
             return value

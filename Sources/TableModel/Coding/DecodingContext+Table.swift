@@ -89,7 +89,7 @@ extension DecodingContext {
             case "header": section.header = context.optionalText(value, "header")
             case "footer": section.footer = context.optionalText(value, "footer")
             case "indexTitle": section.indexTitle = context.optionalText(value, "indexTitle")
-            case "rows": section.rows = RowList(context.rows(value, scope: &scope, section: number))
+            case "rows": section.rows = context.rowList(value, scope: &scope, section: number)
             default: return false
             }
             return true
@@ -99,21 +99,39 @@ extension DecodingContext {
 
     /// The rows of section number `section` of `scope`.
     mutating func rows(_ value: JSONValue, scope: inout IDScope, section: Int) -> [Row] {
+        var rows: [Row] = []
+        forEachRow(value, scope: &scope, section: section, reserve: { rows.reserveCapacity($0) }) { rows.append($0) }
+        return rows
+    }
+
+    /// The rows of section number `section` of `scope`, straight into a `RowList`'s
+    /// leaves (`RowList.Builder`: no array of every row on the way).
+    mutating func rowList(_ value: JSONValue, scope: inout IDScope, section: Int) -> RowList {
+        var builder = RowList.Builder(expectedCount: 0)
+        forEachRow(value, scope: &scope, section: section, reserve: { builder = RowList.Builder(expectedCount: $0) }) {
+            builder.append($0)
+        }
+        return builder.build()
+    }
+
+    /// Decodes each row of `value`, an array, in order; `reserve` first gets its length.
+    private mutating func forEachRow(
+        _ value: JSONValue, scope: inout IDScope, section: Int,
+        reserve: (Int) -> Void, body: (Row) -> Void
+    ) {
         guard case .array(let elements) = value else {
             report("expected an array, found \(value.kindDescription)")
-            return []
+            return
         }
-        var rows: [Row] = []
-        rows.reserveCapacity(elements.count)
+        reserve(elements.count)
         for (index, element) in elements.enumerated() {
             at(index: index) { context in
                 guard let row = context.row(element) else { return }
                 if let id = row.id, let first = scope.register(rowID: id, section: section, row: index) {
                     context.at("id") { $0.report("duplicate row id \(Self.quote(id)) (also at \(first))") }
                 }
-                rows.append(row)
+                body(row)
             }
         }
-        return rows
     }
 }

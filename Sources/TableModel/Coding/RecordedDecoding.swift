@@ -17,7 +17,7 @@ public enum RecordedDecoding {
     /// One change: the version it made and its batch.
     public static func change(from value: JSONValue) throws(ValidationError) -> (version: Int, batch: Batch) {
         guard case .object(let change) = value, change.members.count == 2,
-              case .integer(let version) = change["version"], let batch = change["batch"]
+            case .integer(let version) = change["version"], let batch = change["batch"]
         else { throw issue("$", "a change is not {\"version\", \"batch\"}") }
         return (version, try ModelDecoder.batch(from: batch, limits: limits))
     }

@@ -11,6 +11,8 @@ extension Row {
         writer.key("detail"); writer.string(detail)
         writer.key("image"); writer.string(image)
         writer.key("accessory"); writer.string(accessory.rawValue)
+        writer.key("accessoryView")
+        if let accessoryView { accessoryView.writeJSON(to: &writer) } else { writer.null() }
         writer.key("selectionStyle"); writer.string(selectionStyle.rawValue)
         writer.key("editingStyle"); writer.string(editingStyle.rawValue)
         writer.key("canEdit"); writer.bool(canEdit)
@@ -31,5 +33,25 @@ extension Row {
         var writer = JSONWriter()
         writeJSON(to: &writer)
         return writer.bytes
+    }
+}
+
+extension AccessoryView {
+    /// Writes the accessory view as docs/FORMAT.md shows it: `type` and that type's fields.
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("type"); writer.string(kind.rawValue)
+        switch self {
+        case .switch(let isOn, let isEnabled):
+            writer.key("on"); writer.bool(isOn)
+            writer.key("enabled"); writer.bool(isEnabled)
+        case .badge(let text):
+            writer.key("text"); writer.string(text)
+        case .activityIndicator:
+            break
+        case .button(let title):
+            writer.key("title"); writer.string(title)
+        }
+        writer.endObject()
     }
 }

@@ -139,7 +139,8 @@ extension Row {
         var offset = 0
         var same = true
         while same && offset + 8 <= size {
-            same = left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            same =
+                left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
                 == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
             offset += 8
         }

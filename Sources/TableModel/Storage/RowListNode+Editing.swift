@@ -28,7 +28,7 @@ extension RowListNode {
             if rows.count == rows.capacity {
                 // Array would double its buffer; a leaf never holds more than one
                 // row over capacity (then splits), so grow at most to that.
-                rows.reserveCapacity(Swift.min(Swift.max(2 * rows.count, 4), Self.leafCapacity + 1))
+                rows.reserveCapacity(Swift.min(Swift.max(2 * rows.count, 4), Self.leafBufferCapacity))
             }
             rows.insert(row, at: position)
             return rows.count > Self.leafCapacity ? splitOffRightHalf() : nil
@@ -77,7 +77,7 @@ extension RowListNode {
     private func splitOffRightHalf() -> RowListNode {
         let half = width / 2
         if isLeaf {
-            let right = RowListNode(rows: rows[half...])
+            let right = RowListNode(leafRows: rows[half...])
             rows.removeSubrange(half...)
             count -= right.count
             return right

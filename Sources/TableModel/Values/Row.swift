@@ -12,6 +12,8 @@ public struct Row: Sendable, Hashable {
     /// URL of an image drawn left of the text.
     public var image: String?
     public var accessory: Accessory
+    /// A control drawn instead of `accessory` when set (`UITableViewCell.accessoryView`).
+    public var accessoryView: AccessoryView?
     public var selectionStyle: SelectionStyle
     public var editingStyle: EditingStyle
     /// `tableView(_:canEditRowAt:)`.
@@ -40,6 +42,7 @@ public struct Row: Sendable, Hashable {
         detail: String? = nil,
         image: String? = nil,
         accessory: Accessory = .none,
+        accessoryView: AccessoryView? = nil,
         selectionStyle: SelectionStyle = .default,
         editingStyle: EditingStyle = .delete,
         canEdit: Bool = true,
@@ -59,6 +62,7 @@ public struct Row: Sendable, Hashable {
         self.detail = detail
         self.image = image
         self.accessory = accessory
+        self.accessoryView = accessoryView
         self.selectionStyle = selectionStyle
         self.editingStyle = editingStyle
         self.canEdit = canEdit

@@ -57,11 +57,12 @@ struct TableSummary: MustacheParent {
         href = HTMLEscaping.escape("/tables/" + PathEscaping.segment(table.id))
         title = HTMLEscaping.escape(table.title ?? table.id)
         style = table.style.rawValue
-        styleLabel = switch table.style {
-        case .plain: "Plain"
-        case .grouped: "Grouped"
-        case .insetGrouped: "Inset grouped"
-        }
+        styleLabel =
+            switch table.style {
+            case .plain: "Plain"
+            case .grouped: "Grouped"
+            case .insetGrouped: "Inset grouped"
+            }
         sections = Formatting.count(table.sections.count, "section", "sections")
         rows = Formatting.count(table.rowCount, "row", "rows")
         version = table.version

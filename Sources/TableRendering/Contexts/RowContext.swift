@@ -26,6 +26,11 @@ struct RowDefaults: Sendable {
 struct RowShape: Hashable {
     var style: CellStyle
     var accessory: Accessory
+    /// The kind of the row's `accessoryView`, drawn instead of `accessory`.
+    var accessoryView: AccessoryView.Kind?
+    /// A switch accessory view's value and whether it can be flipped.
+    var switchOn: Bool
+    var switchEnabled: Bool
     var editingStyle: EditingStyle
     var selectionStyle: SelectionStyle
     var canEdit: Bool
@@ -54,6 +59,7 @@ struct RowShape: Hashable {
         if selectionStyle == .none { classes += " selection-none" }
         if hasImage, style != .value2 { classes += " has-image" }
         if hasLink { classes += " has-link" }
+        if let accessoryView { classes += " accessory-view-\(accessoryView.rawValue)" }
         return classes
     }
 }
@@ -70,6 +76,8 @@ struct RowValues {
     var detailLink = ""
     var deleteTitle = ""
     var cssStyle = ""
+    /// A badge's text or a button's title.
+    var accessoryTitle = ""
 
     subscript(slot: RowSlot) -> String {
         switch slot {
@@ -83,13 +91,14 @@ struct RowValues {
         case .detailLink: detailLink
         case .deleteTitle: deleteTitle
         case .cssStyle: cssStyle
+        case .accessoryTitle: accessoryTitle
         }
     }
 }
 
 /// The names of `RowValues`' members, in the order of their markers.
 enum RowSlot: Int, CaseIterable {
-    case section, row, id, text, detail, image, link, detailLink, deleteTitle, cssStyle
+    case section, row, id, text, detail, image, link, detailLink, deleteTitle, cssStyle, accessoryTitle
 }
 
 extension Row {
@@ -109,6 +118,13 @@ extension Row {
         values.link = link ?? ""
         values.detailLink = detailLink ?? ""
         values.deleteTitle = HTMLEscaping.escape(deleteTitle)
+        var switchOn = false, switchEnabled = false
+        switch accessoryView {
+        case .switch(let isOn, let isEnabled): (switchOn, switchEnabled) = (isOn, isEnabled)
+        case .badge(let text): values.accessoryTitle = HTMLEscaping.escape(text)
+        case .button(let title): values.accessoryTitle = HTMLEscaping.escape(title)
+        case .activityIndicator, nil: break
+        }
         let height = self.height.flatMap(Formatting.cssPixels)
         let indentation = min(max(indentationLevel, 0), 1000)
         if height == nil, indentation == 0 {
@@ -132,7 +148,8 @@ extension Row {
                 }
             }
         let shape = RowShape(
-            style: style, accessory: accessory, editingStyle: editingStyle, selectionStyle: selectionStyle,
+            style: style, accessory: accessory, accessoryView: accessoryView?.kind, switchOn: switchOn,
+            switchEnabled: switchEnabled, editingStyle: editingStyle, selectionStyle: selectionStyle,
             canEdit: canEdit, canMove: canMove, selected: selected, selectable: defaults.allowsSelection,
             hasID: id != nil, hasDetail: detail != nil, hasImage: image != nil, hasLink: link != nil,
             hasDetailLink: detailLink != nil, textIsEmpty: text.isEmpty, detailIsEmpty: detail?.isEmpty ?? true,
@@ -177,7 +194,15 @@ struct RowContext: MustacheParent {
         case "hasAriaSelected": shape.selectable
         case "cssStyle": values.cssStyle
         case "cellTemplate": shape.cellTemplate
-        case "hasAccessory": shape.accessory != .none
+        case "hasAccessory": shape.accessory != .none && shape.accessoryView == nil
+        case "hasAccessoryView": shape.accessoryView != nil
+        case "switch": shape.accessoryView == .switch
+        case "switchOn": shape.switchOn
+        case "switchEnabled": shape.switchEnabled
+        case "badge": shape.accessoryView == .badge
+        case "activityIndicator": shape.accessoryView == .activityIndicator
+        case "button": shape.accessoryView == .button
+        case "accessoryTitle": values.accessoryTitle
         case "infoButton": shape.accessory == .detailButton || shape.accessory == .detailDisclosureButton
         case "chevron": shape.accessory == .disclosureIndicator || shape.accessory == .detailDisclosureButton
         case "checkmark": shape.accessory == .checkmark

@@ -12,9 +12,10 @@ enum HTMLEscaping {
     /// multi-byte UTF-8 sequence is ASCII, so no combining mark can hide one.
     static func escape(_ text: String) -> String {
         let utf8 = text.utf8
-        let needsEscaping = utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.contains(where: isSpecial)
-        } ?? utf8.contains(where: isSpecial)
+        let needsEscaping =
+            utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.contains(where: isSpecial)
+            } ?? utf8.contains(where: isSpecial)
         guard needsEscaping else { return text }
 
         var output: [UInt8] = []

@@ -78,6 +78,7 @@ struct RowStamp {
         values.detailLink = marker(.detailLink)
         values.deleteTitle = marker(.deleteTitle)
         values.cssStyle = marker(.cssStyle)
+        values.accessoryTitle = marker(.accessoryTitle)
         return values
     }()
 

@@ -46,6 +46,7 @@ extension OpenAPIDocument {
             "detail":{"$ref":"#/components/schemas/Text","description":"`detailTextLabel`; shown by `subtitle`, `value1` and `value2`."},
             "image":{"$ref":"#/components/schemas/Url","description":"`imageView`: a 29×29 image left of the text."},
             "accessory":{"type":"string","enum":["none","disclosureIndicator","detailDisclosureButton","checkmark","detailButton"],"default":"none","description":"`accessoryType`, at the right edge: `disclosureIndicator` a chevron `›`; `checkmark` a tick; `detailButton` an ⓘ button; `detailDisclosureButton` the ⓘ button and the chevron. The ⓘ button opens `detailLink`."},
+            "accessoryView":{"oneOf":[{"type":"null"},{"$ref":"#/components/schemas/AccessoryView"}],"description":"A view drawn at the right edge instead of `accessory` (`UITableViewCell.accessoryView`; UIKit ignores `accessoryType` while it is set): a switch, a badge, an activity indicator or a button, as an object with a `type` — see \"Accessory views\". `null` draws `accessory`."},
             "selectionStyle":{"type":"string","enum":["default","none"],"default":"default","description":"`none`: a tap does not highlight the row."},
             "editingStyle":{"type":"string","enum":["delete","insert","none"],"default":"delete","description":"The control the row shows in editing mode (Edit in the page): a red ⊖ that asks for `deleteTitle` before deleting, a green ⊕, or nothing."},
             "canEdit":{"type":"boolean","default":true,"description":"`canEditRowAt`: `false` shows no editing control."},
@@ -58,6 +59,12 @@ extension OpenAPIDocument {
             "fields":{"type":"object","maxProperties":256,"propertyNames":{"pattern":"^[A-Za-z0-9_-]{1,64}$"},"default":{},"description":"With style `custom`: the values the template reads (`{{fields.price}}`), HTML-escaped."},
             "link":{"$ref":"#/components/schemas/Url","description":"The page a selected row opens (a segue): the row's content is a link."},
             "detailLink":{"$ref":"#/components/schemas/Url","description":"The page the ⓘ accessory button opens (`accessoryButtonTappedForRowWith`)."}}},
+          "AccessoryView":{"type":"object","required":["type"],"properties":{"type":{"type":"string","enum":["switch","badge","activityIndicator","button"]}},"oneOf":[
+            {"additionalProperties":false,"properties":{"type":{"const":"switch"},"on":{"type":"boolean","default":false},"enabled":{"type":"boolean","default":true}}},
+            {"additionalProperties":false,"required":["text"],"properties":{"type":{"const":"badge"},"text":{"type":"string"}}},
+            {"additionalProperties":false,"properties":{"type":{"const":"activityIndicator"}}},
+            {"additionalProperties":false,"required":["title"],"properties":{"type":{"const":"button"},"title":{"type":"string"}}}],
+            "description":"docs/FORMAT.md, \"Accessory views\": a switch, a badge, an activity indicator or a button"},
           "Section":{"type":"object","additionalProperties":false,"properties":{
             "id":{"$ref":"#/components/schemas/OptionalId","description":"Matches the section in a snapshot `PUT` and names it in edits by id; drawn as `data-section-id`."},
             "header":{"$ref":"#/components/schemas/Text","description":"`titleForHeaderInSection`: the section's header row. A section without one has no header row."},

@@ -46,11 +46,12 @@ final class DatabaseReplication: TableLog {
     /// then loads every table into `store`.
     func load(_ tables: [Table], into store: TableStore) throws {
         self.store.withLock { $0 = store }
-        let seeded = try database.seed(tables.map { table in
-            var writer = JSONWriter()
-            table.writeJSON(to: &writer)
-            return (table.id, table.version, writer.bytes)
-        })
+        let seeded = try database.seed(
+            tables.map { table in
+                var writer = JSONWriter()
+                table.writeJSON(to: &writer)
+                return (table.id, table.version, writer.bytes)
+            })
         logger.info(seeded ? "database: seeded with the given tables" : "database: tables loaded; --data and demo tables seed only an empty database")
         for head in try database.heads() {
             try install(head.id)

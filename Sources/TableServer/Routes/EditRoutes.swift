@@ -9,7 +9,6 @@ extension RouteBuilder {
         let store = context.store
         let limits = context.limits
 
-
         edit(.POST, "/api/tables/{t}/batch") { request in
             let batch = try request.decodeBody { (value) throws(ValidationError) in
                 try ModelDecoder.batch(from: value, limits: limits)
@@ -68,9 +67,10 @@ extension RouteBuilder {
             return try store.change(request) { (table) throws in
                 try table.requireSection(s)
                 let start = body.at ?? table.sections[s].rows.count
-                return Batch(insertRows: body.rows.enumerated().map { offset, row in
-                    .init(at: TableIndexPath(s, start + offset), row: row)
-                })
+                return Batch(
+                    insertRows: body.rows.enumerated().map { offset, row in
+                        .init(at: TableIndexPath(s, start + offset), row: row)
+                    })
             }
         }
 
@@ -116,6 +116,22 @@ extension RouteBuilder {
                     } catch .noRow {
                         throw TableServerError.rowNotFound(table: table.id, indexPath: indexPath)
                     }
+                }
+            }
+        }
+
+        edit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/switch") { request in
+            let indexPath = TableIndexPath(try request.index("s"), try request.index("r"))
+            let isOn = try request.decodeBody { (value) throws(ValidationError) in
+                try ModelDecoder.switchValue(from: value, limits: limits)
+            }
+            return try store.change(request) { (table) throws in
+                try table.requireRow(indexPath)
+                do throws(SwitchRefusal) {
+                    return try table.switchBatch(settingOn: isOn, at: indexPath)
+                } catch {
+                    throw TableServerError.switchRefused(
+                        table: table.id, row: "row \(indexPath.row) in section \(indexPath.section)", error)
                 }
             }
         }

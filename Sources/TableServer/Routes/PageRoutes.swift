@@ -26,9 +26,10 @@ extension RouteBuilder {
                 var style: TableStyle?
                 if let name = request.query["style"] {
                     guard let parsed = TableStyle(rawValue: name) else {
-                        return page(error: .badRequest(
-                            type: "bad-parameter",
-                            detail: "style must be plain, grouped or insetGrouped (got \"\(name)\")"))
+                        return page(
+                            error: .badRequest(
+                                type: "bad-parameter",
+                                detail: "style must be plain, grouped or insetGrouped (got \"\(name)\")"))
                     }
                     style = parsed
                 }

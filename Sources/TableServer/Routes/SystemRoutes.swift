@@ -14,7 +14,8 @@ extension RouteBuilder {
         // database (reads still work here).
         let readiness = context.readiness
         router.add(.GET, "/readyz") { _ in
-            var response = readiness()
+            var response =
+                readiness()
                 ? Respond.json(Array("{\"status\":\"ready\"}\n".utf8))
                 : Respond.json(
                     Array("{\"status\":\"not ready\",\"detail\":\"the database is out of reach\"}\n".utf8), status: 503)

@@ -50,9 +50,10 @@ extension RouteBuilder {
                 try ModelDecoder.table(from: value, limits: limits, defaultID: id)
             }
             guard snapshot.id == id else {
-                throw TableServerError.invalid(ValidationError(issues: [
-                    ValidationIssue(path: "$.id", message: "\"\(snapshot.id)\" does not match the table in the path (\"\(id)\")")
-                ]))
+                throw TableServerError.invalid(
+                    ValidationError(issues: [
+                        ValidationIssue(path: "$.id", message: "\"\(snapshot.id)\" does not match the table in the path (\"\(id)\")")
+                    ]))
             }
             snapshot.version = 0
             let result = try store.replace(id, with: snapshot, ifMatch: request.ifMatch)

@@ -88,11 +88,12 @@ extension TableStore {
     /// still holds it with `mark`): its streams get `deleted` and end.
     func removeLogged(_ id: String, mark: UInt64) {
         guard let handle = try? handle(id) else { return }
-        let removed = (try? handle.withState { state -> Bool in
-            guard state.logMark == mark else { return false }
-            TableHandle.markDeleted(&state)
-            return true
-        }) ?? false
+        let removed =
+            (try? handle.withState { state -> Bool in
+                guard state.logMark == mark else { return false }
+                TableHandle.markDeleted(&state)
+                return true
+            }) ?? false
         if removed { removeFromDirectory(handle, id: id) }
     }
 }

@@ -262,7 +262,8 @@ final class TableStore: Sendable {
                 // reconnect with the same Last-Event-ID and be dropped again: it
                 // reloads instead.
                 if let missed = state.log.changes(after: since, current: current),
-                   missed.dropLast().reduce(0, { $0 + $1.event.count }) <= stream.bufferLimit {
+                    missed.dropLast().reduce(0, { $0 + $1.event.count }) <= stream.bufferLimit
+                {
                     for change in missed { stream.send(change.event) }
                 } else {
                     stream.send(FeedEvent.reset(version: current))

@@ -17,7 +17,7 @@ struct EditToken: Sendable {
         guard let authorization else { return false }
         let prefix = "bearer "
         guard authorization.count > prefix.count,
-              authorization.prefix(prefix.count).lowercased() == prefix
+            authorization.prefix(prefix.count).lowercased() == prefix
         else { return false }
         let offered = Array(authorization.utf8.dropFirst(prefix.utf8.count))
         var difference = offered.count ^ secret.count

@@ -116,7 +116,8 @@ enum Respond {
         let requestID = String(UInt64.random(in: 1...UInt64.max), radix: 16)
         logger.error("internal error: \(LogText.escaped(String(describing: error)))", metadata: ["request-id": "\(requestID)"])
         let detail = "An internal error occurred; the server's log has it under request id \(requestID)."
-        var response = html
+        var response =
+            html
             ? Respond.html(detail, status: 500)
             : .problem(status: 500, type: "internal", detail: detail)
         response.headers.set("X-Request-Id", requestID)

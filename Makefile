@@ -11,7 +11,7 @@ PREFIX       ?= /usr/local
 # What `make install` copies: the release binary (the tests install another).
 INSTALL_BIN  ?= $(RELEASE_BIN)
 
-.PHONY: run build release install install-files deps test test-unit test-http test-openapi test-redbot test-docs test-scripts test-schemathesis \
+.PHONY: run build release install install-files deps format test test-unit test-http test-openapi test-redbot test-docs test-scripts test-schemathesis \
         test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
         container-test test-container deploy-images deploy-up deploy-down deploy-down-all \
         bench fuzz clean help
@@ -21,6 +21,7 @@ help:
 	@echo "make release           build the optimised binary: $(RELEASE_BIN)"
 	@echo "make install           make release, then copy it to PREFIX/bin ($(PREFIX)) with its Templates and Public"
 	@echo "make test              install what is missing, build, run every test (below)"
+	@echo "make format            format every Swift file as .swift-format says (make test checks it)"
 	@echo "make test-unit         model, JSON, journal and rendering unit tests"
 	@echo "make test-http         HTTP server and API tests over real sockets"
 	@echo "make test-openapi      validate /api/openapi.json (openapi-spec-validator) and /metrics (prometheus-client)"
@@ -62,11 +63,17 @@ install-files:
 run: build
 	$(BIN) serve --port $(PORT)
 
+# The format make test checks (scripts/check-format.sh): swift-format ships with
+# the toolchain.
+format:
+	git ls-files -z '*.swift' | xargs -0 $(SWIFT) format format --in-place --parallel
+
 # Everything CI runs, cheapest first so that a failure shows early.
 # Imports are checked twice: SwiftPM refuses an import of a target outside the
 # importer's dependency closure; scripts/check-imports.py also refuses one that
 # is not a DIRECT dependency in Package.swift.
 test: deps
+	scripts/check-format.sh
 	scripts/check-imports.py
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)

@@ -135,6 +135,16 @@ export class TableAPI {
     return this.edit("POST", `/items/${encodeURIComponent(id)}/move`, anchor, null);
   }
 
+  /** Sets the switch of the row at `[section, row]` (the version the page shows). */
+  setSwitch(section, row, on) {
+    return this.edit("POST", `/sections/${section}/rows/${row}/switch`, { on });
+  }
+
+  /** Sets the switch of the row `id`, whatever the version. */
+  setItemSwitch(id, on) {
+    return this.edit("POST", `/items/${encodeURIComponent(id)}/switch`, { on }, null);
+  }
+
   select(section, row, selected) {
     return this.edit("POST", `/sections/${section}/rows/${row}/${selected ? "select" : "deselect"}`);
   }

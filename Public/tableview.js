@@ -13,6 +13,7 @@ import { Reorder } from "./reorder.js";
 import { SectionIndex } from "./section-index.js";
 import { Selection } from "./selection.js";
 import { Swipe } from "./swipe.js";
+import { Switches } from "./switches.js";
 import { TableProperties } from "./table-properties.js";
 
 /** One table view on the page and the parts that work on it. */
@@ -35,6 +36,7 @@ class TableView {
     this.reorder = new Reorder(this);
     this.swipe = new Swipe(this);
     this.selection = new Selection(this);
+    this.switches = new Switches(this);
     this.sectionIndex = new SectionIndex(this);
     this.scroll = new InfiniteScroll(this);
     this.refreshControl = new RefreshControl(this);

@@ -11,12 +11,14 @@ import Testing
 
     @Test func decodesEachTypeWithItsDefaults() throws {
         #expect(try row(#"{"accessoryView": {"type": "switch"}}"#).accessoryView == .switch(isOn: false, isEnabled: true))
-        #expect(try row(#"{"accessoryView": {"type": "switch", "on": true, "enabled": false}}"#).accessoryView
-            == .switch(isOn: true, isEnabled: false))
+        #expect(
+            try row(#"{"accessoryView": {"type": "switch", "on": true, "enabled": false}}"#).accessoryView
+                == .switch(isOn: true, isEnabled: false))
         #expect(try row(#"{"accessoryView": {"type": "badge", "text": "12"}}"#).accessoryView == .badge("12"))
         #expect(try row(#"{"accessoryView": {"type": "activityIndicator"}}"#).accessoryView == .activityIndicator)
-        #expect(try row(#"{"accessoryView": {"type": "button", "title": "Update"}}"#).accessoryView
-            == .button(title: "Update"))
+        #expect(
+            try row(#"{"accessoryView": {"type": "button", "title": "Update"}}"#).accessoryView
+                == .button(title: "Update"))
         #expect(try row(#"{"accessoryView": null, "accessory": "checkmark"}"#).accessoryView == nil)
         #expect(try row("{}").accessoryView == nil)
     }
@@ -30,23 +32,37 @@ import Testing
     @Test(arguments: [
         (#"{"accessoryView": "switch"}"#, "$.sections[0].rows[0].accessoryView: expected an object or null, found a string"),
         (#"{"accessoryView": {}}"#, #"$.sections[0].rows[0].accessoryView: missing required field "type""#),
-        (#"{"accessoryView": {"type": "slider"}}"#,
-         #"$.sections[0].rows[0].accessoryView.type: unknown value "slider"; expected one of "switch", "badge", "activityIndicator", "button""#),
+        (
+            #"{"accessoryView": {"type": "slider"}}"#,
+            #"$.sections[0].rows[0].accessoryView.type: unknown value "slider"; expected one of "switch", "badge", "activityIndicator", "button""#
+        ),
         (#"{"accessoryView": {"type": 1}}"#, "$.sections[0].rows[0].accessoryView.type: expected a string, found a number"),
-        (#"{"accessoryView": {"type": "switch", "on": "yes"}}"#,
-         "$.sections[0].rows[0].accessoryView.on: expected true or false, found a string"),
-        (#"{"accessoryView": {"type": "switch", "enabled": null}}"#,
-         "$.sections[0].rows[0].accessoryView.enabled: expected true or false, found null"),
-        (#"{"accessoryView": {"type": "switch", "title": "x"}}"#,
-         #"$.sections[0].rows[0].accessoryView: unknown field "title""#),
-        (#"{"accessoryView": {"type": "button", "on": true, "title": "Go"}}"#,
-         #"$.sections[0].rows[0].accessoryView: unknown field "on""#),
+        (
+            #"{"accessoryView": {"type": "switch", "on": "yes"}}"#,
+            "$.sections[0].rows[0].accessoryView.on: expected true or false, found a string"
+        ),
+        (
+            #"{"accessoryView": {"type": "switch", "enabled": null}}"#,
+            "$.sections[0].rows[0].accessoryView.enabled: expected true or false, found null"
+        ),
+        (
+            #"{"accessoryView": {"type": "switch", "title": "x"}}"#,
+            #"$.sections[0].rows[0].accessoryView: unknown field "title""#
+        ),
+        (
+            #"{"accessoryView": {"type": "button", "on": true, "title": "Go"}}"#,
+            #"$.sections[0].rows[0].accessoryView: unknown field "on""#
+        ),
         (#"{"accessoryView": {"type": "badge"}}"#, #"$.sections[0].rows[0].accessoryView: missing required field "text""#),
-        (#"{"accessoryView": {"type": "badge", "text": 3}}"#,
-         "$.sections[0].rows[0].accessoryView.text: expected a string, found a number"),
+        (
+            #"{"accessoryView": {"type": "badge", "text": 3}}"#,
+            "$.sections[0].rows[0].accessoryView.text: expected a string, found a number"
+        ),
         (#"{"accessoryView": {"type": "button"}}"#, #"$.sections[0].rows[0].accessoryView: missing required field "title""#),
-        (#"{"accessoryView": {"type": "activityIndicator", "text": "x"}}"#,
-         #"$.sections[0].rows[0].accessoryView: unknown field "text""#),
+        (
+            #"{"accessoryView": {"type": "activityIndicator", "text": "x"}}"#,
+            #"$.sections[0].rows[0].accessoryView: unknown field "text""#
+        ),
     ])
     func refusesABadAccessoryView(row: String, issue: String) throws {
         #expect(try CodingFixture.rowIssues(row) == [issue])
@@ -80,11 +96,17 @@ import Testing
 
     @Test func aFlippedSwitchIsAReloadOfTheRowNotAMove() throws {
         func settings(_ wifi: Bool) -> Table {
-            Table(id: "settings", sections: [Section(id: "s", rows: [
-                Row(id: "airplane", text: "Airplane Mode", accessoryView: .switch(isOn: false, isEnabled: true)),
-                Row(id: "wifi", text: "Wi-Fi", accessoryView: .switch(isOn: wifi, isEnabled: true)),
-                Row(id: "bluetooth", text: "Bluetooth", accessoryView: .switch(isOn: true, isEnabled: true)),
-            ])])
+            Table(
+                id: "settings",
+                sections: [
+                    Section(
+                        id: "s",
+                        rows: [
+                            Row(id: "airplane", text: "Airplane Mode", accessoryView: .switch(isOn: false, isEnabled: true)),
+                            Row(id: "wifi", text: "Wi-Fi", accessoryView: .switch(isOn: wifi, isEnabled: true)),
+                            Row(id: "bluetooth", text: "Bluetooth", accessoryView: .switch(isOn: true, isEnabled: true)),
+                        ])
+                ])
         }
         let batches = SnapshotDiff.batches(from: settings(false), to: settings(true))
         #expect(batches.count == 1)

@@ -17,7 +17,7 @@ import Testing
 
     @Test func demoTablesDecodeWithDistinctIDs() {
         let ids = DemoTables.all.map(\.id)
-        #expect(ids == ["countries", "us-cities"])
+        #expect(ids == ["countries", "settings", "us-cities"])
         #expect(DemoTables.all.allSatisfy { $0.rowCount > 0 })
     }
 }

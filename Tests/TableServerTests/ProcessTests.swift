@@ -61,17 +61,24 @@ import Testing
 
     @Test func checkExitsZeroOneOrTwo() throws {
         let root = packageRoot.path
-        let valid = try launch(["check", root + "/examples/countries.json", root + "/examples/us-cities.json"])
+        let valid = try launch([
+            "check", root + "/examples/countries.json", root + "/examples/settings.json", root + "/examples/us-cities.json",
+        ])
         #expect(valid.exitStatus() == 0)
 
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("wtv-check-\(getpid()).json")
-        try Data(#"{"id": "x", "sections": [{"rows": [{"accessory": "arrow"}]}], "colour": 1}"#.utf8).write(to: bad)
+        try Data(
+            #"""
+            {"id": "x", "sections": [{"rows": [{"accessory": "arrow"}, {"accessoryView": {"type": "slider"}}]}], "colour": 1}
+            """#.utf8
+        ).write(to: bad)
         defer { try? FileManager.default.removeItem(at: bad) }
         let invalid = try launch(["check", bad.path])
         let text = String(decoding: invalid.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(invalid.exitStatus() == 1)
         #expect(text.contains("\(bad.path): $.sections[0].rows[0].accessory: unknown value \"arrow\""))
         #expect(text.contains("\(bad.path): $: unknown field \"colour\""))
+        #expect(text.contains(#"$.sections[0].rows[1].accessoryView.type: unknown value "slider"; expected one of "switch", "badge", "activityIndicator", "button""#))
 
         #expect(try launch(["check"]).exitStatus() == 2)
     }

@@ -77,7 +77,7 @@ def test_screenshots_of_each_style_editing_and_a_phone(serve, browser):
 
 
 def test_screenshots_of_the_demo_tables(serve, browser):
-    demo = [json.loads((ROOT / "examples" / name).read_text()) for name in ("countries.json", "us-cities.json")]
+    demo = [json.loads((ROOT / "examples" / name).read_text()) for name in ("countries.json", "settings.json", "us-cities.json")]
     server = serve(demo)
     window = browser(width=600, height=760)
     open_table(window, server, "countries")
@@ -87,3 +87,7 @@ def test_screenshots_of_the_demo_tables(serve, browser):
     open_table(window, server, "us-cities")
     assert window.find_elements("css selector", "nav.section-index")
     save(window, "demo-us-cities.png")
+    open_table(window, server, "settings")
+    assert len(window.find_elements("css selector", "input.switch[role='switch']")) == 5
+    assert len(window.find_elements("css selector", "input.switch:checked")) == 3
+    save(window, "demo-settings.png")

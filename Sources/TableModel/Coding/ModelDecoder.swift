@@ -138,31 +138,37 @@ public enum ModelDecoder {
     public static func sectionMove(
         from json: JSONValue, limits: ModelLimits = .default
     ) throws(ValidationError) -> Int {
-        try decode(json, limits) { context, value in
-            var to: Int?
-            let isObject = context.members(of: value) { context, key, value in
-                guard key == "to" else { return false }
-                to = context.index(value)
-                return true
-            }
-            guard isObject, context.requireMembers(["to"], of: value) else { return nil }
-            return to
-        }
+        try singleMember("to", of: json, limits) { context, value in context.index(value) }
+    }
+
+    /// The body of `…/switch`: `{"on": true}` or `{"on": false}`.
+    public static func switchValue(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> Bool {
+        try singleMember("on", of: json, limits) { context, value in context.bool(value) }
     }
 
     /// The body of `POST .../rows/{r}/move`: `{"to": [0, 3]}`, where the row goes.
     public static func rowMove(
         from json: JSONValue, limits: ModelLimits = .default
     ) throws(ValidationError) -> TableIndexPath {
+        try singleMember("to", of: json, limits) { context, value in context.indexPath(value) }
+    }
+
+    /// A body that is an object with exactly one (required) member, `key`, read by `read`.
+    private static func singleMember<Value>(
+        _ key: String, of json: JSONValue, _ limits: ModelLimits,
+        _ read: @escaping (inout DecodingContext, JSONValue) -> Value?
+    ) throws(ValidationError) -> Value {
         try decode(json, limits) { context, value in
-            var to: TableIndexPath?
-            let isObject = context.members(of: value) { context, key, value in
-                guard key == "to" else { return false }
-                to = context.indexPath(value)
+            var decoded: Value?
+            let isObject = context.members(of: value) { context, name, value in
+                guard name == key else { return false }
+                decoded = read(&context, value)
                 return true
             }
-            guard isObject, context.requireMembers(["to"], of: value) else { return nil }
-            return to
+            guard isObject, context.requireMembers([key], of: value) else { return nil }
+            return decoded
         }
     }
 }

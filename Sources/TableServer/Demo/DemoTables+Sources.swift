@@ -77,6 +77,52 @@ extension DemoTables {
   ]
 }
 """#),
+        ("settings.json", #"""
+{
+  "id": "settings",
+  "title": "Settings",
+  "style": "grouped",
+  "sections": [
+    {
+      "id": "connectivity",
+      "footer": "Airplane Mode turns off Wi-Fi and Bluetooth until you turn it off again.",
+      "rows": [
+        {"id": "airplane", "text": "Airplane Mode", "selectionStyle": "none",
+         "accessoryView": {"type": "switch", "on": false}},
+        {"id": "wifi", "text": "Wi-Fi", "selectionStyle": "none",
+         "accessoryView": {"type": "switch", "on": true}},
+        {"id": "bluetooth", "text": "Bluetooth", "selectionStyle": "none",
+         "accessoryView": {"type": "switch", "on": true}}
+      ]
+    },
+    {
+      "id": "general",
+      "header": "General",
+      "rows": [
+        {"id": "region", "style": "value1", "text": "Region", "detail": "United Kingdom",
+         "accessory": "disclosureIndicator", "link": "/tables/countries"},
+        {"id": "home-city", "style": "value1", "text": "Home City", "detail": "Boston",
+         "accessory": "disclosureIndicator", "link": "/tables/us-cities"},
+        {"id": "mail", "text": "Unread Mail", "selectionStyle": "none",
+         "accessoryView": {"type": "badge", "text": "3"}}
+      ]
+    },
+    {
+      "id": "updates",
+      "header": "Software Update",
+      "footer": "Automatic Updates installs new versions overnight while the device is charging. Your organisation manages Beta Updates.",
+      "rows": [
+        {"id": "checking", "text": "Checking for Update…", "selectionStyle": "none",
+         "accessoryView": {"type": "activityIndicator"}},
+        {"id": "automatic-updates", "text": "Automatic Updates", "selectionStyle": "none",
+         "accessoryView": {"type": "switch", "on": true}},
+        {"id": "beta-updates", "text": "Beta Updates", "selectionStyle": "none",
+         "accessoryView": {"type": "switch", "on": false, "enabled": false}}
+      ]
+    }
+  ]
+}
+"""#),
         ("us-cities.json", #"""
 {
   "id": "us-cities",

@@ -70,6 +70,11 @@ extension OpenAPIDocument {
         "/api/tables/{t}/sections/{s}/rows/{r}/deselect":{
           "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"},{"$ref":"#/components/parameters/r"}],
           "post":{"operationId":"deselectRow","summary":"deselectRow","parameters":[{"$ref":"#/components/parameters/IfMatch"}],"responses":\#(editResponses)}},
+        "/api/tables/{t}/sections/{s}/rows/{r}/switch":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/s"},{"$ref":"#/components/parameters/r"}],
+          "post":{"operationId":"setSwitchOn","summary":"UISwitch setOn(_:animated:) of the row's accessoryView: a reloadRows with animation none; 409 not-a-switch or switch-disabled","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","required":["on"],"additionalProperties":false,"properties":{"on":{"type":"boolean"}}}}}},
+            "responses":\#(editResponses)}},
         "/api/tables/{t}/batch":{
           "parameters":[{"$ref":"#/components/parameters/t"}],
           "post":{"operationId":"performBatchUpdates","summary":"performBatchUpdates","parameters":[{"$ref":"#/components/parameters/IfMatch"}],
@@ -100,6 +105,11 @@ extension OpenAPIDocument {
           "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/rowID"}],
           "post":{"operationId":"moveItem","summary":"moveItem(_:beforeItem:) / moveItem(_:afterItem:), or to the end of a section","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
             "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ItemPlace"}}}},
+            "responses":\#(editResponses)}},
+        "/api/tables/{t}/items/{rowID}/switch":{
+          "parameters":[{"$ref":"#/components/parameters/t"},{"$ref":"#/components/parameters/rowID"}],
+          "post":{"operationId":"setItemSwitchOn","summary":"UISwitch setOn(_:animated:) of the item's accessoryView: a reloadRows with animation none; 409 unknown-id, not-a-switch or switch-disabled","parameters":[{"$ref":"#/components/parameters/IfMatch"},{"$ref":"#/components/parameters/animation"}],
+            "requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","required":["on"],"additionalProperties":false,"properties":{"on":{"type":"boolean"}}}}}},
             "responses":\#(editResponses)}},
         "/api/tables/{t}/section-ids":{
           "parameters":[{"$ref":"#/components/parameters/t"}],

@@ -119,6 +119,22 @@ extension RouteBuilder {
                 }
             }
         }
+
+        edit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/switch") { request in
+            let indexPath = TableIndexPath(try request.index("s"), try request.index("r"))
+            let isOn = try request.decodeBody { (value) throws(ValidationError) in
+                try ModelDecoder.switchValue(from: value, limits: limits)
+            }
+            return try store.change(request) { (table) throws in
+                try table.requireRow(indexPath)
+                do throws(SwitchRefusal) {
+                    return try table.switchBatch(settingOn: isOn, at: indexPath)
+                } catch {
+                    throw TableServerError.switchRefused(
+                        table: table.id, row: "row \(indexPath.row) in section \(indexPath.section)", error)
+                }
+            }
+        }
     }
 }
 

@@ -65,6 +65,20 @@ extension RouteBuilder {
             return try change(request, [.moveItem(request.parameters["rowID"] ?? "", place)])
         }
 
+        edit(.POST, "/api/tables/{t}/items/{rowID}/switch") { request in
+            let id = request.parameters["rowID"] ?? ""
+            let isOn = try request.decodeBody { (value) throws(ValidationError) in
+                try ModelDecoder.switchValue(from: value, limits: limits)
+            }
+            return try store.change(request) { (table) throws in
+                do throws(SwitchRefusal) {
+                    return try table.switchBatch(settingOn: isOn, forItem: id)
+                } catch {
+                    throw TableServerError.switchRefused(table: table.id, row: "item \"\(id)\"", error)
+                }
+            }
+        }
+
         // MARK: Sections
 
         edit(.POST, "/api/tables/{t}/section-ids") { request in

@@ -2,11 +2,19 @@ import TableJournal
 import TableModel
 
 extension TableServerError {
+    /// How a refused switch flip names its row: `item "wifi" of table "settings"`.
+    private var switchRow: String {
+        guard case .switchRefused(let table, let row, _) = self else { return "" }
+        return "\(row) of table \"\(table)\""
+    }
+}
+
+extension TableServerError {
     /// The HTTP status of this refusal.
     var status: Int {
         switch self {
         case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound: 404
-        case .tableExists, .tooManyTables, .refused, .selectionDisabled: 409
+        case .tableExists, .tooManyTables, .refused, .selectionDisabled, .switchRefused: 409
         case .versionMismatch: 412
         case .invalid: 422
         case .badRequest: 400
@@ -23,6 +31,9 @@ extension TableServerError {
         case .tooManyTables: "too-many-tables"
         case .refused(let error): error.type
         case .selectionDisabled: "selection-disabled"
+        case .switchRefused(_, _, .noRow), .switchRefused(_, _, .unknownID): "unknown-id"
+        case .switchRefused(_, _, .notASwitch): "not-a-switch"
+        case .switchRefused(_, _, .disabled): "switch-disabled"
         case .versionMismatch: "version-mismatch"
         case .invalid: "validation"
         case .badRequest(let type, _): type
@@ -51,6 +62,12 @@ extension TableServerError {
             "If-Match \(expected) does not match the table's version \(ETag.string(for: current))"
         case .selectionDisabled(let id):
             "table \"\(id)\" does not allow selection"
+        case .switchRefused(_, _, .noRow), .switchRefused(_, _, .unknownID(_)):
+            "attempt to flip the switch of \(switchRow), which is not in the table"
+        case .switchRefused(_, _, .notASwitch):
+            "attempt to flip the switch of \(switchRow), whose accessoryView is not a UISwitch"
+        case .switchRefused(_, _, .disabled):
+            "attempt to flip the switch of \(switchRow), which is not enabled (isEnabled == NO)"
         case .invalid(let error):
             error.issues.map { "\($0.path): \($0.message)" }.joined(separator: "; ")
         case .badRequest(_, let detail):

@@ -13,6 +13,8 @@ enum TableServerError: Error, Sendable {
     case refused(BatchError)
     case versionMismatch(expected: String, current: Int)
     case selectionDisabled(String)
+    /// A switch flip refused (`…/switch`): no such row, not a switch, or a disabled one.
+    case switchRefused(table: String, row: String, SwitchRefusal)
     case invalid(ValidationError)
     case badRequest(type: String, detail: String)
     case unsupportedMediaType(String)

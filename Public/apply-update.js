@@ -5,13 +5,16 @@
 // existing elements are reused for kept and moved items, the server's HTML is
 // used for inserted and reloaded ones, and everything is renumbered.
 //
-// A section may be loaded in part (infinite scroll): rows past the loaded ones
-// are not in the page, and the loaded rows stay a prefix of the section.
+// A section may be loaded in part (virtual-scroll.js): its loaded rows are a
+// window of it, rows before and after are not in the page. A change to rows
+// outside the window changes only the counts that the spacer before the
+// window and the `more` row after it stand for.
 
-import { arrange, rowCountChanges, rowsBySection } from "./batch-order.js";
+import { arrange, rowCountChanges, rowsBySection, windowStart } from "./batch-order.js";
 import { animateIn, animateMoves, animateOut, kindFor } from "./animation.js";
 import {
-  cellsOf, makeMoreRow, moreRowOf, parseParts, remainingOf, renumber, retire, rowsEndOf, sectionsOf, setMoreRow,
+  cellsOf, firstRowOf, makeMoreRow, moreRowOf, parseParts, remainingOf, renumber, retire, rowsEndOf, sectionsOf,
+  setFirstRow, setMoreRow, spacerOf,
 } from "./dom.js";
 import { summarise } from "./change-summary.js";
 
@@ -32,8 +35,8 @@ function placeInOrder(parent, nodes, first, end) {
 }
 
 function firstRowSlot(tbody) {
-  const header = tbody.querySelector(":scope > tr.section-header");
-  return header ? header.nextSibling : tbody.firstChild;
+  const before = spacerOf(tbody) ?? tbody.querySelector(":scope > tr.section-header");
+  return before ? before.nextSibling : tbody.firstChild;
 }
 
 function firstSectionSlot(table) {
@@ -77,6 +80,8 @@ function planSections(table, batch, html) {
 /** The new order of the loaded rows of every section that exists before and after the batch. */
 function planRows(plan, batch, html, tableID) {
   const oldCells = plan.oldSections.map(cellsOf);
+  const oldFirst = plan.oldSections.map(firstRowOf);
+  const cellAt = ([s, r]) => oldCells[s]?.[r - oldFirst[s]];
   const finalOf = new Map();
   plan.sections.forEach((item, f) => { if (item.old !== null && !item.fresh) finalOf.set(item.old, f); });
   const deletes = rowsBySection(batch.deleteRows ?? []);
@@ -89,7 +94,7 @@ function planRows(plan, batch, html, tableID) {
   };
   for (const { at } of batch.insertRows ?? []) place(at, { fresh: "insert" });
   for (const { from, to } of batch.moveRows ?? []) {
-    const node = oldCells[from[0]]?.[from[1]];
+    const node = cellAt(from);
     place(to, node ? { node, moved: true } : null);
   }
   const sourceOf = new Map((html.rows ?? []).map(({ at, html: source }) => [`${at[0]},${at[1]}`, source]));
@@ -100,18 +105,24 @@ function planRows(plan, batch, html, tableID) {
     if (item.fresh) return;
     const s = item.old;
     const more = moreRowOf(item.node);
+    const first = oldFirst[s];
     const kept = [];
-    oldCells[s].forEach((node, r) => {
+    oldCells[s].forEach((node, i) => {
+      const r = first + i;
       if (deletes.get(s)?.has(r) || movesOut.get(s)?.has(r)) return;
       kept.push(reloads.get(s)?.has(r) ? { node, fresh: "reload" } : { node });
     });
-    const { items, complete } = arrange(kept, placedBySection.get(f) ?? new Map(), more !== null);
+    const placed = placedBySection.get(f) ?? new Map();
+    const leaving = new Set([...(deletes.get(s) ?? []), ...(movesOut.get(s) ?? [])]);
+    const start = windowStart(first, leaving, placed.keys());
+    const { items, complete } = arrange(kept, placed, more !== null, start);
     const rows = [];
     const entering = [];
     const replaced = [];
     const moved = [];
     let known = complete;
-    for (const [r, entry] of items.entries()) {
+    for (const [i, entry] of items.entries()) {
+      const r = start + i;
       if (entry.fresh) {
         const node = parseParts(sourceOf.get(`${f},${r}`) ?? "").find((element) => element.matches("tr.cell"));
         if (!node) {
@@ -127,11 +138,14 @@ function planRows(plan, batch, html, tableID) {
         if (entry.moved) moved.push(entry.node);
       }
     }
-    const oldTotal = oldCells[s].length + (more ? remainingOf(more) : 0);
+    const oldTotal = first + oldCells[s].length + (more ? remainingOf(more) : 0);
     const total = oldTotal + (counts.get(f) ?? 0);
-    layouts.push({ tbody: item.node, section: f, rows, known, remaining: total - rows.length, entering, replaced, moved });
+    layouts.push({
+      tbody: item.node, section: f, first: start, rows, known, remaining: total - start - rows.length,
+      entering, replaced, moved,
+    });
   });
-  return { oldCells, deletes, layouts, tableID };
+  return { oldCells, cellAt, deletes, layouts, tableID };
 }
 
 /** What leaves the page: deleted sections and the deleted rows of sections that stay. */
@@ -144,7 +158,7 @@ function departures(plan, rowPlan) {
   for (const [s, rows] of rowPlan.deletes) {
     if (plan.deleted.has(s)) continue;
     for (const r of rows) {
-      const node = rowPlan.oldCells[s]?.[r];
+      const node = rowPlan.cellAt([s, r]);
       if (node) leaving.push(node);
     }
   }
@@ -152,7 +166,8 @@ function departures(plan, rowPlan) {
 }
 
 /** Makes the loaded rows of one section what `layout` says, with a `more` row when rows remain. */
-function layOutRows({ tbody, section, rows, known, remaining }, tableID) {
+function layOutRows({ tbody, section, first, rows, known, remaining }, tableID) {
+  setFirstRow(tbody, first);
   placeInOrder(tbody, rows, firstRowSlot(tbody), rowsEndOf(tbody));
   let more = moreRowOf(tbody);
   if (known) {
@@ -160,10 +175,10 @@ function layOutRows({ tbody, section, rows, known, remaining }, tableID) {
     return;
   }
   if (!more) {
-    more = makeMoreRow(tableID, section, rows.length, remaining);
+    more = makeMoreRow(tableID, section, first + rows.length, remaining);
     tbody.insertBefore(more, tbody.querySelector(":scope > tr.section-footer"));
   }
-  setMoreRow(more, tableID, section, rows.length, Math.max(remaining, 0));
+  setMoreRow(more, tableID, section, first + rows.length, Math.max(remaining, 0));
 }
 
 /**
@@ -220,8 +235,12 @@ export function applyUpdate(view, update, drawn = new Map()) {
   const sectionLists = ["deleteSections", "insertSections", "reloadSections", "moveSections"];
   if (sectionLists.some((list) => batch[list]?.length)) view.sectionIndex?.rebuild();
 
-  animateOut(leaving);
-  animateIn(entering.map(({ node, phase }) => ({ node, phase, kind })));
+  // Items above what the reader sees change at once: an animation there would move what they read.
+  const top = view.scroll.viewportTop();
+  const seen = ({ node }) => window.scrollY <= 0 || node.getBoundingClientRect().bottom > top;
+  for (const { node } of leaving.filter((item) => !seen(item))) node.remove();
+  animateOut(leaving.filter(seen));
+  animateIn(entering.filter(seen).map(({ node, phase }) => ({ node, phase, kind })));
   animateMoves(sliding);
   restoreFocus(focused, replaced, successor);
   view.notices.announce(summarise(batch));

@@ -11,15 +11,18 @@
  * @param {boolean} open true when `kept` continues with items not loaded
  *   (a section shown in part): the answer then stops at the first position
  *   that such an item fills.
- * @returns {{items: Array, complete: boolean}} the known items from position 0
- *   on; `complete` is false when the list continues beyond them.
+ * @param {number} start the final position of the first item answered (a
+ *   window of a list whose items before it are not loaded); items placed
+ *   before it are not answered.
+ * @returns {{items: Array, complete: boolean}} the known items from position
+ *   `start` on; `complete` is false when the list continues beyond them.
  */
-export function arrange(kept, placed, open) {
+export function arrange(kept, placed, open, start = 0) {
   const items = [];
-  const targets = Array.from(placed.keys()).sort((a, b) => a - b);
+  const targets = Array.from(placed.keys()).filter((position) => position >= start).sort((a, b) => a - b);
   let next = 0;
   let t = 0;
-  for (let position = 0; ; position += 1) {
+  for (let position = start; ; position += 1) {
     if (t < targets.length && targets[t] === position) {
       const item = placed.get(position);
       t += 1;
@@ -37,6 +40,23 @@ export function arrange(kept, placed, open) {
       return { items, complete: true };
     }
   }
+}
+
+/**
+ * Where a window of a list starts after a batch: `first` is the position of
+ * its first item before the batch, `deleted` the positions before the batch
+ * that leave, `placed` the positions after it that are inserted or moved in.
+ * A window at the top stays at the top; otherwise it starts with its first
+ * item that stays, and items inserted just before that are not in it.
+ */
+export function windowStart(first, deleted, placed) {
+  if (first === 0) return 0;
+  let position = first - Array.from(deleted).filter((old) => old < first).length;
+  for (const target of Array.from(placed).sort((a, b) => a - b)) {
+    if (target <= position) position += 1;
+    else break;
+  }
+  return position;
 }
 
 /** Groups index paths `[s, r]` by section: s → Set of r. */

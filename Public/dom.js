@@ -1,6 +1,8 @@
 // Reading and numbering the server-rendered table (docs/FORMAT.md, "The HTML"):
 // table.table-view > tbody.section[data-section] > tr.cell[data-section][data-row],
-// with a tr.more row after the rows loaded so far. Items leaving with an
+// with a tr.more row after the rows loaded so far. The live page loads a window
+// of each section's rows: a tr.tv-spacer before them stands for the rows before
+// the window (virtual-scroll.js), the tr.more row for the rows after it. Items leaving with an
 // animation carry the class `tv-removing` and no index; they are never counted.
 // Also: following a pointer across the page, for drags and swipes.
 
@@ -17,6 +19,43 @@ export function cellsOf(tbody) {
 /** The `tr.more` row of `tbody` when the section has rows not loaded yet. */
 export function moreRowOf(tbody) {
   return tbody.querySelector(":scope > tr.more");
+}
+
+/**
+ * The spacer that stands for the rows of `tbody` before its loaded ones
+ * (virtual-scroll.js), or null when the loaded rows start at row 0.
+ */
+export function spacerOf(tbody) {
+  return tbody.querySelector(":scope > tr.tv-spacer");
+}
+
+/** The index of the first loaded row of `tbody`: how many rows its spacer stands for. */
+export function firstRowOf(tbody) {
+  const spacer = spacerOf(tbody);
+  return spacer ? Number(spacer.dataset.rows) : 0;
+}
+
+/** Makes the spacer of `tbody` stand for its first `rows` rows (none: no spacer). */
+export function setFirstRow(tbody, rows) {
+  let spacer = spacerOf(tbody);
+  if (rows <= 0) {
+    spacer?.remove();
+    return;
+  }
+  if (!spacer) {
+    spacer = document.createElement("tr");
+    spacer.className = "tv-spacer";
+    spacer.setAttribute("aria-hidden", "true");
+    const header = tbody.querySelector(":scope > tr.section-header");
+    tbody.insertBefore(spacer, header ? header.nextSibling : tbody.firstChild);
+  }
+  spacer.dataset.rows = String(rows);
+}
+
+/** How many rows `tbody` has, loaded or not. */
+export function rowCountOf(tbody) {
+  const more = moreRowOf(tbody);
+  return firstRowOf(tbody) + cellsOf(tbody).length + (more ? Math.max(remainingOf(more), 0) : 0);
 }
 
 /** The row a new row goes before: the `more` row, the footer row or nothing. */
@@ -89,14 +128,16 @@ export function renumber(table) {
     const section = String(s);
     setIfChanged(tbody, "data-section", section);
     setIfChanged(tbody, "id", `section-${s}`);
+    const first = firstRowOf(tbody);
     const cells = cellsOf(tbody);
     cells.forEach((cell, r) => {
       setIfChanged(cell, "data-section", section);
-      setIfChanged(cell, "data-row", String(r));
+      setIfChanged(cell, "data-row", String(first + r));
     });
     const more = moreRowOf(tbody);
-    if (more && (more.dataset.section !== section || more.dataset.nextOffset !== String(cells.length))) {
-      setMoreRow(more, tableID, s, cells.length, remainingOf(more));
+    const next = String(first + cells.length);
+    if (more && (more.dataset.section !== section || more.dataset.nextOffset !== next)) {
+      setMoreRow(more, tableID, s, first + cells.length, remainingOf(more));
     }
   });
 }

@@ -103,6 +103,8 @@ export class LiveFeed {
   applyChange(update) {
     const { table } = this.view;
     const drawn = new Map(this.view.beforeUpdate.flatMap((hook) => hook(update)));
+    // What the reader is looking at stays in place, whatever changed above it.
+    const anchor = this.view.scroll.readingAnchor();
     let result;
     try {
       result = applyUpdate(this.view, update, drawn);
@@ -116,6 +118,7 @@ export class LiveFeed {
       return false;
     }
     table.dispatchEvent(new CustomEvent("webtableview:update", { detail: update }));
+    this.view.scroll.keepReading(anchor);
     return true;
   }
 

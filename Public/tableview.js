@@ -1,12 +1,11 @@
 // WebTableView in the browser: enhances the server-rendered table view (docs/FORMAT.md, "The HTML")
 // with live animated updates, editing mode, swipe to delete, reordering,
-// selection, the section index strip, infinite scroll and pull to refresh. The page is complete without this script.
+// selection, the section index strip, virtual scrolling and pull to refresh. The page is complete without this script.
 
 import { AccessoryButtons } from "./accessory-buttons.js";
 import { TableAPI } from "./api.js";
 import { versionOf } from "./dom.js";
 import { Editing } from "./editing.js";
-import { InfiniteScroll } from "./infinite-scroll.js";
 import { LiveFeed } from "./live-feed.js";
 import { Notices } from "./notices.js";
 import { RefreshControl } from "./refresh.js";
@@ -16,6 +15,7 @@ import { Selection } from "./selection.js";
 import { Swipe } from "./swipe.js";
 import { Switches } from "./switches.js";
 import { TableProperties } from "./table-properties.js";
+import { VirtualScroll } from "./virtual-scroll.js";
 
 /** One table view on the page and the parts that work on it. */
 class TableView {
@@ -40,7 +40,7 @@ class TableView {
     this.switches = new Switches(this);
     this.accessoryButtons = new AccessoryButtons(this);
     this.sectionIndex = new SectionIndex(this);
-    this.scroll = new InfiniteScroll(this);
+    this.scroll = new VirtualScroll(this);
     this.refreshControl = new RefreshControl(this);
     this.enhance(table);
     this.selection.start();
@@ -48,14 +48,13 @@ class TableView {
     this.feed.start();
   }
 
-  /** Enhances every row in `root` (a table, section or row) and watches its `more` rows. */
+  /** Enhances every row in `root` (a table, section or row). */
   enhance(root) {
     const cells = root.matches("tr.cell") ? [root] : root.querySelectorAll("tr.cell");
     for (const cell of cells) {
       for (const enhancer of this.enhancers) enhancer(cell);
     }
     for (const describe of this.structure) describe(root);
-    this.scroll.watch(root);
   }
 
   /**
@@ -74,6 +73,8 @@ class TableView {
     }
     this.table.replaceChildren(...Array.from(fresh.childNodes));
     this.enhance(this.table);
+    this.scroll.resize();
+    this.scroll.schedule();
     this.selection.keepOneTabStop();
     this.sectionIndex.rebuild();
   }

@@ -2,8 +2,8 @@ import TableModel
 
 /// The HTML document of `GET /tables/{t}` in UTF-8 pieces, drawn as they are
 /// iterated: the document up to the first section, one piece per section, then
-/// the rest. Made by ``TableRenderer/pagePieces(_:style:rowLimit:)``; joined, the
-/// pieces are ``TableRenderer/page(_:style:rowLimit:)``.
+/// the rest. Made by ``TableRenderer/pagePieces(_:style:rowLimit:pageRowLimit:)``;
+/// joined, the pieces are ``TableRenderer/page(_:style:rowLimit:pageRowLimit:)``.
 ///
 /// A value, safe to hand to another thread; each iterator draws its own sections.
 public struct PagePieces: Sequence, Sendable {
@@ -16,7 +16,8 @@ public struct PagePieces: Sequence, Sendable {
     let head: String
     let tail: String
     let table: Table
-    let rowLimit: Int
+    /// How many rows to draw of each section.
+    let rowLimits: [Int]
     let renderer: TableRenderer
     let sectionCount: Int
 
@@ -41,7 +42,7 @@ public struct PagePieces: Sequence, Sendable {
             case let section where section < pieces.sectionCount:
                 return Array(
                     pieces.renderer.section(
-                        pieces.table, at: section, rowLimit: pieces.rowLimit, drawer: drawer
+                        pieces.table, at: section, rowLimit: pieces.rowLimits[section], drawer: drawer
                     ).utf8)
             default:
                 return nil

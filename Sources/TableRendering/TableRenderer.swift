@@ -32,24 +32,45 @@ public struct TableRenderer: Sendable {
     }
 
     /// The whole HTML document of `GET /tables/{t}`: at most `rowLimit` rows of
-    /// each section, then a `<tr class="more">` row linking to the next rows.
+    /// each section and `pageRowLimit` rows in all (sections past them show
+    /// none), each section's drawn rows followed by a `<tr class="more">` row
+    /// linking to its next rows. The page of a table with a thousand sections
+    /// stays small; the live page loads the rest as the reader scrolls.
     ///
     /// - Parameter style: overrides the table's own style (`?style=`).
-    public func page(_ table: Table, style: TableStyle? = nil, rowLimit: Int = 1000) -> String {
-        String(decoding: Array(pagePieces(table, style: style, rowLimit: rowLimit).joined()), as: UTF8.self)
+    public func page(_ table: Table, style: TableStyle? = nil, rowLimit: Int = 1000, pageRowLimit: Int = 10_000) -> String {
+        String(
+            decoding: Array(
+                pagePieces(
+                    table, style: style, rowLimit: rowLimit, pageRowLimit: pageRowLimit
+                ).joined()), as: UTF8.self)
     }
 
-    /// The document of ``page(_:style:rowLimit:)`` as UTF-8 pieces, each drawn only
+    /// How many rows the page draws of each section: `rowLimit` at most, and
+    /// `pageRowLimit` over all sections, in order.
+    static func rowLimits(_ table: Table, rowLimit: Int, pageRowLimit: Int) -> [Int] {
+        var left = max(pageRowLimit, 0)
+        return table.sections.map { section in
+            let limit = min(max(rowLimit, 0), left)
+            left -= min(section.rows.count, limit)
+            return limit
+        }
+    }
+
+    /// The document of ``page(_:style:rowLimit:pageRowLimit:)`` as UTF-8 pieces, each drawn only
     /// when it is asked for: the document up to the first section, then one piece
     /// per section, then the rest. A server can send the first bytes of a large
     /// table before it has drawn the last row.
-    public func pagePieces(_ table: Table, style: TableStyle? = nil, rowLimit: Int = 1000) -> PagePieces {
+    public func pagePieces(
+        _ table: Table, style: TableStyle? = nil, rowLimit: Int = 1000, pageRowLimit: Int = 10_000
+    ) -> PagePieces {
         let style = style ?? table.style
+        let rowLimits = Self.rowLimits(table, rowLimit: rowLimit, pageRowLimit: pageRowLimit)
         let drawer = drawer(for: table)
         let marker = PagePieces.sectionsMarker
         let inner = InnerTemplate()
         let context = TableContext(
-            table, style: style, rowLimit: rowLimit, drawer: drawer,
+            table, style: style, rowLimits: rowLimits, drawer: drawer,
             sectionsPlaceholder: MustacheLambda { text in
                 inner.text = text
                 return marker
@@ -59,15 +80,15 @@ public struct TableRenderer: Sendable {
             bodyClass: "table-page \(style.rawValue)", backLink: true)
         guard inner.text == PagePieces.sectionsTemplate, let split = whole.range(of: marker) else {
             // A table template that draws its sections some other way: one piece, drawn the usual way.
-            let context = TableContext(table, style: style, rowLimit: rowLimit, drawer: drawer)
+            let context = TableContext(table, style: style, rowLimits: rowLimits, drawer: drawer)
             let page = document(
                 title: context.title, body: templates.render(context, "table"),
                 bodyClass: "table-page \(style.rawValue)", backLink: true)
-            return PagePieces(head: page, tail: "", table: table, rowLimit: rowLimit, renderer: self, sectionCount: 0)
+            return PagePieces(head: page, tail: "", table: table, rowLimits: rowLimits, renderer: self, sectionCount: 0)
         }
         return PagePieces(
             head: String(whole[..<split.lowerBound]), tail: String(whole[split.upperBound...]),
-            table: table, rowLimit: rowLimit, renderer: self, sectionCount: table.sections.count)
+            table: table, rowLimits: rowLimits, renderer: self, sectionCount: table.sections.count)
     }
 
     /// The HTML document of `GET /`: every table with a link, its title, style

@@ -274,9 +274,13 @@ struct Serve: ParsableCommand {
                 FileHandle.standardError.write(Data("webtableview: the token file \(tokenFile) \(why)\n".utf8))
                 return ExitCode(1)
             }
-            guard let data = FileManager.default.contents(atPath: tokenFile) else {
-                throw refuse("cannot be read")
-            }
+            // Read through a file handle: FileManager.contents(atPath:) leaks its
+            // 4 KiB buffer for an empty file (seen under AddressSanitizer).
+            // readToEnd() is nil for an empty file.
+            guard let handle = FileHandle(forReadingAtPath: tokenFile) else { throw refuse("cannot be read") }
+            defer { try? handle.close() }
+            let data: Data
+            do { data = try handle.readToEnd() ?? Data() } catch { throw refuse("cannot be read") }
             guard let text = String(data: data, encoding: .utf8) else { throw refuse("is not UTF-8 text") }
             let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !token.isEmpty else {

@@ -31,6 +31,20 @@ import Testing
         #expect(texts[4].hasSuffix("</html>\n"))
     }
 
+    @Test func thePageDrawsAtMostPageRowLimitRowsInAllTheRestBehindMoreRows() {
+        let table = table(sections: 4)
+        let pieces = renderer.pagePieces(table, rowLimit: 4, pageRowLimit: 7)
+        let texts = Array(pieces).map { String(decoding: $0, as: UTF8.self) }
+        let rows = texts.map { $0.components(separatedBy: "<tr class=\"cell").count - 1 }
+        #expect(rows == [0, 4, 3, 0, 0, 0])
+        let remaining = texts.map { text in
+            text.range(of: "data-remaining=\"")
+                .map { text[$0.upperBound...].prefix { $0 != "\"" } }.map(String.init)
+        }
+        #expect(remaining == [nil, "1", "2", "5", "5", nil])
+        #expect(texts.joined() == renderer.page(table, rowLimit: 4, pageRowLimit: 7))
+    }
+
     @Test(arguments: TableStyle.allCases)
     func joinedPiecesAreThePage(style: TableStyle) {
         let table = table()

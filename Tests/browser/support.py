@@ -150,7 +150,10 @@ const table = document.querySelector('table.table-view');
 const problems = [];
 Array.from(table.querySelectorAll(':scope > tbody.section[data-section]')).forEach((tbody, s) => {
   if (tbody.dataset.section !== String(s)) problems.push(`section ${s} numbered ${tbody.dataset.section}`);
-  Array.from(tbody.querySelectorAll(':scope > tr.cell[data-row]')).forEach((row, r) => {
+  // Loaded rows are a window of the section: the spacer before it stands for the rows before.
+  const first = Number(tbody.querySelector(':scope > tr.tv-spacer')?.dataset.rows ?? 0);
+  Array.from(tbody.querySelectorAll(':scope > tr.cell[data-row]')).forEach((row, i) => {
+    const r = first + i;
     if (row.dataset.section !== String(s) || row.dataset.row !== String(r))
       problems.push(`row ${s},${r} numbered ${row.dataset.section},${row.dataset.row}`);
   });

@@ -157,7 +157,7 @@ func frozenLongestIncreasingSubsequence(_ values: [Int]) -> [Bool] {
 //   out of order in its own, is moved — across sections too, never deleted and
 //   inserted again.
 //
-// ## The rules every batch obeys (SPEC §2, UIKit's)
+// ## The rules every batch obeys (UIKit's; docs/API.md, "A batch")
 // - Deletes, reloads and move sources name positions before the batch; inserts
 //   and move targets positions after it; the items not moved keep their order.
 // - Row operations only in sections that exist on both sides of the batch: none

@@ -18,7 +18,7 @@ struct TableContext: MustacheParent {
     /// When set, drawn in place of the sections (see `PagePieces`).
     let sectionsPlaceholder: MustacheLambda?
 
-    init(_ table: Table, style: TableStyle, rowLimit: Int, drawer: RowDrawer, sectionsPlaceholder: MustacheLambda? = nil) {
+    init(_ table: Table, style: TableStyle, rowLimits: [Int], drawer: RowDrawer, sectionsPlaceholder: MustacheLambda? = nil) {
         id = HTMLEscaping.escape(table.id)
         title = HTMLEscaping.escape(table.title ?? table.id)
         self.style = style
@@ -27,7 +27,7 @@ struct TableContext: MustacheParent {
         footer = table.footer.map(HTMLEscaping.escape)
         allowsSelection = table.allowsSelection
         allowsMultipleSelection = table.allowsMultipleSelection
-        sections = SectionSequence(table: table, rowLimit: rowLimit, drawer: drawer)
+        sections = SectionSequence(table: table, rowLimits: rowLimits, drawer: drawer)
         sectionIndex = style == .plain ? SectionIndexEntry.entries(table.sections) : []
         styleLinks = TableStyle.allCases.map { StyleLink($0, current: $0 == style) }
         self.sectionsPlaceholder = sectionsPlaceholder
@@ -57,7 +57,8 @@ struct TableContext: MustacheParent {
 /// The sections' contexts, made as the template walks them.
 struct SectionSequence: MustacheSequence {
     let table: Table
-    let rowLimit: Int
+    /// How many rows to draw of each section.
+    let rowLimits: [Int]
     let drawer: RowDrawer
 
     func makeIterator() -> Iterator { Iterator(sequence: self, position: 0) }
@@ -72,7 +73,7 @@ struct SectionSequence: MustacheSequence {
             defer { position += 1 }
             return SectionContext(
                 sections[position], at: position, tableID: sequence.table.id,
-                rowLimit: sequence.rowLimit, drawer: sequence.drawer)
+                rowLimit: sequence.rowLimits[position], drawer: sequence.drawer)
         }
     }
 }

@@ -90,4 +90,5 @@ def test_screenshots_of_the_demo_tables(serve, browser):
     open_table(window, server, "settings")
     assert len(window.find_elements("css selector", "input.switch[role='switch']")) == 5
     assert len(window.find_elements("css selector", "input.switch:checked")) == 3
+    assert [button.text for button in window.find_elements("css selector", "button.accessory-button")] == ["Update Now"]
     save(window, "demo-settings.png")

@@ -8,6 +8,7 @@ Usage: Tests/metrics/check_metrics.py BASE_URL
 """
 import math
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -67,7 +68,17 @@ def main():
     base = sys.argv[1].rstrip("/")
     get(base + "/api/tables/countries")
     get(base + "/no-such-page")
-    status, headers, text = get(base + "/metrics")
+    # A request is counted when libmicrohttpd reports it complete, just after its
+    # last byte is sent: a scrape on another connection may come first. Read
+    # /metrics until both requests are in it (at most 5 s), then check that answer.
+    deadline = time.monotonic() + 5
+    while True:
+        status, headers, text = get(base + "/metrics")
+        if status != 200 or time.monotonic() > deadline or all(
+            f'route="{route}",status="{code}"' in text for route, code in (("/api/tables/{t}", "200"), ("unmatched", "404"))
+        ):
+            break
+        time.sleep(0.05)
     failures = []
     if status != 200:
         failures.append(f"/metrics answered {status}")

@@ -177,16 +177,21 @@ def settled(driver) -> bool:
         "return !document.querySelector('.tv-animating, .tv-removing')")
 
 
+def row_selector(section: int, index: int) -> str:
+    return f"tbody.section[data-section='{section}'] > tr.cell[data-row='{index}']"
+
+
 def row(driver, section: int, index: int):
-    return driver.find_element(
-        "css selector", f"tbody.section[data-section='{section}'] > tr.cell[data-row='{index}']")
+    return driver.find_element("css selector", row_selector(section, index))
 
 
 def focus_control(driver, section: int, index: int, selector: str) -> None:
     """Focuses the row with a click, then its first control with Right, as a keyboard user reaches it."""
     row(driver, section, index).click()
+    # By selector, not by element: the live page may replace the row meanwhile.
     wait(driver, lambda: driver.execute_script(
-        "return arguments[0] === document.activeElement", row(driver, section, index)), "the row did not take the focus")
+        "return document.activeElement.matches(arguments[0])", row_selector(section, index)),
+        "the row did not take the focus")
     driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
     wait(driver, lambda: driver.execute_script("return document.activeElement.matches(arguments[0])", selector),
          f"Right did not reach {selector}")

@@ -106,7 +106,7 @@ def first_byte_and_total(port, path):
     """Seconds to the first body byte and to the last, and whether the body was chunked."""
     with socket.create_connection(("127.0.0.1", port)) as connection:
         start = time.perf_counter()
-        connection.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        connection.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
         received = b""
         first = None
         while True:

@@ -12,7 +12,8 @@ final class Compressor {
         /// gzip level 5, br quality 4 with a 256 KiB window: a few MB/s per
         /// core of CPU at most a few times what sending costs.
         case perRequest
-        /// gzip level 9, br quality 11: done once at start-up.
+        /// gzip level 9, br quality 6: done once at start-up. Quality 11 made
+        /// the files 9 % smaller but start-up 27 → 140 ms (docs/PERFORMANCE.md).
         case once
     }
 
@@ -40,7 +41,7 @@ final class Compressor {
             guard let encoder = BrotliEncoderCreateInstance(nil, nil, nil) else {
                 return nil
             }
-            BrotliEncoderSetParameter(encoder, BROTLI_PARAM_QUALITY, effort == .once ? 11 : 4)
+            BrotliEncoderSetParameter(encoder, BROTLI_PARAM_QUALITY, effort == .once ? 6 : 4)
             BrotliEncoderSetParameter(encoder, BROTLI_PARAM_LGWIN, effort == .once ? 22 : 18)
             BrotliEncoderSetParameter(encoder, BROTLI_PARAM_MODE, UInt32(BROTLI_MODE_TEXT.rawValue))
             state = .br(encoder)

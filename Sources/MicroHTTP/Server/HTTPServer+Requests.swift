@@ -58,8 +58,7 @@ extension HTTPServer {
             context.closesConnection = true
             return queue(refusal, for: context, connection: connection)
         }
-        let host = MHD_lookup_connection_value(connection, .HEADER_KIND, "Host").map { String(cString: $0) }
-        guard configuration.originPolicy.allows(host: host) else {
+        guard configuration.originPolicy.allows(host: MHD_lookup_connection_value(connection, .HEADER_KIND, "Host")) else {
             context.closesConnection = true
             return queue(
                 .problem(

@@ -1,3 +1,5 @@
+import Glibc
+
 /// What the server checks of where a request comes from, and the header
 /// fields it adds to every answer: applied before routing, so answers kept
 /// ready (``PreparedResponses``) are covered too.
@@ -62,20 +64,47 @@ public struct OriginPolicy: Sendable {
         return name.isEmpty ? nil : String(name)
     }
 
-    /// Whether a request with this `Host` header is served.
-    func allows(host: String?) -> Bool {
+    /// Whether a request with this `Host` header (libmicrohttpd's bytes) is
+    /// served. This runs for every request, kept answers included, so the
+    /// usual value — an allowed name as written, with or without a port — is
+    /// matched on its bytes without making a String; any other value is
+    /// judged by ``hostName(of:)``, which accepts everything the bytes do.
+    func allows(host field: UnsafePointer<CChar>?) -> Bool {
         guard let allowedHosts else {
             return true
         }
         // A request without Host (HTTP/1.0) cannot come from a browser.
-        guard let host else {
+        guard let field else {
             return true
         }
-        return hostName(of: host).map(allowedHosts.contains) ?? false
+        let value = UnsafeBufferPointer(
+            start: UnsafeRawPointer(field).assumingMemoryBound(to: UInt8.self), count: strlen(field))
+        for name in allowedHosts where Self.names(value, asWritten: name) {
+            return true
+        }
+        return Self.hostName(of: String(cString: field)).map(allowedHosts.contains) ?? false
     }
 
-    private func hostName(of value: String) -> String? {
-        Self.hostName(of: value)
+    /// Whether `value` is exactly `name` (lowercase, as the allowed names
+    /// are kept), optionally followed by `:` and a port of 1–5 digits up to
+    /// 65535.
+    private static func names(_ value: UnsafeBufferPointer<UInt8>, asWritten name: String) -> Bool {
+        name.utf8.withContiguousStorageIfAvailable { name -> Bool in
+            guard value.count >= name.count, value.prefix(name.count).elementsEqual(name) else {
+                return false
+            }
+            let rest = value.dropFirst(name.count)
+            guard let colon = rest.first else {
+                return true
+            }
+            let digits = rest.dropFirst()
+            guard colon == UInt8(ascii: ":"), (1...5).contains(digits.count),
+                digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+            else {
+                return false
+            }
+            return digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } <= Int(UInt16.max)
+        } ?? false
     }
 
     /// Adds the CORS fields to `response` when `origin` is allowed; a

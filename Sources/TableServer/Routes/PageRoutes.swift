@@ -44,46 +44,38 @@ extension RouteBuilder {
             }
         }
 
-        /// The table, section `{s}` and the rows `offset` and `limit` ask for, clamped to the section.
-        @Sendable func requestedRows(_ request: HTTPRequest, defaultLimit: Int) throws -> (Table, Int, Range<Int>) {
-            let table = try store.table(request.tableID)
-            let s = try request.index("s")
-            try table.requireSection(s)
-            let offset = try request.queryInteger("offset", default: 0)
-            let limit = try request.queryInteger("limit", default: defaultLimit, max: Self.maxPageSize)
-            let count = table.sections[s].rows.count
-            let start = min(offset, count)
-            return (table, s, start..<(start + min(limit, count - start)))
+        /// Rows `offset` and `limit` of section `{s}` (clamped to it) drawn by
+        /// `draw`, as HTML with the table's ETag; errors as an HTML page.
+        @Sendable func rowsPage(
+            _ request: HTTPRequest, defaultLimit: Int, draw: (Table, Int, Range<Int>) -> String
+        ) -> HTTPResponse {
+            do {
+                let table = try store.table(request.tableID)
+                let s = try request.index("s")
+                try table.requireSection(s)
+                let offset = try request.queryInteger("offset", default: 0)
+                let limit = try request.queryInteger("limit", default: defaultLimit, max: Self.maxPageSize)
+                let count = table.sections[s].rows.count
+                let start = min(offset, count)
+                if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+                    return Respond.notModified(version: table.version)
+                }
+                return Respond.html(draw(table, s, start..<(start + min(limit, count - start))), version: table.version)
+            } catch let error as TableServerError {
+                return page(error: error)
+            } catch {
+                return Respond.internalError(error, logger: logger, html: true)
+            }
         }
 
         // Where "Show N more rows" leads without JavaScript: the next rows as a whole page.
         router.add(.GET, "/tables/{t}/sections/{s}") { request in
-            do {
-                let (table, s, range) = try requestedRows(request, defaultLimit: Self.maxPageSize)
-                if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-                    return Respond.notModified(version: table.version)
-                }
-                return Respond.html(renderer.sectionPage(table, section: s, range: range), version: table.version)
-            } catch let error as TableServerError {
-                return page(error: error)
-            } catch {
-                return Respond.internalError(error, logger: logger, html: true)
-            }
+            rowsPage(request, defaultLimit: Self.maxPageSize, draw: renderer.sectionPage)
         }
 
+        // The `<tr>` fragment the page's script loads as it scrolls.
         router.add(.GET, "/tables/{t}/sections/{s}/rows") { request in
-            do {
-                let (table, s, range) = try requestedRows(request, defaultLimit: Self.defaultPageSize)
-                if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-                    return Respond.notModified(version: table.version)
-                }
-                return Respond.html(renderer.rows(table, section: s, range: range), version: table.version)
-            } catch let error as TableServerError {
-                return page(error: error)
-            } catch {
-                return Respond.internalError(error, logger: logger, html: true)
-            }
+            rowsPage(request, defaultLimit: Self.defaultPageSize, draw: renderer.rows)
         }
-
     }
 }

@@ -1,7 +1,7 @@
 """Runs every benchmark of docs/PERFORMANCE.md and writes that file.
 
 Usage: bench.py --product BIN --floor BIN --hummingbird BIN --model-bench BIN
-                --sse-clients BIN --sse-floor BIN --out FILE --raw FILE [--quick]
+                --sse-clients BIN --sse-floor BIN --out FILE --raw FILE [--quick] [--only STEP,…]
        bench.py --report-only RAW_FILE OUT_FILE   (the Markdown again, from saved results)
 Run by scripts/bench/run.sh, which installs and builds what these need.
 """
@@ -50,6 +50,8 @@ def main():
     for name in ("product", "floor", "hummingbird", "model-bench", "sse-clients", "sse-floor", "out", "raw"):
         parser.add_argument(f"--{name}", required=True)
     parser.add_argument("--quick", action="store_true", help="fewer and shorter runs, to try the script")
+    parser.add_argument("--only", help="comma-separated steps to run (json_row, page, …); their results are "
+                        "printed and no file is written, since a report is one whole run")
     if sys.argv[1:2] == ["--report-only"]:
         # Rewrites the Markdown from the raw results of an earlier run: --report-only RAW OUT
         with open(sys.argv[2]) as file:
@@ -81,10 +83,18 @@ def main():
         # Replicas through PostgreSQL, once the server has serve --database (docs/SCALING.md).
         if replication.supported(tools.product):
             steps.append(("replication", lambda: replication.measure(tools.product, work, args.quick)))
+        if args.only:
+            wanted = args.only.split(",")
+            unknown = set(wanted) - {name for name, _ in steps}
+            if unknown:
+                sys.exit(f"bench: no step named {', '.join(sorted(unknown))}; steps: {', '.join(n for n, _ in steps)}")
+            steps = [(name, step) for name, step in steps if name in wanted]
         for name, step in steps:
             print(f"bench: {name}", file=sys.stderr, flush=True)
             results[name] = step()
             print(json.dumps(results[name], default=str), file=sys.stderr, flush=True)
+    if args.only:
+        return
     results["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     results["machine"] = report.machine()
     results["commit"] = report.commit(tools.root)

@@ -4,7 +4,8 @@
 # benchmark on loopback and writes docs/PERFORMANCE.md. About 10–15 minutes
 # on a fresh 2-core machine, most of it building; a few minutes once built.
 #
-# Usage: scripts/bench/run.sh [--quick]   (--quick: short runs, to try the script)
+# Usage: scripts/bench/run.sh [--quick] [--only STEP,…]   (--quick: short runs, to try the
+# script; --only: just those steps, printed, no file written)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

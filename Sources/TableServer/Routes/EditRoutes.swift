@@ -158,7 +158,7 @@ extension TableStore {
     func change(
         _ request: HTTPRequest,
         defaultAnimation: RowAnimation? = nil,
-        _ makeBatch: (Table) throws -> Batch
+        _ makeBatch: @escaping (Table) throws -> Batch
     ) throws -> HTTPResponse {
         let animation = try request.animation() ?? defaultAnimation
         let result = try apply(request.tableID, ifMatch: request.ifMatch) { table in

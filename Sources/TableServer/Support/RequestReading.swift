@@ -15,6 +15,11 @@ extension HTTPRequest {
         return value
     }
 
+    /// The row's index path from the path parameters `{s}` and `{r}`; 400 when either is not a position.
+    func indexPath() throws -> TableIndexPath {
+        TableIndexPath(try index("s"), try index("r"))
+    }
+
     /// A non-negative integer query parameter, or `defaultValue` when absent.
     func queryInteger(_ name: String, default defaultValue: Int, max: Int = .max) throws -> Int {
         guard let text = query[name], !text.isEmpty else { return defaultValue }

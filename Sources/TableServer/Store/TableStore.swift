@@ -231,8 +231,7 @@ final class TableStore: Sendable {
 
     static func checkPrecondition(_ ifMatch: String?, version: Int) throws {
         guard let ifMatch else { return }
-        let tags = ifMatch.split(separator: ",").map { $0.trimmingSpaces() }
-        if tags.contains("*") || tags.contains(ETag.string(for: version)) { return }
+        if EntityTagList(ifMatch).matchesStrongly(ETag.string(for: version)) { return }
         throw TableServerError.versionMismatch(expected: ifMatch, current: version)
     }
 

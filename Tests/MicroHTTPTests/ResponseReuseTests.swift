@@ -123,20 +123,49 @@ import Testing
         }
     }
 
-    @Test func manyPathsStayWithinTheBudgetAndTheLatestAreKept() throws {
-        try withCountingServer(budget: 4 * 1024) { (_, calls, client) throws in
-            for item in 0..<40 {
-                #expect(try client.request(.GET, "/items/\(item)").text == "item \(item) at 1")
+    /// 4 KiB holds 15 answers of 11 bytes and 256 of overhead. Until the
+    /// shelf first fills every answer is kept; the 16th empties it, and from
+    /// then on an answer is kept on its path's second read since, so reads
+    /// spread over more paths than fit do not empty it at every turn.
+    @Test func aFullShelfKeepsTheAnswersOfPathsReadAgain() throws {
+        try withCountingServer(budget: 4 * 1024) { (revision, calls, client) throws in
+            func read(_ item: Int) throws {
+                #expect(try client.request(.GET, "/items/\(item)").text == "item \(item) at \(revision.current)")
+            }
+            for item in 0..<15 {
+                try read(item)
+            }
+            for item in 0..<15 {
+                try read(item)
+            }
+            #expect(calls.value == 15)
+            try read(15)
+            try read(15)
+            #expect(calls.value == 16)
+            for item in 16..<40 {
+                try read(item)
             }
             #expect(calls.value == 40)
-            // 4 KiB holds 15 answers of 11 bytes and 256 of overhead: the
-            // last ten read are still kept, the first ones are not.
-            for item in 30..<40 {
-                #expect(try client.request(.GET, "/items/\(item)").text == "item \(item) at 1")
-            }
-            #expect(calls.value == 40)
-            #expect(try client.request(.GET, "/items/0").text == "item 0 at 1")
+            // Read once since the shelf was emptied: made again, and kept now.
+            try read(20)
+            try read(20)
             #expect(calls.value == 41)
+            // Emptied away: made at its first read since, kept at its second.
+            try read(0)
+            try read(0)
+            try read(0)
+            try read(15)
+            #expect(calls.value == 43)
+            // Out of date, a kept path is kept again at its first read.
+            revision.set(2)
+            try read(20)
+            try read(20)
+            #expect(calls.value == 44)
+            // A path read for the first time is made, not kept.
+            try read(41)
+            try read(41)
+            try read(41)
+            #expect(calls.value == 46)
         }
     }
 

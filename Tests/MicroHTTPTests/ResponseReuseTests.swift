@@ -129,43 +129,26 @@ import Testing
     /// spread over more paths than fit do not empty it at every turn.
     @Test func aFullShelfKeepsTheAnswersOfPathsReadAgain() throws {
         try withCountingServer(budget: 4 * 1024) { (revision, calls, client) throws in
-            func read(_ item: Int) throws {
-                #expect(try client.request(.GET, "/items/\(item)").text == "item \(item) at \(revision.current)")
+            // Reads `items` in order; answers how many answers were made.
+            func made(reading items: [Int]) throws -> Int {
+                let before = calls.value
+                for item in items {
+                    #expect(try client.request(.GET, "/items/\(item)").text == "item \(item) at \(revision.current)")
+                }
+                return calls.value - before
             }
-            for item in 0..<15 {
-                try read(item)
-            }
-            for item in 0..<15 {
-                try read(item)
-            }
-            #expect(calls.value == 15)
-            try read(15)
-            try read(15)
-            #expect(calls.value == 16)
-            for item in 16..<40 {
-                try read(item)
-            }
-            #expect(calls.value == 40)
+            #expect(try made(reading: Array(0..<15) + Array(0..<15)) == 15)
+            #expect(try made(reading: [15, 15]) == 1)
+            #expect(try made(reading: Array(16..<40)) == 24)
             // Read once since the shelf was emptied: made again, and kept now.
-            try read(20)
-            try read(20)
-            #expect(calls.value == 41)
+            #expect(try made(reading: [20, 20]) == 1)
             // Emptied away: made at its first read since, kept at its second.
-            try read(0)
-            try read(0)
-            try read(0)
-            try read(15)
-            #expect(calls.value == 43)
+            #expect(try made(reading: [0, 0, 0, 15]) == 2)
             // Out of date, a kept path is kept again at its first read.
             revision.set(2)
-            try read(20)
-            try read(20)
-            #expect(calls.value == 44)
+            #expect(try made(reading: [20, 20]) == 1)
             // A path read for the first time is made, not kept.
-            try read(41)
-            try read(41)
-            try read(41)
-            #expect(calls.value == 46)
+            #expect(try made(reading: [41, 41, 41]) == 2)
         }
     }
 

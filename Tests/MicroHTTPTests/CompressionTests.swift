@@ -46,6 +46,20 @@ import Testing
         #expect(Self.withBytes("", ContentCoding.usual) == nil)
     }
 
+    @Test func compressibleTypesAreTextJSONJavaScriptAndSVGButNotEventStreams() {
+        let cases: [(String, Bool)] = [
+            ("text/html; charset=utf-8", true), ("TEXT/Plain", true), ("text/css", true),
+            ("application/json; charset=utf-8", true), ("Application/JSON", true), ("application/problem+json", true),
+            ("application/javascript", true), ("image/svg+xml", true), ("+json", true),
+            ("text/event-stream", false), ("Text/Event-Stream; charset=utf-8", false), ("image/png", false),
+            ("application/octet-stream", false), ("", false), ("json", false), ("text", false),
+            ("application/json ; charset=utf-8", false), ("application/jsonx", false),
+        ]
+        for (type, expected) in cases {
+            #expect(ContentEncoding.isCompressible(type) == expected, "\(type)")
+        }
+    }
+
     private static func withBytes<Answer>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Answer) -> Answer {
         var text = text
         return text.withUTF8(body)

@@ -31,6 +31,8 @@ def make(folder, large_rows=1_000_000):
             {"id": "rows1k", "sections": [{"id": "s", "rows": short_rows(1_000)}]},
             {"id": "rows1m", "sections": [{"id": "s", "rows": short_rows(1_000_000)}]},
         ],
+        # The moves of the writes step, each table alone in its server.
+        "writes": [{"id": "rows1k", "sections": [{"id": "s", "rows": short_rows(1_000)}]}],
         "feed": [{"id": "feed", "sections": [{"id": "s", "rows": short_rows(10)}]}],
         # Reads as users make them: 10 sections of 10,000 rows (measure.reads).
         "reads": [{"id": "reads", "sections": [

@@ -181,14 +181,14 @@ extension TableStore {
         _ makeBatch: (Table) throws -> Batch
     ) throws -> HTTPResponse {
         let animation = try request.animation() ?? defaultAnimation
-        let result = try apply(request.tableID, ifMatch: request.ifMatch) { table in
+        let edit = try apply(request.tableID, ifMatch: request.ifMatch) { table in
             var batch = try makeBatch(table)
             if let animation { batch.animation = animation }
             return batch
         }
-        return Respond.json(version: result.table.version) { writer in
-            ChangeEvents.writeChange(version: result.table.version, batch: result.batch, to: &writer)
-        }
+        var body = edit.json
+        body.append(UInt8(ascii: "\n"))
+        return Respond.json(body, version: edit.version)
     }
 }
 

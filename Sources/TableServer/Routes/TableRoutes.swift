@@ -81,7 +81,9 @@ struct TableRoutes: RouteCollection {
         }
         let table = try store.apply(request.tableID, ifMatch: request.ifMatch) { _ in
             Batch(properties: properties)
-        }.table
+        } answer: { _, table in
+            table
+        }
         return Respond.json(version: table.version) { table.writeJSON(to: &$0) }
     }
 

@@ -92,8 +92,12 @@ let package = Package(
                 "MicroHTTP", "TableModel", "TableRendering", "TableJournal", "TableDatabase", "JSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // The OpenAPI document (OpenAPI/openapi.json) and the demo tables (examples/*.json), built in.
+            plugins: ["EmbedFiles"]
         ),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"], path: "Plugins/EmbedFiles"),
+        .executableTarget(name: "EmbedFilesTool", path: "Plugins/EmbedFilesTool", swiftSettings: strict),
         .executableTarget(
             name: "webtableview",
             dependencies: [

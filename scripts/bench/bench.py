@@ -72,6 +72,7 @@ def main():
             ("json_row", lambda: measure.json_row(tools, json_rounds, seconds)),
             ("page", lambda: measure.page_vs_json(tools, rounds, seconds)),
             ("edits", lambda: measure.edits_and_memory(tools, rounds, seconds)),
+            ("writes", lambda: measure.writes(tools, rounds, seconds)),
             ("diff", lambda: measure.snapshot_diff(tools, 3 if args.quick else 5)),
             ("diff_shapes", lambda: measure.diff_shapes(tools, 2 if args.quick else 5, 10 if args.quick else 1)),
             ("model_memory", lambda: measure.model_memory(tools, 100_000 if args.quick else 1_000_000,

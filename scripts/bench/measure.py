@@ -3,6 +3,7 @@ import hashlib
 import os
 import socket
 import subprocess
+import threading
 import time
 
 from procs import Server, first_byte_and_total, http, loaded, summary
@@ -150,6 +151,49 @@ def edits_and_memory(tools, rounds, seconds):
         "model": {rows: {k: summary(v) for k, v in kinds.items()} for rows, kinds in model.items()},
         "model_ratio": {k: summary([a / b for a, b in zip(model[1_000_000][k], model[1000][k])])
                         for k in model[1000]},
+    }
+
+
+def writes(tools, rounds, seconds, subscribers=100):
+    """Random single-row moves over HTTP in a 1,000-row table (`wrk -c4`, move.lua): server CPU
+    per move with no event-stream subscriber, and with `subscribers` streams reading every event
+    (the C clients of the fan-out step), servers taking turns; and, for comparison, the model's
+    own move (`ModelBench edits`, thread CPU). Every subscriber must get every event."""
+    script = os.path.join(tools.scripts, "move.lua")
+    os.environ["BENCH_TABLE"], os.environ["BENCH_ROWS"] = "rows1k", "1000"
+    quiet = Server("webtableview", tools.serve("--data", tools.data["writes"]))
+    watched = Server("webtableview, watched", tools.serve("--data", tools.data["writes"]))
+    clients = None
+    try:
+        clients = subprocess.Popen([tools.sse_clients, str(watched.port), "/api/tables/rows1k/events",
+                                    str(subscribers)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert clients.stdout.readline().startswith("ready"), "subscribers did not connect"
+        totals = []
+        reader = threading.Thread(target=lambda: totals.extend(int(line.split()[1]) for line in clients.stdout),
+                                  daemon=True)
+        reader.start()
+        cpu = {"quiet": [], "watched": []}
+        for round_index in range(rounds):
+            pair = [("quiet", quiet), ("watched", watched)]
+            for name, server in pair[round_index % 2:] + pair[:round_index % 2]:
+                cpu[name].append(loaded(server, server.base, seconds, 4, script)[0])
+        moves = int(http(watched.port, "GET", "/api/tables/rows1k")[1]["etag"].strip('"'))
+        deadline = time.monotonic() + 30
+        while (not totals or totals[-1] < moves * subscribers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert totals and totals[-1] == moves * subscribers, \
+            f"subscribers got {totals[-1] if totals else 0} events of {moves * subscribers}"
+    finally:
+        if clients:
+            clients.stdin.close()
+            clients.wait(timeout=30)
+        quiet.stop()
+        watched.stop()
+    model = [int(line["move_ns"]) / 1000 for _ in range(rounds) for line in tools.model_bench("edits", 1000, 2000, 1)]
+    return {
+        "subscribers": subscribers, "moves_watched": moves,
+        "quiet_us": summary(cpu["quiet"]), "watched_us": summary(cpu["watched"]), "model_move_us": summary(model),
+        "watched_vs_quiet": summary([a / b for a, b in zip(cpu["watched"], cpu["quiet"])]),
     }
 
 

@@ -122,6 +122,31 @@ def model_memory_rows(m):
     ]
 
 
+def writes_rows(w):
+    """The targets of one row moved over HTTP (issue 17, Writes), from `measure.writes`."""
+    if not w:
+        return []
+    return [(f"one row moved over HTTP, server CPU per move, with 0 / {w['subscribers']} event-stream subscribers",
+             f"{w['quiet_us']['median']:.1f} / {w['watched_us']['median']:.1f} µs; the model's move alone "
+             f"{w['model_move_us']['median']:.1f} µs",
+             f"×{w['quiet_us']['median'] / w['model_move_us']['median']:.1f} / "
+             f"×{w['watched_us']['median'] / w['model_move_us']['median']:.1f} of the model's move",
+             "≤ 40 µs, both", verdict(max(w["quiet_us"]["median"], w["watched_us"]["median"]) <= 40))]
+
+
+def writes_section(w):
+    """The Markdown of `measure.writes`."""
+    if not w:
+        return []
+    return ["", f"### Moves with and without subscribers (`wrk -c4 -s scripts/bench/move.lua`, 1,000 rows)", "",
+            f"Random single-row moves in one section of 1,000 rows, at two servers taking turns: one with no "
+            f"event stream, one with {w['subscribers']} subscribers (`sse_clients`) that received every event "
+            f"({w['moves_watched']:,} moves, {w['moves_watched'] * w['subscribers']:,} events). Server CPU per move: "
+            f"no subscriber {spread(w['quiet_us'], 1, ' µs')}, {w['subscribers']} subscribers "
+            f"{spread(w['watched_us'], 1, ' µs')} (ratio {spread(w['watched_vs_quiet'], 2)}). The floor it is compared "
+            f"with is the model's own move (`ModelBench edits 1000`, thread CPU): {spread(w['model_move_us'], 1, ' µs')}."]
+
+
 def diff_shapes_section(shapes):
     """The Markdown of `measure.diff_shapes`."""
     names = ["5k, 500 deleted + 500 inserted", "100k, 10k deleted + 10k inserted", "100k, 10k moved + 10k changed",
@@ -252,7 +277,7 @@ def markdown(r):
            "requests wrk completed; it is steadier than requests/s on this shared machine. Model figures are "
            "thread CPU time inside one process.", "",
            "## Targets", "", "| what | measured | ratio | target | |", "|---|---|---|---|---|"]
-    rows = summary_rows(r) + model_memory_rows(r.get("model_memory")) + (
+    rows = summary_rows(r) + writes_rows(r.get("writes")) + model_memory_rows(r.get("model_memory")) + (
         replication_rows(r["replication"]) if "replication" in r else [])
     out += [f"| {a} | {b} | {c} | {t} | {v} |" for a, b, c, t, v in rows]
     out += ["", "## Raw figures", "", f"### JSON row (`GET /api/tables/countries/sections/0/rows/0`, {j['bytes']} bytes)", "",
@@ -281,6 +306,7 @@ def markdown(r):
     out += ["", f"Ratios 1M/1k: " + ", ".join(f"{k.split('_')[0]} {spread(v, 2)}" for k, v in e["model_ratio"].items()), "",
             f"HTTP (`POST …/rows/{{r}}/move` to a random place, server CPU µs per request): 1k rows "
             f"{spread(e['http']['rows1k'], 1)}, 1M rows {spread(e['http']['rows1m'], 1)}; ratio {spread(e['http_ratio'], 2)}.", "",
+            *writes_section(r.get("writes")), "",
             "### Memory (`--data` with a 1,000-row and a 1,000,000-row table of short rows)", "",
             f"- RSS after loading {e['rss_kib'] / 1024:.0f} MB, peak during load {e['hwm_kib'] / 1024:.0f} MB "
             f"(loaded in {e['load_s']:.1f} s); after one `GET /api/tables/rows1m` {e['rss_after_get_kib'] / 1024:.0f} MB; "

@@ -30,6 +30,8 @@ def make(folder, large_rows=1_000_000):
             {"id": "rows1k", "sections": [{"id": "s", "rows": short_rows(1_000)}]},
             {"id": "rows1m", "sections": [{"id": "s", "rows": short_rows(1_000_000)}]},
         ],
+        # The moves of the writes step, each table alone in its server.
+        "writes": [{"id": "rows1k", "sections": [{"id": "s", "rows": short_rows(1_000)}]}],
         "feed": [{"id": "feed", "sections": [{"id": "s", "rows": short_rows(10)}]}],
         # The 1,000-row page, and the large table's JSON, with and without compression.
         "compression": [

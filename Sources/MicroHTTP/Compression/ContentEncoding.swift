@@ -51,8 +51,7 @@ public enum ContentEncoding {
     /// The tags of a list, each without its coding's name, with that coding
     /// (`identity` for a tag without one).
     private static func codedTags(_ list: String) -> [(tag: Substring, coding: ContentCoding)] {
-        list.split(separator: ",").map { candidate in
-            let text = trimmed(candidate)
+        EntityTagList(list).tags.map { text in
             guard let coding = ContentCoding.allCases.first(where: { $0 != .identity && text.hasSuffix("-\($0.token)\"") })
             else {
                 return (text, .identity)

@@ -119,15 +119,25 @@ final class TableStore: Sendable {
 
     /// Applies one batch as one version step and publishes it; a no-op batch
     /// answers the current version and changes nothing.
-    func apply(
+    @discardableResult
+    func apply(_ id: String, ifMatch: String?, _ makeBatch: (Table) throws -> Batch) throws -> AppliedEdit {
+        try apply(id, ifMatch: ifMatch, makeBatch) { edit, _ in edit }
+    }
+
+    /// `apply`, answering what `answer` makes, under the table's lock, of the
+    /// edit and the table right after it.
+    func apply<Answer>(
         _ id: String,
         ifMatch: String?,
-        _ makeBatch: (Table) throws -> Batch
-    ) throws -> (table: Table, batch: Batch) {
+        _ makeBatch: (Table) throws -> Batch,
+        answer: (AppliedEdit, Table) -> Answer
+    ) throws -> Answer {
         try handle(id).withState { state in
             // Validated without changing the table, recorded, then applied: a
-            // change the log cannot take is never made.
+            // change the log cannot take is never made. The change's JSON is
+            // written once, for the log, the feed, the event and the answer.
             var prepared: PreparedBatch?
+            var json: [UInt8] = []
             try record(in: &state) { state in
                 try Self.checkPrecondition(ifMatch, version: state.table.version)
                 let batch = try makeBatch(state.table)
@@ -137,14 +147,18 @@ final class TableStore: Sendable {
                     throw TableServerError.refused(error)
                 }
                 guard let prepared, !prepared.batch.isEmpty else { return .nothing }
-                return .changes([prepared.batch.changeJSONBytes(version: state.table.version + 1)])
+                json = prepared.batch.changeJSONBytes(version: state.table.version + 1)
+                return .changes([json])
             }
             guard let prepared else { preconditionFailure("an edit recorded without a prepared batch") }
             state.table.apply(prepared)
-            if !prepared.batch.isEmpty {
-                publish([events.change(version: state.table.version, batch: prepared.batch, table: state.table)], in: &state)
+            if prepared.batch.isEmpty {
+                json = prepared.batch.changeJSONBytes(version: state.table.version)
+            } else {
+                let change = events.change(json: json, version: state.table.version, batch: prepared.batch, table: state.table)
+                publish(CollectionOfOne(change), in: &state)
             }
-            return (state.table, prepared.batch)
+            return answer(AppliedEdit(version: state.table.version, batch: prepared.batch, json: json), state.table)
         }
     }
 
@@ -222,7 +236,7 @@ final class TableStore: Sendable {
 
     /// Adds changes already in `state.table` to the change log and queues them
     /// for every subscriber (see `TableHandle`).
-    func publish(_ changes: [Change], in state: inout TableHandle.State) {
+    func publish(_ changes: some Collection<Change>, in state: inout TableHandle.State) {
         for change in changes {
             state.log.append(change)
         }
@@ -231,8 +245,7 @@ final class TableStore: Sendable {
 
     static func checkPrecondition(_ ifMatch: String?, version: Int) throws {
         guard let ifMatch else { return }
-        let tags = ifMatch.split(separator: ",").map { $0.trimmingSpaces() }
-        if tags.contains("*") || tags.contains(ETag.string(for: version)) { return }
+        if EntityTagList(ifMatch).matchesStrongly(ETag.string(for: version)) { return }
         throw TableServerError.versionMismatch(expected: ifMatch, current: version)
     }
 
@@ -282,8 +295,14 @@ final class TableStore: Sendable {
     }
 }
 
-extension StringProtocol {
+extension StringProtocol where UTF8View: BidirectionalCollection {
+    /// The text without the spaces and tabs around it (header-field whitespace),
+    /// found on its UTF-8 bytes: no `Character` is formed.
     func trimmingSpaces() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = utf8.firstIndex(where: { !isBlank($0) }),
+            let last = utf8.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(self[first...last])
     }
 }

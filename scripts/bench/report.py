@@ -102,6 +102,7 @@ def summary_rows(r):
          f"{idle_worst / 10_000:.2f} % of a core", "no idle CPU", verdict(idle_worst <= 10_000)),
         ("memory, 1,000,000 short rows", f"{rss_mb:.0f} MB RSS (peak {e['hwm_kib'] / 1024:.0f} MB); JSON {e['json_bytes'] / 1e6:.1f} MB",
          f"×{e['rss_kib'] * 1024 / e['json_bytes']:.2f} of the JSON", "≤ 300 MB RSS", verdict(rss_mb <= 300)),
+        *reads_rows(r.get("reads")),
         *compression_rows(r.get("compression")),
         ("start-up to the first answer", f"{s['product_ms']['median']:.1f} ms vs `true` {s['true_ms']['median']:.1f} ms",
          f"×{s['product_ms']['median'] / s['true_ms']['median']:.0f}", "< 100 ms", verdict(s["product_ms"]["median"] < 100)),
@@ -165,6 +166,46 @@ def diff_shapes_section(shapes):
                    f"{v['speed_up']['max']:.2f}) | {spread(v['swift_ms'], 1)} ({v['swift_rows']:,}) | "
                    f"×{v['swift_vs_current']['median']:.0f} |")
     return out
+
+
+READ_PATTERNS = {"same": "the same row", "uniform": "uniformly random rows", "zipf": "Zipf-distributed rows (s = 1.1)"}
+
+
+def reads_rows(reads):
+    """The targets of reads as users make them (issue 17); none for results saved before the step."""
+    if not reads:
+        return []
+    worst = max(v["kept_vs_floor"]["median"] for v in reads.values())
+    slowest = max(v["kept_vs_made"]["median"] for v in reads.values())
+    return [
+        ("GET rows of a 100,000-row table: same, uniform, Zipf, server CPU per request",
+         ", ".join(f"{p} {v['cpu']['webtableview']['median']:.2f} µs vs floor {v['cpu']['C floor']['median']:.2f}"
+                   for p, v in reads.items()),
+         "/".join(f"×{v['kept_vs_floor']['median']:.2f}" for v in reads.values()) + " of the floor",
+         "≤ ×1.3 on each", verdict(worst <= 1.3)),
+        ("the same, kept answers vs `--answer-cache 0`",
+         ", ".join(f"{p} {v['cpu']['webtableview, --answer-cache 0']['median']:.2f} µs" for p, v in reads.items())
+         + " without", "/".join(f"×{v['kept_vs_made']['median']:.2f}" for v in reads.values()),
+         "≤ ×1.00 on each", verdict(slowest <= 1.0)),
+    ]
+
+
+def reads_section(reads):
+    if not reads:
+        return []
+    out = ["### Reads as users make them (`GET …/sections/{s}/rows/{r}` of 10 sections × 10,000 rows)", "",
+           "`wrk -c32 -s scripts/bench/reads.lua`: the same row, uniformly random rows, or Zipf-distributed rows "
+           "(the row of rank k read with weight 1/k^1.1, ranks scattered over the table). The C floor "
+           "(`mhd_floor --paths`) answers each row with its own bytes, made at start-up and found by the path's "
+           "hash. Patterns and servers take turns; server CPU µs per request.", "",
+           "| rows read | webtableview | `--answer-cache 0` | C floor | kept vs floor | made vs floor | kept vs made |",
+           "|---|---|---|---|---|---|---|"]
+    for pattern, v in reads.items():
+        cpu = v["cpu"]
+        out.append(f"| {READ_PATTERNS[pattern]} | {spread(cpu['webtableview'], 2)} | "
+                   f"{spread(cpu['webtableview, --answer-cache 0'], 2)} | {spread(cpu['C floor'], 2)} | "
+                   f"{spread(v['kept_vs_floor'], 2)} | {spread(v['made_vs_floor'], 2)} | {spread(v['kept_vs_made'], 2)} |")
+    return out + [""]
 
 
 COMPRESSED = {"row": "JSON row (kept answer)", "page": "1,000-row page (streamed)", "large": "large table's JSON (streamed)"}
@@ -333,7 +374,7 @@ def markdown(r):
         out.append(f"| {int(n):,} | {v['event_bytes']} bytes | {spread(v['per_event_us'], 2, ' µs')} | "
                    f"{spread(v['floor_per_event_us'], 2, ' µs')} | ×{v['vs_floor']['median']:.2f} | "
                    f"{v['idle_us_per_s']:.0f} µs/s |")
-    out += ["", *compression_section(r.get("compression"))]
+    out += ["", *reads_section(r.get("reads")), *compression_section(r.get("compression"))]
     out += ["### Start-up (`serve --port 0` with the demo tables, spawn to the first `GET /healthz` answer)", "",
             f"- webtableview: {spread(s['product_ms'], 1, ' ms')} (its own CPU time by then: "
             f"{spread(s['cpu_ms'], 0, ' ms')})", f"- `true`: {spread(s['true_ms'], 1, ' ms')}", ""]

@@ -25,6 +25,9 @@ COPY Package.* ./
 RUN swift package resolve
 
 COPY Sources ./Sources
+# The EmbedFiles build plugin builds the OpenAPI document and the demo tables (examples/) into the binary.
+COPY Plugins ./Plugins
+COPY examples ./examples
 # SwiftPM checks that every target's folder exists, the test targets' too.
 COPY Tests ./Tests
 # The Swift runtime goes into the binary (static stdlib); libmicrohttpd, zlib, libbrotli and libpq stay shared libraries.

@@ -92,8 +92,12 @@ let package = Package(
                 "MicroHTTP", "TableModel", "TableRendering", "TableJournal", "TableDatabase", "JSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // The OpenAPI document (OpenAPI/openapi.json) and the demo tables (examples/*.json), built in.
+            plugins: ["EmbedFiles"]
         ),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"], path: "Plugins/EmbedFiles"),
+        .executableTarget(name: "EmbedFilesTool", path: "Plugins/EmbedFilesTool", swiftSettings: strict),
         .executableTarget(
             name: "webtableview",
             dependencies: [
@@ -106,7 +110,10 @@ let package = Package(
         .testTarget(name: "webtableviewTests", dependencies: ["webtableview", "CAllocator"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel", "JSON"], swiftSettings: strict),
+        .testTarget(
+            name: "TableRenderingTests",
+            dependencies: ["TableRendering", "TableModel", "JSON", .product(name: "Mustache", package: "swift-mustache")],
+            swiftSettings: strict),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
         .testTarget(name: "TableImportTests", dependencies: ["TableImport", "TableModel"], swiftSettings: strict),
         .testTarget(name: "TableDatabaseTests", dependencies: ["TableDatabase"], swiftSettings: strict),

@@ -45,6 +45,7 @@ export function setFirstRow(tbody, rows) {
   if (!spacer) {
     spacer = document.createElement("tr");
     spacer.className = "tv-spacer";
+    spacer.setAttribute("role", "presentation");
     spacer.setAttribute("aria-hidden", "true");
     const header = tbody.querySelector(":scope > tr.section-header");
     tbody.insertBefore(spacer, header ? header.nextSibling : tbody.firstChild);
@@ -110,6 +111,8 @@ export function setMoreRow(more, tableID, section, offset, remaining) {
 export function makeMoreRow(tableID, section, offset, remaining) {
   const more = document.createElement("tr");
   more.className = "more";
+  more.setAttribute("role", "presentation");
+  more.setAttribute("aria-hidden", "true");
   const cell = document.createElement("td");
   cell.append(document.createElement("a"));
   more.append(cell);
@@ -140,6 +143,34 @@ export function renumber(table) {
       setMoreRow(more, tableID, s, first + cells.length, remainingOf(more));
     }
   });
+  numberGridRows(table);
+}
+
+/**
+ * The grid's size and each row's place in it for assistive technology, counting
+ * the rows not loaded (WAI-ARIA `aria-rowcount`, `aria-rowindex`, from 1): the
+ * table header, then per section its header, all its rows, its footer, then
+ * the table footer. The spacer and `more` rows stand for rows and are not rows.
+ */
+export function numberGridRows(table) {
+  let index = 0;
+  const mark = (row) => {
+    index += 1;
+    setIfChanged(row, "aria-rowindex", String(index));
+  };
+  for (const row of table.querySelectorAll(":scope > thead > tr")) mark(row);
+  for (const tbody of sectionsOf(table)) {
+    const header = tbody.querySelector(":scope > tr.section-header");
+    if (header) mark(header);
+    index += firstRowOf(tbody);
+    for (const cell of cellsOf(tbody)) mark(cell);
+    const more = moreRowOf(tbody);
+    if (more) index += Math.max(remainingOf(more), 0) || 0;
+    const footer = tbody.querySelector(":scope > tr.section-footer");
+    if (footer) mark(footer);
+  }
+  for (const row of table.querySelectorAll(":scope > tfoot > tr")) mark(row);
+  setIfChanged(table, "aria-rowcount", String(index));
 }
 
 /** Takes an item out of the page's numbering while it animates away. */

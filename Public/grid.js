@@ -4,7 +4,11 @@
 // is one tab stop (selection.js keeps a roving tabindex); the links, buttons and
 // switches inside a row are reached with the arrow keys from the row, not with Tab:
 // Right enters the row's controls and moves along them, Left moves back and
-// finally to the row.
+// finally to the row. The grid counts every row of the table, loaded or not
+// (`aria-rowcount`, `aria-rowindex`: dom.js), so that a screen reader tells the
+// real size of a million-row table and where the reader is in it.
+
+import { numberGridRows } from "./dom.js";
 
 const CONTROLS = "a[href], button, input";
 
@@ -20,9 +24,16 @@ export function applyGridRoles(table, root) {
     table.setAttribute("role", "grid");
     const multiple = table.dataset.allowsSelection === "true" && table.dataset.allowsMultipleSelection === "true";
     table.setAttribute("aria-multiselectable", String(multiple));
+    numberGridRows(table);
   }
   const rows = root.matches("tr") ? [root] : Array.from(root.querySelectorAll("tr"));
   for (const row of rows) {
+    if (row.matches("tr.tv-spacer, tr.more")) {
+      // Stand-ins for rows not loaded: not rows themselves.
+      row.setAttribute("role", "presentation");
+      row.setAttribute("aria-hidden", "true");
+      continue;
+    }
     row.setAttribute("role", "row");
     for (const part of row.children) part.setAttribute("role", part.matches("th") ? "rowheader" : "gridcell");
     if (row.matches("tr.cell")) {

@@ -5,11 +5,18 @@
 // A drop sends one move to the API: by row id, next to a neighbour the reader
 // saw there (before the row below, else after the row above, else into the
 // section), so that it lands where it was dropped whatever else changed
-// meanwhile; only rows without ids are moved by position at the version shown.
+// meanwhile. Rows without ids can only be moved by position at a version: the
+// move is rebased on every change the feed brings meanwhile (move-rebase.js) and
+// sent again at the newer version when the server answers that the table
+// changed, so it too lands between the rows the reader saw.
 // The row stays where it was dropped until the feed reports the change; if the
-// server refuses it (the row itself is gone), the row goes back.
+// move is refused (the row itself is gone), the row goes back.
 
-import { cellsOf, followPointer, indexPathOf, renumber, rowsEndOf, rowText, sectionsOf, versionOf } from "./dom.js";
+import { ApiError } from "./api.js";
+import {
+  cellsOf, firstRowOf, followPointer, indexPathOf, renumber, rowCountOf, rowsEndOf, rowText, sectionsOf, versionOf,
+} from "./dom.js";
+import { gapOf, rebaseMove, targetOf } from "./move-rebase.js";
 
 const EDGE = 48;
 const SCROLL_STEP = 14;
@@ -33,8 +40,14 @@ function originOf(cell) {
 }
 
 function positionOf(cell) {
-  return [Number(cell.parentNode.dataset.section), cellsOf(cell.parentNode).indexOf(cell)];
+  const tbody = cell.parentNode;
+  return [Number(tbody.dataset.section), firstRowOf(tbody) + cellsOf(tbody).indexOf(cell)];
 }
+
+/** How many times a move by position is sent again after the table changed under it. */
+const MAX_REBASES = 8;
+/** How long to wait for the change that made the server refuse a move by position. */
+const CATCH_UP_MS = 5000;
 
 /**
  * Where `cell` was dropped, by the ids of what the reader saw around it, most
@@ -64,6 +77,8 @@ export class Reorder {
     this.drag = null;
     this.lifted = null;
     this.pending = null;
+    /** A move by position on its way: `{from, gap, version}`, rebased on each update (move-rebase.js). */
+    this.move = null;
     this.stepping = false;
     view.enhancers.push(decorate);
     const help = document.createElement("p");
@@ -81,7 +96,12 @@ export class Reorder {
     table.addEventListener("webtableview:editing", (event) => {
       if (!event.detail.editing && this.lifted) this.cancelLift();
     });
-    view.beforeUpdate.push(() => this.revertPending());
+    view.beforeUpdate.push((update) => {
+      const drawn = this.revertPending();
+      this.rebase(update);
+      return drawn;
+    });
+    table.addEventListener("webtableview:update", () => this.placeAhead());
   }
 
   get editing() {
@@ -248,14 +268,75 @@ export class Reorder {
     const anchors = cell.dataset.id ? anchorsOf(cell) : [];
     renumber(this.view.table);
     this.pending = origin;
+    if (!anchors.length) this.move = { from, gap: gapOf(from, to), version };
     this.view.feed.release();
     try {
       if (anchors.length) await this.moveByID(cell.dataset.id, anchors);
-      else await this.view.api.moveRow(from, to, version);
+      else await this.moveByPosition();
     } catch (error) {
+      this.move = null;
       this.revertPending();
       this.view.notices.refused(error);
     }
+  }
+
+  /**
+   * Sends the move by position at the latest version the page has rebased it
+   * on; when the server answers that the table changed meanwhile, waits for
+   * that change on the feed (which rebases the move) and sends it again.
+   */
+  async moveByPosition() {
+    for (let attempt = 0; ; attempt += 1) {
+      const { move } = this;
+      if (move.gone) throw new ApiError(409, "unknown-id", "the moved row was deleted meanwhile");
+      const to = targetOf(move.from, move.gap);
+      if (to[0] === move.from[0] && to[1] === move.from[1]) {
+        this.move = null;
+        return null;
+      }
+      this.placeAhead();
+      try {
+        const answer = await this.view.api.moveRow(move.from, to, move.version);
+        this.move = null;
+        return answer;
+      } catch (error) {
+        if (error.status !== 412 || attempt >= MAX_REBASES) throw error;
+        await this.view.feed.waitForVersion(move.version + 1, CATCH_UP_MS);
+      }
+    }
+  }
+
+  /** Carries the move by position on its way through `update`, the next version of the table. */
+  rebase(update) {
+    const { move } = this;
+    if (!move || move.gone || update.version !== move.version + 1) return;
+    const sections = sectionsOf(this.view.table);
+    const counts = { sections: sections.length, rows: (s) => (sections[s] ? rowCountOf(sections[s]) : 0) };
+    const rebased = update.batch?.press ? move : rebaseMove(move, update.batch ?? {}, counts);
+    this.move = rebased ? { ...rebased, version: update.version } : { ...move, gone: true };
+  }
+
+  /**
+   * Shows the move by position on its way where it will land at the version
+   * shown, when both ends are loaded; the feed's report of it then changes
+   * nothing that the reader sees.
+   */
+  placeAhead() {
+    const { move } = this;
+    if (!move || move.gone || this.pending || move.version !== versionOf(this.view.table)) return;
+    const sections = sectionsOf(this.view.table);
+    const source = sections[move.from[0]];
+    const to = targetOf(move.from, move.gap);
+    const target = sections[to[0]];
+    if (!source || !target) return;
+    const cell = cellsOf(source)[move.from[1] - firstRowOf(source)];
+    if (!cell) return;
+    const others = cellsOf(target).filter((other) => other !== cell);
+    const index = to[1] - firstRowOf(target);
+    if (index < 0 || index > others.length) return;
+    this.pending = originOf(cell);
+    target.insertBefore(cell, others[index] ?? rowsEndOf(target));
+    renumber(this.view.table);
   }
 
   /** Tries each anchor in turn while the server answers that the anchor (not the row) is gone. */

@@ -3,9 +3,11 @@
 // multiple selection. The highlight and checkmarks then follow `selected` as
 // the feed reports it. Rows with a `link` open it instead. Rows take focus one
 // at a time (a roving tabindex): Tab enters the table, arrow keys move along it,
-// Left and Right along the controls of a row (grid.js).
+// Left and Right along the controls of a row (grid.js); Home and End (or
+// Ctrl+Home and Ctrl+End) go to the first and last row of the whole table,
+// loading them first when they are not in the page (virtual-scroll.js).
 
-import { cellsOf, indexPathOf, sectionsOf } from "./dom.js";
+import { cellsOf, indexPathOf, rowCountOf, sectionsOf } from "./dom.js";
 import { applyGridRoles, horizontalTarget } from "./grid.js";
 
 const CONTROLS = "a, button, input, select, textarea, .tv-reorder-handle";
@@ -77,6 +79,11 @@ export class Selection {
   }
 
   keyDown(event) {
+    if ((event.key === "Home" || event.key === "End") && !event.altKey && !event.metaKey && isRow(event.target)) {
+      event.preventDefault();
+      this.goToEnd(event.key === "Home" ? -1 : 1);
+      return;
+    }
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
       const row = event.target.closest?.("tr.cell");
@@ -93,13 +100,6 @@ export class Selection {
     switch (event.key) {
       case "ArrowDown": target = this.neighbour(cell, 1); break;
       case "ArrowUp": target = this.neighbour(cell, -1); break;
-      case "Home": target = this.view.table.querySelector("tbody.section:not(.tv-removing) > tr.cell:not(.tv-removing)"); break;
-      case "End": {
-        const sections = sectionsOf(this.view.table);
-        const cells = sections.length ? cellsOf(sections[sections.length - 1]) : [];
-        target = cells[cells.length - 1] ?? null;
-        break;
-      }
       case "Enter":
       case " ":
         event.preventDefault();
@@ -113,6 +113,18 @@ export class Selection {
       this.makeCurrent(target);
       target.focus();
     }
+  }
+
+  /** Focuses the first (-1) or last (1) row of the table, loaded or not. */
+  async goToEnd(direction) {
+    const sections = sectionsOf(this.view.table).filter((tbody) => rowCountOf(tbody) > 0);
+    const tbody = direction < 0 ? sections[0] : sections[sections.length - 1];
+    if (!tbody) return;
+    const target = await this.view.scroll.rowElement(tbody, direction < 0 ? 0 : rowCountOf(tbody) - 1);
+    if (!target) return;
+    this.makeCurrent(target);
+    target.focus({ preventScroll: true });
+    target.scrollIntoView({ block: "nearest" });
   }
 
   /** The row after (1) or before (-1) `cell`, across sections. */

@@ -89,6 +89,36 @@ export class VirtualScroll {
     window.scrollBy(0, this.rowTop(tbody, row) - this.viewportTop());
   }
 
+  /**
+   * The element of row `r` of `tbody`: at once when loaded, else after
+   * scrolling to where it is and loading it (null when it never came).
+   */
+  rowElement(tbody, r) {
+    const find = () => {
+      if (!tbody.isConnected) return null;
+      const first = firstRowOf(tbody);
+      return r >= first ? (cellsOf(tbody)[r - first] ?? null) : null;
+    };
+    const loaded = find();
+    if (loaded) return Promise.resolve(loaded);
+    window.scrollBy(0, this.rowTop(tbody, r) - this.viewportTop());
+    this.schedule();
+    const { table } = this.view;
+    return new Promise((resolve) => {
+      const done = (cell) => {
+        table.removeEventListener("webtableview:rows", check);
+        clearTimeout(timer);
+        resolve(cell);
+      };
+      const check = () => {
+        const cell = find();
+        if (cell) done(cell);
+      };
+      table.addEventListener("webtableview:rows", check);
+      const timer = setTimeout(() => done(find()), CATCH_UP_MS * 2);
+    });
+  }
+
   schedule() {
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
@@ -378,7 +408,9 @@ export class VirtualScroll {
     }
     const total = rowCountOf(tbody);
     if (where === "instead") {
-      if (cells.some(inUse)) return;
+      if (cells.some(busy)) return;
+      // The reader jumped away from the focused row (scrollbar, index, End): it goes with the others.
+      if (cells.some((cell) => cell.contains(document.activeElement))) document.activeElement.blur();
       for (const cell of cells) cell.remove();
       setFirstRow(tbody, from);
     }
@@ -405,7 +437,12 @@ function firstSlot(tbody) {
   return header ? header.nextSibling : tbody.firstChild;
 }
 
-/** A row the reader is working with (focused, swiped open, being deleted or dragged): never unloaded. */
+/** A row the reader is working on (swiped open, being deleted or dragged): never unloaded. */
+function busy(cell) {
+  return cell.matches(".tv-swiped, .tv-swiping, .tv-confirming, .tv-pending, .tv-dragging");
+}
+
+/** A busy or focused row: not unloaded while the reader scrolls near it. */
 function inUse(cell) {
-  return cell.contains(document.activeElement) || cell.matches(".tv-swiped, .tv-swiping, .tv-confirming, .tv-pending, .tv-dragging");
+  return cell.contains(document.activeElement) || busy(cell);
 }

@@ -79,13 +79,14 @@ public final class WebTableViewServer: Sendable {
                 corsOrigins: Set(options.corsOrigins),
                 readiness: { [replication] in replication?.isReady ?? true },
                 minVersionWait: options.minVersionWait))
-        builder.addTableRoutes()
-        builder.addReadRoutes()
-        builder.addEditRoutes()
-        builder.addIdentifiedEditRoutes()
-        builder.addFeedRoutes()
-        builder.addPageRoutes()
-        builder.addSystemRoutes(files: files)
+        let context = builder.context
+        builder.add(TableRoutes(context: context))
+        builder.add(ReadRoutes(context: context))
+        builder.add(EditRoutes(context: context))
+        builder.add(IdentifiedEditRoutes(context: context))
+        builder.add(FeedRoutes(context: context))
+        builder.add(PageRoutes(context: context))
+        builder.add(SystemRoutes(context: context, files: files))
         router = builder.router
 
         var configuration = HTTPServer.Configuration()

@@ -2,17 +2,23 @@ import Foundation
 import Testing
 @testable import TableServer
 
-/// The demo tables built into the binary are exactly `examples/*.json`.
+/// The demo tables built into the binary are exactly `examples/*.json`, and
+/// the OpenAPI document served is exactly `OpenAPI/openapi.json`.
 @Suite struct DemoTablesTests {
     @Test func embeddedSourcesMatchTheExamplesFolder() throws {
         let folder = packageRoot.appendingPathComponent("examples")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".json") }.sorted()
-        #expect(DemoTables.sources.map(\.file) == files, "run scripts/embed-demo-tables.sh")
+        #expect(DemoTables.sources.map(\.file) == files)
         for source in DemoTables.sources {
             let text = try String(contentsOf: folder.appendingPathComponent(source.file), encoding: .utf8)
-            #expect(source.json + "\n" == text, "\(source.file) differs: run scripts/embed-demo-tables.sh")
+            #expect(source.json == text, "\(source.file) differs from the one built in")
         }
+    }
+
+    @Test func openAPIDocumentIsTheFileByteForByte() throws {
+        let file = try Data(contentsOf: packageRoot.appendingPathComponent(OpenAPIDocument.path))
+        #expect(OpenAPIDocument.bytes == Array(file))
     }
 
     @Test func demoTablesDecodeWithDistinctIDs() {

@@ -66,7 +66,7 @@ import Testing
                 let result = Result {
                     try store.apply("t", ifMatch: ifMatch) { _ in
                         Batch(insertRows: [.init(at: TableIndexPath(0, 0), row: Row(id: text, text: text))])
-                    }.table.version
+                    }.version
                 }
                 answer.withLock { $0 = result }
                 done.signal()

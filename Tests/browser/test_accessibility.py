@@ -1,6 +1,7 @@
 """axe-core (the copy the axe-core-python package carries) over every demo
-page — the list of tables, and each demo table in the three styles with
-editing mode on — in a desktop window and on a phone: no violation at all."""
+page — the list of tables, and each demo table (and examples/settings.json)
+in the three styles with editing mode on and a Delete button shown — in a desktop window and on a phone, in light and in dark mode
+(prefers-color-scheme emulated): no violation at all."""
 
 import json
 from pathlib import Path
@@ -8,10 +9,10 @@ from pathlib import Path
 import axe_core_python
 import pytest
 
-from support import ROOT, as_phone, open_table
+from support import ROOT, as_phone, open_table, wait
 
 AXE = (Path(axe_core_python.__file__).parent / "axe.min.js").read_text()
-DEMO = [table for name in ("countries", "us-cities")
+DEMO = [table for name in ("countries", "us-cities", "settings")
         for table in (lambda document: document if isinstance(document, list) else [document])(
             json.loads((ROOT / "examples" / f"{name}.json").read_text()))]
 
@@ -28,18 +29,28 @@ def violations(driver) -> list[dict]:
     return driver.execute_async_script(RUN_AXE)
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("device", ["desktop", "phone"])
-def test_every_demo_page_has_no_axe_violation(serve, browser, device):
+def test_every_demo_page_has_no_axe_violation(serve, browser, device, scheme):
     server = serve(DEMO)
     window = browser(width=1280, height=900)
     if device == "phone":
         as_phone(window)
+    window.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
     found = {}
     window.get(server.url + "/")
+    assert window.execute_script(
+        "return matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
     found["/"] = violations(window)
     for table in DEMO:
         for style in ("plain", "grouped", "insetGrouped"):
             open_table(window, server, table["id"], f"?style={style}")
             window.find_element("css selector", ".tv-edit-button").click()
+            # One row asks to confirm its delete: the Delete button is checked too.
+            controls = window.find_elements("css selector", "tr.cell .tv-delete-control")
+            if controls:
+                controls[0].click()
+                wait(window, lambda: window.find_elements("css selector", ".tv-confirming .tv-delete-confirm"))
             found[f"{table['id']} {style}, editing"] = violations(window)
     assert {page: found[page] for page in found if found[page]} == {}

@@ -120,19 +120,83 @@ def test_a_move_of_a_row_deleted_meanwhile_is_refused_in_plain_words(serve, brow
     assert numbering(window) == {"version": 1, "problems": []}
 
 
-def test_a_refused_edit_is_told_in_plain_words(serve, browser):
-    # Rows without ids are moved by position, at the version the page showed:
-    # another edit meanwhile makes the server refuse it.
-    unnamed = table("list", [{"header": "First", "rows": [cell(name, canMove=True) for name in ("A", "B", "C")]}])
-    server, window = editing(serve, browser, [unnamed])
+UNNAMED = table("list", [
+    {"header": "First", "rows": [cell(name, canMove=True) for name in ("A", "B", "C", "D")]},
+    {"header": "Second", "rows": [cell(name, canMove=True) for name in ("E", "F")]},
+])
+
+
+def test_a_move_of_a_row_without_id_lands_where_it_was_dropped(serve, browser):
+    # Rows without ids are moved by position at a version. While A is dragged
+    # below B, another window inserts a row above, deletes one below and moves
+    # one in the other section: the move is rebased on those changes and A
+    # still lands right after B, the row the reader saw above it.
+    server, window = editing(serve, browser, [UNNAMED])
+    other = browser()
+    open_table(other, server, "list")
     drag_a_below_b(window)
-    server.edit("POST", "/api/tables/list/sections/0/rows", {"at": 3, "row": cell("Z")})
+    other.execute_script("""
+        const base = `/api/tables/list`;
+        const send = (method, path, body) => fetch(base + path, {method,
+          headers: {"Content-Type": "application/json"}, body: body && JSON.stringify(body)});
+        return send("POST", "/sections/0/rows", {at: 0, row: {text: "Z"}})
+          .then(() => send("DELETE", "/sections/0/rows/3"))
+          .then(() => send("POST", "/sections/1/rows/1/move", {to: [1, 0]}))
+          .then((answer) => answer.status);
+    """)
+    wait(window, lambda: server.table("list")["version"] == 3)
+    ActionChains(window).release().perform()
+    expected = [["Z", "B", "A", "D"], ["F", "E"]]
+    wait(window, lambda: server.texts("list") == expected, "the move did not land after B")
+    wait(window, lambda: dom_texts(window) == expected and settled(window), "the page does not show the move")
+    wait(other, lambda: dom_texts(other) == expected and settled(other), "the other window does not show it")
+    assert numbering(window) == {"version": 4, "problems": []}
+    assert window.find_element("css selector", ".tv-toast").is_displayed() is False
+
+
+def test_a_move_of_a_row_without_id_follows_sections_moved_meanwhile(serve, browser):
+    # During the drag a section is inserted above and the second section is
+    # moved to the top: A still lands after B in its own section, wherever that went.
+    server, window = editing(serve, browser, [UNNAMED])
+    drag_a_below_b(window)
+    server.edit("POST", "/api/tables/list/sections", {"at": 0, "section": {"header": "New", "rows": [cell("N")]}})
+    server.edit("POST", "/api/tables/list/sections/2/move", {"to": 0})
+    server.edit("PUT", "/api/tables/list/sections/2/rows/2", cell("C2", canMove=True))
+    ActionChains(window).release().perform()
+    expected = [["E", "F"], ["N"], ["B", "A", "C2", "D"]]
+    wait(window, lambda: server.texts("list") == expected, "the move did not land after B")
+    wait(window, lambda: dom_texts(window) == expected and settled(window), "the page does not show the move")
+    assert numbering(window) == {"version": 4, "problems": []}
+
+
+def test_a_move_of_a_row_without_id_deleted_meanwhile_is_refused(serve, browser):
+    server, window = editing(serve, browser, [UNNAMED])
+    drag_a_below_b(window)
+    server.edit("DELETE", "/api/tables/list/sections/0/rows/0")
     ActionChains(window).release().perform()
 
     toast = window.find_element("css selector", ".tv-toast")
     wait(window, toast.is_displayed, "no message for the refused move")
+    assert toast.text.startswith("That row is no longer in the table, so nothing was changed.")
+    expected = [["B", "C", "D"], ["E", "F"]]
+    wait(window, lambda: dom_texts(window) == expected and settled(window), "the page did not resynchronise")
+    assert server.texts("list") == expected
+    assert numbering(window) == {"version": 1, "problems": []}
+
+
+def test_a_refused_edit_is_told_in_plain_words(serve, browser):
+    # The page's change feed is held up (its stream never connects), so the page
+    # still shows version 0 when another client has made version 1: an edit by
+    # position from it is refused, and told without HTTP words.
+    server = serve([UNNAMED])
+    window = browser()
+    window.execute_cdp_cmd("Fetch.enable", {"patterns": [{"urlPattern": "*/events*"}]})
+    open_table(window, server, "list")
+    server.edit("POST", "/api/tables/list/sections/0/rows", {"at": 4, "row": cell("Z")})
+    row(window, 0, 1).click()
+
+    toast = window.find_element("css selector", ".tv-toast")
+    wait(window, toast.is_displayed, "no message for the refused edit")
     assert "Someone changed this table just before your edit arrived, so nothing was changed." in toast.text
     assert all(word not in toast.text for word in ("If-Match", "version", "412", '"')), toast.text
-    expected = [["A", "B", "C", "Z"]]
-    wait(window, lambda: dom_texts(window) == expected and settled(window), "the page did not resynchronise")
-    assert numbering(window) == {"version": 1, "problems": []}
+    assert [row["selected"] for row in server.table("list")["sections"][0]["rows"]] == [False] * 5

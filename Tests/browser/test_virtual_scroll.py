@@ -5,6 +5,8 @@ printed here are the ones reported in docs/PERFORMANCE.md."""
 
 import json
 
+from selenium.webdriver.common.keys import Keys
+
 from support import cell, numbering, open_table, table, version_shown, wait
 
 MILLION = 1_000_000
@@ -220,3 +222,55 @@ def test_a_link_to_a_row_shows_it_at_the_top(serve, browser, tmp_path):
     open_table(window, server, "million", "#section-0-row-654321")
     wait(window, lambda: (window.execute_script(SHOWN) or [[0, 0, ""]])[0][2] == "Row 654321", "row 654321 not at the top")
     assert all(text == f"Row {row}" for _, row, text in window.execute_script(SHOWN))
+
+
+# The focused element: [section, row, text, aria-rowindex] of a row, else its tag.
+FOCUSED = """
+const row = document.activeElement;
+if (!row.matches('tr.cell')) return row.tagName;
+return [Number(row.dataset.section), Number(row.dataset.row), row.querySelector('.text').textContent,
+        Number(row.getAttribute('aria-rowindex'))];
+"""
+
+# Rows in the page whose aria-rowindex is not their place in the table (header + rows before + 1).
+MISPLACED = """
+return Array.from(document.querySelectorAll('tbody.section > tr.cell:not(.tv-removing)'))
+  .filter((row) => Number(row.getAttribute('aria-rowindex')) !== Number(row.dataset.row) + 2)
+  .map((row) => row.dataset.row);
+"""
+
+
+def grid_size(window):
+    return int(window.execute_script("return document.querySelector('table.table-view').getAttribute('aria-rowcount')"))
+
+
+def test_a_screen_reader_knows_the_size_and_end_goes_to_the_last_row(serve, browser, tmp_path):
+    server = serve([million_rows(tmp_path)])
+    window = browser(width=800, height=800)
+    open_table(window, server, "million")
+    # The section header and a million rows, though only a few are in the page.
+    assert grid_size(window) == MILLION + 1
+    header = window.find_element("css selector", "tr.section-header")
+    assert header.get_attribute("aria-rowindex") == "1"
+    assert window.execute_script(MISPLACED) == []
+
+    window.execute_script("document.querySelector('tr.cell[data-row=\"0\"]').focus()")
+    window.switch_to.active_element.send_keys(Keys.END)
+    last = [0, MILLION - 1, f"Row {MILLION - 1}", MILLION + 1]
+    wait(window, lambda: window.execute_script(FOCUSED) == last, "End did not reach the table's last row")
+    assert window.execute_script(MISPLACED) == []
+    assert elements(window) <= MOST_ELEMENTS
+
+    window.switch_to.active_element.send_keys(Keys.HOME)
+    wait(window, lambda: window.execute_script(FOCUSED) == [0, 0, "Row 0", 2], "Home did not reach the first row")
+    window.switch_to.active_element.send_keys(Keys.CONTROL, Keys.END)
+    wait(window, lambda: window.execute_script(FOCUSED) == last, "Ctrl+End did not reach the last row")
+    window.switch_to.active_element.send_keys(Keys.CONTROL, Keys.HOME)
+    wait(window, lambda: window.execute_script(FOCUSED)[:3] == [0, 0, "Row 0"], "Ctrl+Home did not reach row 0")
+
+    # The middle of the table, and a live insert: positions and size follow.
+    window.execute_script("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+    shown = settled(window)
+    server.edit("POST", "/api/tables/million/batch", {"insertRows": [{"at": [0, 10], "row": cell("Inserted")}]})
+    wait(window, lambda: version_shown(window) == 1 and grid_size(window) == MILLION + 2, "the size did not follow")
+    assert shown and window.execute_script(MISPLACED) == []

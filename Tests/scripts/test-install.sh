@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make install-files into a scratch PREFIX (with the debug binary, so that no
 # release build is needed): the installed binary, run from elsewhere, finds its
-# Templates and Public under PREFIX/share/webtableview and says its version.
+# Templates and Public under PREFIX/share/webtableview, serves the OpenAPI
+# document and the demo tables built into it, and says its version.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 binary=${1:-$here/.build/debug/webtableview}
@@ -34,7 +35,10 @@ else
   [ "$page" = 200 ] || fail "GET /tables/countries answered $page: the templates were not found"
   style=$(curl -s -o /dev/null -w '%{http_code}' "$url/public/tableview.css")
   [ "$style" = 200 ] || fail "GET /public/tableview.css answered $style: the public files were not found"
+  # The document and the demo tables are built in (the EmbedFiles plugin): no file of the checkout is read.
+  curl -s "$url/api/openapi.json" | cmp -s - "$here/Sources/TableServer/OpenAPI/openapi.json" \
+    || fail "GET /api/openapi.json is not Sources/TableServer/OpenAPI/openapi.json"
 fi
 
-[ "$failures" -eq 0 ] && echo "install: 3 passed, 0 failed"
+[ "$failures" -eq 0 ] && echo "install: 4 passed, 0 failed"
 [ "$failures" -eq 0 ]

@@ -97,7 +97,7 @@ public struct StaticFiles: Sendable {
             return notFound(relativePath)
         }
         var headers: HTTPHeaders = ["ETag": tag, "Cache-Control": cacheControl]
-        if let condition = request.headers["If-None-Match"], Self.matches(condition, tag) {
+        if let condition = request.headers["If-None-Match"], EntityTagList(condition).matchesWeakly(tag) {
             return HTTPResponse(status: 304, headers: headers)
         }
         headers.add("Content-Type", MediaType.forPath(resolved))
@@ -171,14 +171,6 @@ public struct StaticFiles: Sendable {
         }
         return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
             !$0.isEmpty && !$0.hasPrefix(".")
-        }
-    }
-
-    private static func matches(_ condition: String, _ tag: String) -> Bool {
-        condition.split(separator: ",").contains { candidate in
-            let trimmed = candidate.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
-            let value = String(trimmed)
-            return value == "*" || value == tag || value == "W/" + tag
         }
     }
 

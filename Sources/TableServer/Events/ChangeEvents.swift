@@ -10,25 +10,28 @@ struct ChangeEvents: Sendable {
 
     /// `table` is the table right after the batch was applied, at `version`.
     func change(version: Int, batch: Batch, table: Table) -> Change {
-        var writer = JSONWriter()
-        Self.writeChange(version: version, batch: batch, to: &writer)
-        let json = writer.bytes
-
-        writer = JSONWriter()
-        writer.beginObject()
-        writer.key("version"); writer.integer(version)
-        writer.key("batch"); batch.writeJSON(to: &writer)
-        writer.key("html"); writeHTML(of: batch, table: table, to: &writer)
-        writer.endObject()
-        let event = FeedEvent.event(batch.press == nil ? "update" : "press", id: version, data: writer.bytes)
-        return Change(version: version, json: json, event: event)
+        change(json: batch.changeJSONBytes(version: version), version: version, batch: batch, table: table)
     }
 
-    static func writeChange(version: Int, batch: Batch, to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key("version"); writer.integer(version)
-        writer.key("batch"); batch.writeJSON(to: &writer)
-        writer.endObject()
+    /// The same, from the change's `{"version", "batch"}` already written by
+    /// `Batch.changeJSONBytes(version:)`: the event's data is that object with
+    /// one more member, `html`, so the batch is encoded once.
+    func change(json: [UInt8], version: Int, batch: Batch, table: Table) -> Change {
+        precondition(json.last == UInt8(ascii: "}"), "the change's JSON is one object")
+        var data: [UInt8] = []
+        data.reserveCapacity(json.count + 64)
+        data.append(contentsOf: json[..<(json.count - 1)])
+        data.append(contentsOf: #","html":"#.utf8)
+        if batch.insertsOrReloads {
+            var writer = JSONWriter()
+            writeHTML(of: batch, table: table, to: &writer)
+            data.append(contentsOf: writer.bytes)
+        } else {
+            data.append(contentsOf: #"{"sections":[],"rows":[]}"#.utf8)
+        }
+        data.append(UInt8(ascii: "}"))
+        let event = FeedEvent.event(batch.press == nil ? "update" : "press", id: version, data: data)
+        return Change(version: version, json: json, event: event)
     }
 
     /// `{"sections": [{"at", "html"}], "rows": [{"at": [s, r], "html"}]}` for every
@@ -60,5 +63,12 @@ struct ChangeEvents: Sendable {
         }
         writer.endArray()
         writer.endObject()
+    }
+}
+
+extension Batch {
+    /// Whether the batch inserts or reloads a section or a row: only those carry HTML in their event.
+    fileprivate var insertsOrReloads: Bool {
+        !(insertSections.isEmpty && reloadSections.isEmpty && insertRows.isEmpty && reloadRows.isEmpty)
     }
 }

@@ -7,9 +7,13 @@ enum FeedEvent {
     static func event(_ name: String, id: Int? = nil, data: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(data.count + 40)
-        bytes.append(contentsOf: "event: \(name)\n".utf8)
-        if let id { bytes.append(contentsOf: "id: \(id)\n".utf8) }
-        bytes.append(contentsOf: "data: ".utf8)
+        bytes.append(contentsOf: "event: ".utf8)
+        bytes.append(contentsOf: name.utf8)
+        if let id {
+            bytes.append(contentsOf: "\nid: ".utf8)
+            bytes.append(contentsOf: String(id).utf8)
+        }
+        bytes.append(contentsOf: "\ndata: ".utf8)
         bytes.append(contentsOf: data)
         bytes.append(contentsOf: "\n\n".utf8)
         return bytes

@@ -1,18 +1,18 @@
 /// The OpenAPI 3.1 description of the HTTP interface, served at `/api/openapi.json`.
 ///
-/// Written by hand, in two parts (paths and components); a test checks that every
-/// route the server registers is described here and every path here is served,
-/// and `make test-openapi` validates it with openapi-spec-validator.
+/// Written by hand in `openapi.json` beside this file, built into the binary by
+/// the EmbedFiles plugin (docs/ARCHITECTURE.md). A test checks that every route
+/// the server registers is described there and every path there is served, and
+/// `make test-openapi` validates it with openapi-spec-validator.
 enum OpenAPIDocument {
-    /// The document as served, ending with a line feed like every JSON answer.
-    static let bytes: [UInt8] = Array((text + "\n").utf8)
+    /// Where the document is in the package.
+    static let path = "Sources/TableServer/OpenAPI/openapi.json"
 
-    static let text = """
-        {"openapi":"3.1.0",
-        "info":{"title":"WebTableView","version":"1.0.0",
-        "description":"UIKit's table view, served over HTTP: tables of sections of rows, edited with UIKit's batch-update index semantics."},
-        "servers":[{"url":"/"}],
-        "paths":\(paths),
-        "components":\(components)}
-        """
+    /// The document as served, ending with a line feed like every JSON answer.
+    static let bytes: [UInt8] = {
+        guard let document = EmbeddedFiles.texts.first(where: { $0.path == path }) else {
+            preconditionFailure("\(path) is not built in")
+        }
+        return Array(document.text.utf8)
+    }()
 }

@@ -3,65 +3,67 @@ import MicroHTTP
 import TableModel
 
 /// The change feed: `GET …/changes?since=V` and the `GET …/events` stream (docs/API.md, "The change feed and the live stream").
-extension RouteBuilder {
+struct FeedRoutes: RouteCollection {
+    let context: RouteContext
     /// `Cache-Control` of a closed range of the change feed. No `public`:
     /// reads need no `Authorization`, so shared caches may store it anyway.
     static let closedRange = "max-age=31536000, immutable"
 
-    mutating func addFeedRoutes() {
-        let store = context.store
+    func register(on routes: inout RouteBuilder) {
+        routes.read("/api/tables/{t}/changes", changes)
+        routes.read("/api/tables/{t}/events", events)
+    }
 
-        read("/api/tables/{t}/changes") { request in
-            let id = request.tableID
-            let since = try request.queryInteger("since", default: 0)
-            // `until` below `since` asks for nothing: the empty range at `since`.
-            let until = try request.query["until"].map { _ in max(try request.queryInteger("until", default: 0), since) }
-            let feed = try store.changes(id, since: since, until: until ?? .max)
-            guard let changes = feed.changes else {
-                var response = HTTPResponse.problem(
-                    status: 410, type: "history-gone",
-                    detail: "the changes after version \(since) are no longer kept (the table is at version \(feed.current)); reload the table")
-                response.headers.set("ETag", ETag.string(for: feed.current))
-                return response
-            }
-            // A range the table has passed never changes: caches may keep it
-            // for a year without asking again (docs/API.md, Caching).
-            let last = min(until ?? feed.current, feed.current)
-            let cacheControl = until.map { $0 <= feed.current } == true ? Self.closedRange : Respond.revalidate
-            if ETag.matches(request.headers["If-None-Match"], version: last) {
-                return Respond.notModified(etag: ETag.string(for: last), cacheControl: cacheControl)
-            }
-            var response = Respond.json(version: last) { writer in
-                writer.beginObject()
-                writer.key("version"); writer.integer(last)
-                writer.key("changes")
-                writer.beginArray()
-                for change in changes { writer.rawValue(change.json) }
-                writer.endArray()
-                writer.endObject()
-            }
-            response.headers.set("Cache-Control", cacheControl)
+    func changes(_ request: HTTPRequest) throws -> HTTPResponse {
+        let id = request.tableID
+        let since = try request.queryInteger("since", default: 0)
+        // `until` below `since` asks for nothing: the empty range at `since`.
+        let until = try request.query["until"].map { _ in max(try request.queryInteger("until", default: 0), since) }
+        let feed = try store.changes(id, since: since, until: until ?? .max)
+        guard let changes = feed.changes else {
+            var response = HTTPResponse.problem(
+                status: 410, type: "history-gone",
+                detail: "the changes after version \(since) are no longer kept (the table is at version \(feed.current)); reload the table")
+            response.headers.set("ETag", ETag.string(for: feed.current))
             return response
         }
-
-        read("/api/tables/{t}/events") { request in
-            let id = request.tableID
-            let since: Int?
-            if let lastEventID = request.headers["Last-Event-ID"], let version = Int(lastEventID.trimmingSpaces()) {
-                since = version
-            } else if request.query["since"] != nil {
-                since = try request.queryInteger("since", default: 0)
-            } else {
-                since = nil
-            }
-            let stream = EventStream()
-            stream.send(ServerSentEvent.opening())
-            try store.subscribe(id, since: since, stream: stream)
-            var headers = HTTPHeaders()
-            headers.set("Content-Type", "text/event-stream; charset=utf-8")
-            headers.set("Cache-Control", "no-cache")
-            headers.set("X-Accel-Buffering", "no")
-            return HTTPResponse(status: 200, headers: headers, body: .stream(stream))
+        // A range the table has passed never changes: caches may keep it
+        // for a year without asking again (docs/API.md, Caching).
+        let last = min(until ?? feed.current, feed.current)
+        let cacheControl = until.map { $0 <= feed.current } == true ? Self.closedRange : Respond.revalidate
+        if ETag.matches(request.headers["If-None-Match"], version: last) {
+            return Respond.notModified(etag: ETag.string(for: last), cacheControl: cacheControl)
         }
+        var response = Respond.json(version: last) { writer in
+            writer.beginObject()
+            writer.key("version"); writer.integer(last)
+            writer.key("changes")
+            writer.beginArray()
+            for change in changes { writer.rawValue(change.json) }
+            writer.endArray()
+            writer.endObject()
+        }
+        response.headers.set("Cache-Control", cacheControl)
+        return response
+    }
+
+    func events(_ request: HTTPRequest) throws -> HTTPResponse {
+        let id = request.tableID
+        let since: Int?
+        if let lastEventID = request.headers["Last-Event-ID"], let version = Int(lastEventID.trimmingSpaces()) {
+            since = version
+        } else if request.query["since"] != nil {
+            since = try request.queryInteger("since", default: 0)
+        } else {
+            since = nil
+        }
+        let stream = EventStream()
+        stream.send(ServerSentEvent.opening())
+        try store.subscribe(id, since: since, stream: stream)
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", "text/event-stream; charset=utf-8")
+        headers.set("Cache-Control", "no-cache")
+        headers.set("X-Accel-Buffering", "no")
+        return HTTPResponse(status: 200, headers: headers, body: .stream(stream))
     }
 }

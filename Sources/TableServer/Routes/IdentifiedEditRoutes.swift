@@ -7,117 +7,133 @@ import TableModel
 /// Every one is translated into one index batch (`IdentifiedBatch.translated`)
 /// under the table's lock, then validated and published like any other batch,
 /// and answered with the change it made, `{version, batch}`.
-extension RouteBuilder {
-    mutating func addIdentifiedEditRoutes() {
-        let store = context.store
-        let limits = context.limits
+struct IdentifiedEditRoutes: RouteCollection {
+    let context: RouteContext
 
-        /// Applies `edits` as one batch; an unknown or duplicate id is refused (409).
-        @Sendable func change(
-            _ request: HTTPRequest, defaultAnimation: RowAnimation? = nil, _ edits: [IdentifiedEdit]
-        ) throws -> HTTPResponse {
-            try store.change(request, defaultAnimation: defaultAnimation) { table in
-                try IdentifiedBatch(edits: edits).indexBatch(for: table)
-            }
+    func register(on routes: inout RouteBuilder) {
+        routes.edit(.POST, "/api/tables/{t}/batch-by-id", applySnapshotEdits)
+        routes.edit(.POST, "/api/tables/{t}/items", insertItems)
+        routes.edit(.PUT, "/api/tables/{t}/items/{rowID}", reloadItem)
+        routes.edit(.POST, "/api/tables/{t}/items/{rowID}/reconfigure", reconfigureItem)
+        routes.edit(.DELETE, "/api/tables/{t}/items/{rowID}", deleteItem)
+        routes.edit(.POST, "/api/tables/{t}/items/{rowID}/move", moveItem)
+        routes.edit(.POST, "/api/tables/{t}/items/{rowID}/switch", setItemSwitch)
+        routes.edit(.POST, "/api/tables/{t}/items/{rowID}/press", pressItem)
+        routes.edit(.POST, "/api/tables/{t}/section-ids", insertSection)
+        routes.edit(.PUT, "/api/tables/{t}/section-ids/{sectionID}", reloadSection)
+        routes.edit(.DELETE, "/api/tables/{t}/section-ids/{sectionID}", deleteSection)
+        routes.edit(.POST, "/api/tables/{t}/section-ids/{sectionID}/move", moveSection)
+    }
+
+    func applySnapshotEdits(_ request: HTTPRequest) throws -> HTTPResponse {
+        let batch = try request.decodeBody { (value) throws(ValidationError) in
+            try ModelDecoder.identifiedBatch(from: value, limits: limits)
         }
+        return try store.change(request) { table in try batch.indexBatch(for: table) }
+    }
 
-        edit(.POST, "/api/tables/{t}/batch-by-id") { request in
-            let batch = try request.decodeBody { (value) throws(ValidationError) in
-                try ModelDecoder.identifiedBatch(from: value, limits: limits)
-            }
-            return try store.change(request) { table in try batch.indexBatch(for: table) }
+    // MARK: Items (rows)
+
+    func insertItems(_ request: HTTPRequest) throws -> HTTPResponse {
+        let insert = try request.decodeBody { (value) throws(ValidationError) in
+            try ModelDecoder.itemInsert(from: value, limits: limits)
         }
+        return try change(request, [insert])
+    }
 
-        // MARK: Items (rows)
-
-        edit(.POST, "/api/tables/{t}/items") { request in
-            let insert = try request.decodeBody { (value) throws(ValidationError) in
-                try ModelDecoder.itemInsert(from: value, limits: limits)
-            }
-            return try change(request, [insert])
+    func reloadItem(_ request: HTTPRequest) throws -> HTTPResponse {
+        let row = try request.decodeBody { (value) throws(ValidationError) in
+            try ModelDecoder.identifiedRow(from: value, id: request.rowID, limits: limits)
         }
+        return try change(request, [.reloadItems([row])])
+    }
 
-        edit(.PUT, "/api/tables/{t}/items/{rowID}") { request in
-            let id = request.parameters["rowID"] ?? ""
-            let row = try request.decodeBody { (value) throws(ValidationError) in
-                try ModelDecoder.identifiedRow(from: value, id: id, limits: limits)
-            }
-            return try change(request, [.reloadItems([row])])
+    /// reconfigureItems: a reload that keeps the cell, so not animated unless asked.
+    func reconfigureItem(_ request: HTTPRequest) throws -> HTTPResponse {
+        let row = try request.decodeBody { (value) throws(ValidationError) in
+            try ModelDecoder.identifiedRow(from: value, id: request.rowID, limits: limits)
         }
+        return try change(request, defaultAnimation: RowAnimation.none, [.reconfigureItems([row])])
+    }
 
-        // reconfigureItems: a reload that keeps the cell, so not animated unless asked.
-        edit(.POST, "/api/tables/{t}/items/{rowID}/reconfigure") { request in
-            let id = request.parameters["rowID"] ?? ""
-            let row = try request.decodeBody { (value) throws(ValidationError) in
-                try ModelDecoder.identifiedRow(from: value, id: id, limits: limits)
-            }
-            return try change(request, defaultAnimation: RowAnimation.none, [.reconfigureItems([row])])
+    func deleteItem(_ request: HTTPRequest) throws -> HTTPResponse {
+        try change(request, [.deleteItems([request.rowID])])
+    }
+
+    func moveItem(_ request: HTTPRequest) throws -> HTTPResponse {
+        let place = try request.decodeBody { (value) throws(ValidationError) in
+            try ModelDecoder.itemPlace(from: value, limits: limits)
         }
+        return try change(request, [.moveItem(request.rowID, place)])
+    }
 
-        edit(.DELETE, "/api/tables/{t}/items/{rowID}") { request in
-            try change(request, [.deleteItems([request.parameters["rowID"] ?? ""])])
+    func setItemSwitch(_ request: HTTPRequest) throws -> HTTPResponse {
+        let id = request.rowID
+        let isOn = try request.decodeBody { (value) throws(ValidationError) in
+            try ModelDecoder.switchValue(from: value, limits: limits)
         }
-
-        edit(.POST, "/api/tables/{t}/items/{rowID}/move") { request in
-            let place = try request.decodeBody { (value) throws(ValidationError) in
-                try ModelDecoder.itemPlace(from: value, limits: limits)
+        return try store.change(request) { (table) throws in
+            do throws(SwitchRefusal) {
+                return try table.switchBatch(settingOn: isOn, forItem: id)
+            } catch {
+                throw TableServerError.switchRefused(table: table.id, row: "item \"\(id)\"", error)
             }
-            return try change(request, [.moveItem(request.parameters["rowID"] ?? "", place)])
-        }
-
-        edit(.POST, "/api/tables/{t}/items/{rowID}/switch") { request in
-            let id = request.parameters["rowID"] ?? ""
-            let isOn = try request.decodeBody { (value) throws(ValidationError) in
-                try ModelDecoder.switchValue(from: value, limits: limits)
-            }
-            return try store.change(request) { (table) throws in
-                do throws(SwitchRefusal) {
-                    return try table.switchBatch(settingOn: isOn, forItem: id)
-                } catch {
-                    throw TableServerError.switchRefused(table: table.id, row: "item \"\(id)\"", error)
-                }
-            }
-        }
-
-        edit(.POST, "/api/tables/{t}/items/{rowID}/press") { request in
-            let id = request.parameters["rowID"] ?? ""
-            return try store.change(request) { (table) throws in
-                do throws(PressRefusal) {
-                    return try table.pressBatch(forItem: id)
-                } catch {
-                    throw TableServerError.pressRefused(table: table.id, row: "item \"\(id)\"", error)
-                }
-            }
-        }
-
-        // MARK: Sections
-
-        edit(.POST, "/api/tables/{t}/section-ids") { request in
-            let insert = try request.decodeBody { (value) throws(ValidationError) in
-                try ModelDecoder.identifiedSectionInsert(from: value, limits: limits)
-            }
-            return try change(request, [insert])
-        }
-
-        edit(.PUT, "/api/tables/{t}/section-ids/{sectionID}") { request in
-            let id = request.parameters["sectionID"] ?? ""
-            let section = try request.decodeBody { (value) throws(ValidationError) in
-                try ModelDecoder.identifiedSection(from: value, id: id, limits: limits)
-            }
-            return try change(request, [.reloadSections([section])])
-        }
-
-        edit(.DELETE, "/api/tables/{t}/section-ids/{sectionID}") { request in
-            try change(request, [.deleteSections([request.parameters["sectionID"] ?? ""])])
-        }
-
-        edit(.POST, "/api/tables/{t}/section-ids/{sectionID}/move") { request in
-            let place = try request.decodeBody { (value) throws(ValidationError) in
-                try ModelDecoder.sectionPlace(from: value, limits: limits)
-            }
-            return try change(request, [.moveSection(request.parameters["sectionID"] ?? "", place)])
         }
     }
+
+    func pressItem(_ request: HTTPRequest) throws -> HTTPResponse {
+        let id = request.rowID
+        return try store.change(request) { (table) throws in
+            do throws(PressRefusal) {
+                return try table.pressBatch(forItem: id)
+            } catch {
+                throw TableServerError.pressRefused(table: table.id, row: "item \"\(id)\"", error)
+            }
+        }
+    }
+
+    // MARK: Sections
+
+    func insertSection(_ request: HTTPRequest) throws -> HTTPResponse {
+        let insert = try request.decodeBody { (value) throws(ValidationError) in
+            try ModelDecoder.identifiedSectionInsert(from: value, limits: limits)
+        }
+        return try change(request, [insert])
+    }
+
+    func reloadSection(_ request: HTTPRequest) throws -> HTTPResponse {
+        let section = try request.decodeBody { (value) throws(ValidationError) in
+            try ModelDecoder.identifiedSection(from: value, id: request.sectionID, limits: limits)
+        }
+        return try change(request, [.reloadSections([section])])
+    }
+
+    func deleteSection(_ request: HTTPRequest) throws -> HTTPResponse {
+        try change(request, [.deleteSections([request.sectionID])])
+    }
+
+    func moveSection(_ request: HTTPRequest) throws -> HTTPResponse {
+        let place = try request.decodeBody { (value) throws(ValidationError) in
+            try ModelDecoder.sectionPlace(from: value, limits: limits)
+        }
+        return try change(request, [.moveSection(request.sectionID, place)])
+    }
+
+    /// Applies `edits` as one batch; an unknown or duplicate id is refused (409).
+    private func change(
+        _ request: HTTPRequest, defaultAnimation: RowAnimation? = nil, _ edits: [IdentifiedEdit]
+    ) throws -> HTTPResponse {
+        try store.change(request, defaultAnimation: defaultAnimation) { table in
+            try IdentifiedBatch(edits: edits).indexBatch(for: table)
+        }
+    }
+}
+
+extension HTTPRequest {
+    /// The row id from the path (`{rowID}`).
+    fileprivate var rowID: String { parameters["rowID"] ?? "" }
+    /// The section id from the path (`{sectionID}`).
+    fileprivate var sectionID: String { parameters["sectionID"] ?? "" }
 }
 
 extension IdentifiedBatch {

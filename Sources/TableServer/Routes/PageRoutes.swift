@@ -3,79 +3,82 @@ import TableModel
 
 /// The HTML side: the list of tables, a table view, a section's further rows as a page
 /// (without JavaScript) and `<tr>` fragments for scrolling further (with it).
-extension RouteBuilder {
-    mutating func addPageRoutes() {
-        let store = context.store
-        let renderer = context.renderer
-        let logger = context.logger
+struct PageRoutes: RouteCollection {
+    let context: RouteContext
 
-        /// An error as a small HTML page, with the status the API would answer.
-        @Sendable func page(error: TableServerError) -> HTTPResponse {
-            Respond.html(
-                renderer.errorPage(status: error.status, title: HTTPStatus.reasonPhrase(for: error.status), detail: error.detail),
-                status: error.status)
-        }
+    func register(on routes: inout RouteBuilder) {
+        routes.route(.GET, "/", index)
+        routes.route(.GET, "/tables/{t}", tableView)
+        routes.route(.GET, "/tables/{t}/sections/{s}", sectionPage)
+        routes.route(.GET, "/tables/{t}/sections/{s}/rows", rowsFragment)
+    }
 
-        router.add(.GET, "/") { request in
-            Respond.taggedByContent(Respond.html(renderer.index(store.tables())), for: request)
-        }
+    func index(_ request: HTTPRequest) -> HTTPResponse {
+        Respond.taggedByContent(Respond.html(context.renderer.index(store.tables())), for: request)
+    }
 
-        router.add(.GET, "/tables/{t}") { request in
-            do {
-                let table = try store.table(request.tableID)
-                var style: TableStyle?
-                if let name = request.query["style"] {
-                    guard let parsed = TableStyle(rawValue: name) else {
-                        return page(
-                            error: .badRequest(
-                                type: "bad-parameter",
-                                detail: "style must be plain, grouped or insetGrouped (got \"\(name)\")"))
-                    }
-                    style = parsed
+    func tableView(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let table = try store.table(request.tableID)
+            var style: TableStyle?
+            if let name = request.query["style"] {
+                guard let parsed = TableStyle(rawValue: name) else {
+                    return page(
+                        error: .badRequest(
+                            type: "bad-parameter",
+                            detail: "style must be plain, grouped or insetGrouped (got \"\(name)\")"))
                 }
-                if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-                    return Respond.notModified(version: table.version)
-                }
-                return Respond.html(pieces: renderer.pagePieces(table, style: style), version: table.version)
-            } catch let error as TableServerError {
-                return page(error: error)
-            } catch {
-                return Respond.internalError(error, logger: logger, html: true)
+                style = parsed
             }
-        }
-
-        /// Rows `offset` and `limit` of section `{s}` (clamped to it) drawn by
-        /// `draw`, as HTML with the table's ETag; errors as an HTML page.
-        @Sendable func rowsPage(
-            _ request: HTTPRequest, defaultLimit: Int, draw: (Table, Int, Range<Int>) -> String
-        ) -> HTTPResponse {
-            do {
-                let table = try store.table(request.tableID)
-                let s = try request.index("s")
-                try table.requireSection(s)
-                let offset = try request.queryInteger("offset", default: 0)
-                let limit = try request.queryInteger("limit", default: defaultLimit, max: Self.maxPageSize)
-                let count = table.sections[s].rows.count
-                let start = min(offset, count)
-                if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-                    return Respond.notModified(version: table.version)
-                }
-                return Respond.html(draw(table, s, start..<(start + min(limit, count - start))), version: table.version)
-            } catch let error as TableServerError {
-                return page(error: error)
-            } catch {
-                return Respond.internalError(error, logger: logger, html: true)
+            if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+                return Respond.notModified(version: table.version)
             }
+            return Respond.html(pieces: context.renderer.pagePieces(table, style: style), version: table.version)
+        } catch let error as TableServerError {
+            return page(error: error)
+        } catch {
+            return Respond.internalError(error, logger: context.logger, html: true)
         }
+    }
 
-        // Where "Show N more rows" leads without JavaScript: the next rows as a whole page.
-        router.add(.GET, "/tables/{t}/sections/{s}") { request in
-            rowsPage(request, defaultLimit: Self.maxPageSize, draw: renderer.sectionPage)
-        }
+    /// Where "Show N more rows" leads without JavaScript: the next rows as a whole page.
+    func sectionPage(_ request: HTTPRequest) -> HTTPResponse {
+        rowsPage(request, defaultLimit: ReadRoutes.maxPageSize, draw: context.renderer.sectionPage)
+    }
 
-        // The `<tr>` fragment the page's script loads as it scrolls.
-        router.add(.GET, "/tables/{t}/sections/{s}/rows") { request in
-            rowsPage(request, defaultLimit: Self.defaultPageSize, draw: renderer.rows)
+    /// The `<tr>` fragment the page's script loads as it scrolls.
+    func rowsFragment(_ request: HTTPRequest) -> HTTPResponse {
+        rowsPage(request, defaultLimit: ReadRoutes.defaultPageSize, draw: context.renderer.rows)
+    }
+
+    /// Rows `offset` and `limit` of section `{s}` (clamped to it) drawn by
+    /// `draw`, as HTML with the table's ETag; errors as an HTML page.
+    private func rowsPage(
+        _ request: HTTPRequest, defaultLimit: Int, draw: (Table, Int, Range<Int>) -> String
+    ) -> HTTPResponse {
+        do {
+            let table = try store.table(request.tableID)
+            let s = try request.index("s")
+            try table.requireSection(s)
+            let offset = try request.queryInteger("offset", default: 0)
+            let limit = try request.queryInteger("limit", default: defaultLimit, max: ReadRoutes.maxPageSize)
+            let count = table.sections[s].rows.count
+            let start = min(offset, count)
+            if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+                return Respond.notModified(version: table.version)
+            }
+            return Respond.html(draw(table, s, start..<(start + min(limit, count - start))), version: table.version)
+        } catch let error as TableServerError {
+            return page(error: error)
+        } catch {
+            return Respond.internalError(error, logger: context.logger, html: true)
         }
+    }
+
+    /// An error as a small HTML page, with the status the API would answer.
+    private func page(error: TableServerError) -> HTTPResponse {
+        Respond.html(
+            context.renderer.errorPage(status: error.status, title: HTTPStatus.reasonPhrase(for: error.status), detail: error.detail),
+            status: error.status)
     }
 }

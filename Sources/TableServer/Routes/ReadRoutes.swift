@@ -3,76 +3,79 @@ import MicroHTTP
 import TableModel
 
 /// Reading sections and rows: `numberOfSections`, `numberOfRowsInSection`, `cellForRowAt`.
-extension RouteBuilder {
+struct ReadRoutes: RouteCollection {
+    let context: RouteContext
     /// Rows per page when `limit` is not given, and the most one page may hold.
     static let defaultPageSize = 100
     static let maxPageSize = 1000
 
-    mutating func addReadRoutes() {
-        let store = context.store
+    func register(on routes: inout RouteBuilder) {
+        routes.read("/api/tables/{t}/sections", numberOfSections)
+        routes.read("/api/tables/{t}/sections/{s}/rows", numberOfRowsInSection)
+        routes.read("/api/tables/{t}/sections/{s}/rows/{r}", cellForRowAt)
+    }
 
-        read("/api/tables/{t}/sections") { request in
-            let handle = try store.handle(request.tableID)
-            let table = handle.table
-            if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-                return Respond.notModified(version: table.version)
-            }
-            return Respond.json(version: table.version) { writer in
-                writer.beginObject()
-                writer.key("version"); writer.integer(table.version)
-                writer.key("sections")
-                writer.beginArray()
-                for section in table.sections { section.writeSummaryJSON(to: &writer) }
-                writer.endArray()
-                writer.endObject()
-            }
-            .reusable(while: handle.revision, at: table.version)
+    func numberOfSections(_ request: HTTPRequest) throws -> HTTPResponse {
+        let handle = try store.handle(request.tableID)
+        let table = handle.table
+        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+            return Respond.notModified(version: table.version)
         }
+        return Respond.json(version: table.version) { writer in
+            writer.beginObject()
+            writer.key("version"); writer.integer(table.version)
+            writer.key("sections")
+            writer.beginArray()
+            for section in table.sections { section.writeSummaryJSON(to: &writer) }
+            writer.endArray()
+            writer.endObject()
+        }
+        .reusable(while: handle.revision, at: table.version)
+    }
 
-        read("/api/tables/{t}/sections/{s}/rows") { request in
-            let handle = try store.handle(request.tableID)
-            let table = handle.table
-            let s = try request.index("s")
-            try table.requireSection(s)
-            let offset = try request.queryInteger("offset", default: 0)
-            let limit = try request.queryInteger("limit", default: Self.defaultPageSize, max: Self.maxPageSize)
-            if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-                return Respond.notModified(version: table.version)
-            }
-            let rows = table.sections[s].rows
-            let start = min(offset, rows.count)
-            let range = start..<(start + min(limit, rows.count - start))
-            var response = Respond.json(version: table.version) { writer in
-                writer.beginObject()
-                writer.key("total"); writer.integer(rows.count)
-                writer.key("offset"); writer.integer(offset)
-                writer.key("limit"); writer.integer(limit)
-                writer.key("rows")
-                writer.beginArray()
-                for row in rows.rows(in: range) { row.writeJSON(to: &writer) }
-                writer.endArray()
-                writer.endObject()
-            }
-            // How to go on (RFC 8288): the next page, while rows are left after this one.
-            if range.upperBound < rows.count && limit > 0 {
-                let next = "/api/tables/\(request.tableID)/sections/\(s)/rows?offset=\(range.upperBound)&limit=\(limit)"
-                response.headers.set("Link", "<\(next)>; rel=\"next\"")
-            }
-            return response.reusable(while: handle.revision, at: table.version)
+    func numberOfRowsInSection(_ request: HTTPRequest) throws -> HTTPResponse {
+        let handle = try store.handle(request.tableID)
+        let table = handle.table
+        let s = try request.index("s")
+        try table.requireSection(s)
+        let offset = try request.queryInteger("offset", default: 0)
+        let limit = try request.queryInteger("limit", default: Self.defaultPageSize, max: Self.maxPageSize)
+        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+            return Respond.notModified(version: table.version)
         }
+        let rows = table.sections[s].rows
+        let start = min(offset, rows.count)
+        let range = start..<(start + min(limit, rows.count - start))
+        var response = Respond.json(version: table.version) { writer in
+            writer.beginObject()
+            writer.key("total"); writer.integer(rows.count)
+            writer.key("offset"); writer.integer(offset)
+            writer.key("limit"); writer.integer(limit)
+            writer.key("rows")
+            writer.beginArray()
+            for row in rows.rows(in: range) { row.writeJSON(to: &writer) }
+            writer.endArray()
+            writer.endObject()
+        }
+        // How to go on (RFC 8288): the next page, while rows are left after this one.
+        if range.upperBound < rows.count && limit > 0 {
+            let next = "/api/tables/\(request.tableID)/sections/\(s)/rows?offset=\(range.upperBound)&limit=\(limit)"
+            response.headers.set("Link", "<\(next)>; rel=\"next\"")
+        }
+        return response.reusable(while: handle.revision, at: table.version)
+    }
 
-        read("/api/tables/{t}/sections/{s}/rows/{r}") { request in
-            let handle = try store.handle(request.tableID)
-            let table = handle.table
-            let indexPath = TableIndexPath(try request.index("s"), try request.index("r"))
-            try table.requireRow(indexPath)
-            if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-                return Respond.notModified(version: table.version)
-            }
-            return Respond.json(version: table.version) { writer in
-                table.sections[indexPath.section].rows[indexPath.row].writeJSON(to: &writer)
-            }
-            .reusable(while: handle.revision, at: table.version)
+    func cellForRowAt(_ request: HTTPRequest) throws -> HTTPResponse {
+        let handle = try store.handle(request.tableID)
+        let table = handle.table
+        let indexPath = try request.indexPath()
+        try table.requireRow(indexPath)
+        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+            return Respond.notModified(version: table.version)
         }
+        return Respond.json(version: table.version) { writer in
+            table.sections[indexPath.section].rows[indexPath.row].writeJSON(to: &writer)
+        }
+        .reusable(while: handle.revision, at: table.version)
     }
 }

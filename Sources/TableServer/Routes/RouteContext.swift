@@ -21,10 +21,39 @@ struct RouteContext: Sendable {
     let minVersionWait: Duration
 }
 
+/// One group of routes of docs/API.md, as Hummingbird's route collections:
+/// `register(on:)` is its route table (method, pattern, handler name), and each
+/// route is answered by a named method of the group.
+protocol RouteCollection: Sendable {
+    /// What the handlers work with.
+    var context: RouteContext { get }
+    func register(on routes: inout RouteBuilder)
+}
+
+extension RouteCollection {
+    var store: TableStore { context.store }
+    var limits: ModelLimits { context.limits }
+}
+
 /// Registers routes whose handlers may throw a `TableServerError`, answered as a problem.
 struct RouteBuilder {
     var router: Router
     let context: RouteContext
+
+    /// Registers every route of `collection`.
+    mutating func add(_ collection: some RouteCollection) {
+        collection.register(on: &self)
+    }
+
+    /// A route answered as its handler answers: no `Min-Version`, no token,
+    /// no problem made of a thrown error (pages, files, health and metrics).
+    mutating func route(
+        _ method: HTTPMethod,
+        _ pattern: String,
+        _ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) {
+        router.add(method, pattern, handler)
+    }
 
     /// A read: open to everyone. With a `Min-Version: N` header, a read of a
     /// table first waits (at most `minVersionWait`) until this server holds

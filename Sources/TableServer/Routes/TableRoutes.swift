@@ -3,84 +3,92 @@ import MicroHTTP
 import TableModel
 
 /// `/api/tables` and `/api/tables/{t}`: the list, create, fetch, replace, patch, delete.
-extension RouteBuilder {
-    mutating func addTableRoutes() {
-        let store = context.store
-        let limits = context.limits
+struct TableRoutes: RouteCollection {
+    let context: RouteContext
 
-        read("/api/tables") { request in
-            let tables = store.tables()
-            let list = Respond.json { writer in
-                writer.beginObject()
-                writer.key("tables")
-                writer.beginArray()
-                for table in tables { table.writeSummaryJSON(to: &writer) }
-                writer.endArray()
-                writer.endObject()
-            }
-            return Respond.taggedByContent(list, for: request)
-        }
+    func register(on routes: inout RouteBuilder) {
+        routes.read("/api/tables", listTables)
+        routes.edit(.POST, "/api/tables", createTable)
+        routes.read("/api/tables/{t}", getTable)
+        routes.edit(.PUT, "/api/tables/{t}", replaceTable)
+        routes.edit(.PATCH, "/api/tables/{t}", updateProperties)
+        routes.edit(.DELETE, "/api/tables/{t}", deleteTable)
+    }
 
-        edit(.POST, "/api/tables") { request in
-            let table = try request.decodeBody { (value) throws(ValidationError) in
-                try ModelDecoder.table(from: value, limits: limits)
-            }
-            let created = try store.create(table)
-            var response = Respond.json(status: 201, version: created.version) { created.writeJSON(to: &$0) }
-            response.headers.set("Location", "/api/tables/\(created.id)")
-            return response
+    func listTables(_ request: HTTPRequest) throws -> HTTPResponse {
+        let tables = store.tables()
+        let list = Respond.json { writer in
+            writer.beginObject()
+            writer.key("tables")
+            writer.beginArray()
+            for table in tables { table.writeSummaryJSON(to: &writer) }
+            writer.endArray()
+            writer.endObject()
         }
+        return Respond.taggedByContent(list, for: request)
+    }
 
-        read("/api/tables/{t}") { request in
-            let handle = try store.handle(request.tableID)
-            let table = handle.table
-            if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-                return Respond.notModified(version: table.version)
-            }
-            guard table.rowCount <= Respond.rowsPerPiece else {
-                return Respond.json(pieces: table.jsonPieces(rowsPerPiece: Respond.rowsPerPiece), version: table.version)
-            }
-            return Respond.json(version: table.version) { table.writeJSON(to: &$0) }
-                .reusable(while: handle.revision, at: table.version)
+    func createTable(_ request: HTTPRequest) throws -> HTTPResponse {
+        let table = try request.decodeBody { (value) throws(ValidationError) in
+            try ModelDecoder.table(from: value, limits: limits)
         }
+        let created = try store.create(table)
+        var response = Respond.json(status: 201, version: created.version) { created.writeJSON(to: &$0) }
+        response.headers.set("Location", "/api/tables/\(created.id)")
+        return response
+    }
 
-        edit(.PUT, "/api/tables/{t}") { request in
-            let id = request.tableID
-            var snapshot = try request.decodeBody { (value) throws(ValidationError) in
-                try ModelDecoder.table(from: value, limits: limits, defaultID: id)
-            }
-            guard snapshot.id == id else {
-                throw TableServerError.invalid(
-                    ValidationError(issues: [
-                        ValidationIssue(path: "$.id", message: "\"\(snapshot.id)\" does not match the table in the path (\"\(id)\")")
-                    ]))
-            }
-            snapshot.version = 0
-            let result = try store.replace(id, with: snapshot, ifMatch: request.ifMatch)
-            return Respond.json(version: result.version) { writer in
-                writer.beginObject()
-                writer.key("version"); writer.integer(result.version)
-                writer.key("changes")
-                writer.beginArray()
-                for change in result.changes { writer.rawValue(change.json) }
-                writer.endArray()
-                writer.endObject()
-            }
+    func getTable(_ request: HTTPRequest) throws -> HTTPResponse {
+        let handle = try store.handle(request.tableID)
+        let table = handle.table
+        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+            return Respond.notModified(version: table.version)
         }
+        guard table.rowCount <= Respond.rowsPerPiece else {
+            return Respond.json(pieces: table.jsonPieces(rowsPerPiece: Respond.rowsPerPiece), version: table.version)
+        }
+        return Respond.json(version: table.version) { table.writeJSON(to: &$0) }
+            .reusable(while: handle.revision, at: table.version)
+    }
 
-        edit(.PATCH, "/api/tables/{t}") { request in
-            let properties = try request.decodeBody { (value) throws(ValidationError) in
-                try ModelDecoder.properties(from: value, limits: limits)
-            }
-            let table = try store.apply(request.tableID, ifMatch: request.ifMatch) { _ in
-                Batch(properties: properties)
-            }.table
-            return Respond.json(version: table.version) { table.writeJSON(to: &$0) }
+    func replaceTable(_ request: HTTPRequest) throws -> HTTPResponse {
+        let id = request.tableID
+        var snapshot = try request.decodeBody { (value) throws(ValidationError) in
+            try ModelDecoder.table(from: value, limits: limits, defaultID: id)
         }
+        guard snapshot.id == id else {
+            throw TableServerError.invalid(
+                ValidationError(issues: [
+                    ValidationIssue(path: "$.id", message: "\"\(snapshot.id)\" does not match the table in the path (\"\(id)\")")
+                ]))
+        }
+        snapshot.version = 0
+        let result = try store.replace(id, with: snapshot, ifMatch: request.ifMatch)
+        return Respond.json(version: result.version) { writer in
+            writer.beginObject()
+            writer.key("version"); writer.integer(result.version)
+            writer.key("changes")
+            writer.beginArray()
+            for change in result.changes { writer.rawValue(change.json) }
+            writer.endArray()
+            writer.endObject()
+        }
+    }
 
-        edit(.DELETE, "/api/tables/{t}") { request in
-            try store.delete(request.tableID, ifMatch: request.ifMatch)
-            return HTTPResponse(status: 204)
+    func updateProperties(_ request: HTTPRequest) throws -> HTTPResponse {
+        let properties = try request.decodeBody { (value) throws(ValidationError) in
+            try ModelDecoder.properties(from: value, limits: limits)
         }
+        let table = try store.apply(request.tableID, ifMatch: request.ifMatch) { _ in
+            Batch(properties: properties)
+        } answer: { _, table in
+            table
+        }
+        return Respond.json(version: table.version) { table.writeJSON(to: &$0) }
+    }
+
+    func deleteTable(_ request: HTTPRequest) throws -> HTTPResponse {
+        try store.delete(request.tableID, ifMatch: request.ifMatch)
+        return HTTPResponse(status: 204)
     }
 }

@@ -1,3 +1,5 @@
+import TableModel
+
 /// One applied batch, as the change feed publishes it.
 struct Change: Sendable {
     /// The table's version after this change.
@@ -9,6 +11,15 @@ struct Change: Sendable {
 
     /// What keeping it costs, in bytes (its two encodings; the batch itself is not kept).
     var size: Int { json.count + event.count }
+}
+
+/// What an edit made: the table's version after it, the batch as applied
+/// (normalised), and `{"version", "batch"}` as `/changes` publishes it and the
+/// edit answers it.
+struct AppliedEdit: Sendable {
+    var version: Int
+    var batch: Batch
+    var json: [UInt8]
 }
 
 /// The last changes of one table, oldest first, for `/changes` and event-stream

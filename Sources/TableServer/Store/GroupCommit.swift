@@ -50,7 +50,7 @@ struct GroupCommit: Sendable {
             let staged = try edit.stage(base)
             edit.staged = .success(staged)
             switch staged {
-            case .batch(let prepared): edit.after.apply(prepared)
+            case .batch(let prepared, _): edit.after.apply(prepared)
             case .steps(let steps): if let last = steps.last { edit.after = last.table }
             case .deletion: tipDeleted = true
             }
@@ -252,10 +252,11 @@ extension TableStore {
         switch edit.staged {
         case .failure(let error):
             return .failure(error)
-        case .success(.batch(let prepared)):
+        case .success(.batch(let prepared, let json)):
             let changes =
-                prepared.batch.isEmpty ? [] : [events.change(version: after.version, batch: prepared.batch, table: after)]
-            result = EditResult(table: after, batch: prepared.batch, changes: changes)
+                prepared.batch.isEmpty
+                ? [] : [events.change(json: json, version: after.version, batch: prepared.batch, table: after)]
+            result = EditResult(table: after, batch: prepared.batch, json: json, changes: changes)
         case .success(.steps(let steps)):
             let changes = steps.map { events.change(version: $0.table.version, batch: $0.batch, table: $0.table) }
             result = EditResult(table: after, changes: changes)

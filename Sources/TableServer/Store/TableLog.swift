@@ -38,8 +38,9 @@ protocol TableLog: Sendable {
 /// What one edit does, validated against a table without changing it: the
 /// store records it through the log, then makes it (`TableStore.make`).
 enum StagedEdit: Sendable {
-    /// One batch (`apply`), prepared on the table; an empty one changes nothing.
-    case batch(PreparedBatch)
+    /// One batch (`apply`), prepared on the table (an empty one changes
+    /// nothing), with its change JSON (`{"version", "batch"}`).
+    case batch(PreparedBatch, json: [UInt8])
     /// Consecutive batches (a snapshot `PUT`), each one version, with the table after it.
     case steps([Step])
     /// The table's deletion.
@@ -53,8 +54,8 @@ enum StagedEdit: Sendable {
     /// What the log records for it: each change as `/changes` publishes it.
     var logged: LoggedEdit {
         switch self {
-        case .batch(let prepared):
-            prepared.batch.isEmpty ? .nothing : .changes([prepared.batch.changeJSONBytes(version: prepared.version + 1)])
+        case .batch(let prepared, let json):
+            prepared.batch.isEmpty ? .nothing : .changes([json])
         case .steps(let steps):
             steps.isEmpty ? .nothing : .changes(steps.map { $0.batch.changeJSONBytes(version: $0.table.version) })
         case .deletion:
@@ -64,10 +65,12 @@ enum StagedEdit: Sendable {
 }
 
 /// What an edit answers once made: the table after it, the batch it applied
-/// (`apply`), the changes it published, and whether it deleted the table.
+/// and its change JSON (`apply`), the changes it published, and whether it
+/// deleted the table.
 struct EditResult: Sendable {
     var table: Table
     var batch = Batch()
+    var json: [UInt8] = []
     var changes: [Change] = []
     var deleted = false
 }

@@ -4,7 +4,7 @@ import Foundation
 enum MinVersion {
     static func parse(_ text: String) throws -> Int {
         let trimmed = text.trimmingSpaces()
-        guard let version = Int(trimmed), version >= 0, trimmed.allSatisfy(\.isASCIIDigit) else {
+        guard let version = Int(trimmed), version >= 0, trimmed.utf8.allSatisfy(isASCIIDigit) else {
             throw TableServerError.badRequest(
                 type: "bad-header", detail: "Min-Version must be a version number (a whole number from 0), not \"\(text)\"")
         }

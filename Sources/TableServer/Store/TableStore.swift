@@ -114,21 +114,32 @@ final class TableStore: Sendable {
 
     /// Applies one batch as one version step and publishes it; a no-op batch
     /// answers the current version and changes nothing.
-    func apply(
+    @discardableResult
+    func apply(_ id: String, ifMatch: String?, _ makeBatch: @escaping (Table) throws -> Batch) throws -> AppliedEdit {
+        try apply(id, ifMatch: ifMatch, makeBatch) { edit, _ in edit }
+    }
+
+    /// `apply`, answering what `answer` makes of the edit and the table right after it.
+    func apply<Answer>(
         _ id: String,
         ifMatch: String?,
-        _ makeBatch: @escaping (Table) throws -> Batch
-    ) throws -> (table: Table, batch: Batch) {
+        _ makeBatch: @escaping (Table) throws -> Batch,
+        answer: (AppliedEdit, Table) -> Answer
+    ) throws -> Answer {
         let result = try edit(id) { table in
             try Self.checkPrecondition(ifMatch, version: table.version)
             let batch = try makeBatch(table)
             do throws(BatchError) {
-                return .batch(try table.prepare(batch))
+                // The change's JSON is written once, for the log, the feed, the
+                // event and the answer.
+                let prepared = try table.prepare(batch)
+                let version = prepared.batch.isEmpty ? table.version : table.version + 1
+                return .batch(prepared, json: prepared.batch.changeJSONBytes(version: version))
             } catch {
                 throw TableServerError.refused(error)
             }
         }
-        return (result.table, result.batch)
+        return answer(AppliedEdit(version: result.table.version, batch: result.batch, json: result.json), result.table)
     }
 
     /// Replaces a table's content with `snapshot`, as consecutive UIKit-valid batches.
@@ -182,14 +193,14 @@ final class TableStore: Sendable {
     /// Makes a recorded edit in the table, in place, and publishes its changes.
     func make(_ staged: StagedEdit, in state: inout TableHandle.State) -> EditResult {
         switch staged {
-        case .batch(let prepared):
+        case .batch(let prepared, let json):
             state.table.apply(prepared)
             var changes: [Change] = []
             if !prepared.batch.isEmpty {
-                changes = [events.change(version: state.table.version, batch: prepared.batch, table: state.table)]
+                changes = [events.change(json: json, version: state.table.version, batch: prepared.batch, table: state.table)]
                 publish(changes, in: &state)
             }
-            return EditResult(table: state.table, batch: prepared.batch, changes: changes)
+            return EditResult(table: state.table, batch: prepared.batch, json: json, changes: changes)
         case .steps(let steps):
             let changes = steps.map { events.change(version: $0.table.version, batch: $0.batch, table: $0.table) }
             if let last = steps.last {
@@ -257,7 +268,7 @@ final class TableStore: Sendable {
 
     /// Adds changes already in `state.table` to the change log and queues them
     /// for every subscriber (see `TableHandle`).
-    func publish(_ changes: [Change], in state: inout TableHandle.State) {
+    func publish(_ changes: some Collection<Change>, in state: inout TableHandle.State) {
         for change in changes {
             state.log.append(change)
         }
@@ -266,8 +277,7 @@ final class TableStore: Sendable {
 
     static func checkPrecondition(_ ifMatch: String?, version: Int) throws {
         guard let ifMatch else { return }
-        let tags = ifMatch.split(separator: ",").map { $0.trimmingSpaces() }
-        if tags.contains("*") || tags.contains(ETag.string(for: version)) { return }
+        if EntityTagList(ifMatch).matchesStrongly(ETag.string(for: version)) { return }
         throw TableServerError.versionMismatch(expected: ifMatch, current: version)
     }
 
@@ -317,8 +327,14 @@ final class TableStore: Sendable {
     }
 }
 
-extension StringProtocol {
+extension StringProtocol where UTF8View: BidirectionalCollection {
+    /// The text without the spaces and tabs around it (header-field whitespace),
+    /// found on its UTF-8 bytes: no `Character` is formed.
     func trimmingSpaces() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = utf8.firstIndex(where: { !isBlank($0) }),
+            let last = utf8.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(self[first...last])
     }
 }

@@ -1,3 +1,5 @@
+import MicroHTTP
+
 /// Entity tags of table answers: the table's version, quoted (`"7"`); of
 /// answers made from several tables, a hash of the body.
 enum ETag {
@@ -11,9 +13,6 @@ enum ETag {
     /// True when an `If-None-Match` header names `tag` (or is `*`).
     static func matches(_ ifNoneMatch: String?, tag: String) -> Bool {
         guard let ifNoneMatch else { return false }
-        return ifNoneMatch.split(separator: ",").contains { candidate in
-            let trimmed = candidate.trimmingSpaces()
-            return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
-        }
+        return EntityTagList(ifNoneMatch).matchesWeakly(tag)
     }
 }

@@ -9,16 +9,21 @@ extension HTTPRequest {
 
     /// A non-negative integer path parameter (`s`, `r`); 400 when it is not one.
     func index(_ name: String) throws -> Int {
-        guard let text = parameters[name], let value = Int(text), value >= 0, text.allSatisfy(\.isASCIIDigit) else {
+        guard let text = parameters[name], let value = Int(text), value >= 0, text.utf8.allSatisfy(isASCIIDigit) else {
             throw TableServerError.badRequest(type: "bad-parameter", detail: "\"\(parameters[name] ?? "")\" is not a position (a whole number from 0)")
         }
         return value
     }
 
+    /// The row's index path from the path parameters `{s}` and `{r}`; 400 when either is not a position.
+    func indexPath() throws -> TableIndexPath {
+        TableIndexPath(try index("s"), try index("r"))
+    }
+
     /// A non-negative integer query parameter, or `defaultValue` when absent.
     func queryInteger(_ name: String, default defaultValue: Int, max: Int = .max) throws -> Int {
         guard let text = query[name], !text.isEmpty else { return defaultValue }
-        guard text.allSatisfy(\.isASCIIDigit), let value = Int(text), value <= max else {
+        guard text.utf8.allSatisfy(isASCIIDigit), let value = Int(text), value <= max else {
             throw TableServerError.badRequest(
                 type: "bad-parameter",
                 detail: "query parameter \(name) must be a whole number from 0 to \(max == .max ? "\(Int.max)" : "\(max)")")
@@ -44,7 +49,7 @@ extension HTTPRequest {
     /// A number beyond `Double`'s range reads as infinity, which the model's
     /// decoders refuse with its JSON path (422).
     func jsonBody() throws -> JSONValue {
-        let type = (headers["Content-Type"] ?? "").split(separator: ";").first.map { $0.trimmingSpaces().lowercased() } ?? ""
+        let type = Self.mediaType(headers["Content-Type"] ?? "")
         guard type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json")) else {
             throw TableServerError.unsupportedMediaType(type)
         }
@@ -53,6 +58,13 @@ extension HTTPRequest {
         } catch {
             throw TableServerError.badRequest(type: "malformed-json", detail: "\(error)")
         }
+    }
+
+    /// The media type of a `Content-Type` value, lowercased, without its parameters.
+    static func mediaType(_ contentType: String) -> String {
+        let type = contentType.utf8.firstIndex(of: UInt8(ascii: ";")).map { contentType[..<$0] } ?? contentType[...]
+        let trimmed = type.trimmingSpaces()
+        return trimmed.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? trimmed.lowercased() : trimmed
     }
 
     /// The body decoded with one of the model's strict decoders (422 on invalid content).
@@ -66,6 +78,7 @@ extension HTTPRequest {
     }
 }
 
-extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+/// Whether a UTF-8 byte is one of `0`…`9`.
+func isASCIIDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
 }

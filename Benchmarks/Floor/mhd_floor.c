@@ -1,20 +1,97 @@
 /*
- * The floor of the JSON-row benchmark: libmicrohttpd answering one fixed
- * body with fixed header fields, configured as WebTableView configures it
+ * The floor of the JSON-row benchmarks: libmicrohttpd answering fixed
+ * bodies with fixed header fields, configured as WebTableView configures it
  * (epoll, a worker pool, 127.0.0.1), and doing nothing else per request.
  *
  * Usage: mhd_floor BODY_FILE CONTENT_TYPE ETAG [THREADS]
+ *          one answer, whatever the path
+ *        mhd_floor --paths ANSWERS_FILE CONTENT_TYPE [THREADS]
+ *          an answer per path, built at start-up and found by the path's
+ *          hash per request (the reads benchmark: many rows, each its own
+ *          bytes); other paths are 404. ANSWERS_FILE holds records of
+ *          "PATH\tETAG\tLENGTH\n" followed by LENGTH bytes of body.
  * Prints "listening on http://127.0.0.1:PORT" and serves until SIGINT/SIGTERM.
  */
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static struct MHD_Response *answer;
+
+/* The answers by path (--paths): open addressing over a power of two. */
+struct kept {
+  char *path;
+  uint64_t hash;
+  struct MHD_Response *response;
+};
+static struct kept *answers;
+static size_t answer_slots;
+
+static uint64_t
+path_hash(const char *path)
+{
+  uint64_t hash = 14695981039346656037ULL; /* FNV-1a */
+  for (; *path; path++)
+    hash = (hash ^ (unsigned char) *path) * 1099511628211ULL;
+  return hash;
+}
+
+static struct kept *
+slot_for(const char *path, uint64_t hash)
+{
+  size_t slot = hash & (answer_slots - 1);
+  while (NULL != answers[slot].path
+         && (answers[slot].hash != hash || 0 != strcmp(answers[slot].path, path)))
+    slot = (slot + 1) & (answer_slots - 1);
+  return &answers[slot];
+}
+
+static int
+load_answers(const char *file_name, const char *content_type)
+{
+  FILE *file = fopen(file_name, "rb");
+  if (NULL == file) {
+    perror(file_name);
+    return -1;
+  }
+  size_t count = 0;
+  answer_slots = 1024;
+  answers = calloc(answer_slots, sizeof(*answers));
+  char path[4096], etag[256];
+  size_t length;
+  while (3 == fscanf(file, "%4095[^\t]\t%255[^\t]\t%zu\n", path, etag, &length)) {
+    if ((count + 1) * 2 > answer_slots) {
+      struct kept *old = answers;
+      size_t old_slots = answer_slots;
+      answer_slots *= 2;
+      answers = calloc(answer_slots, sizeof(*answers));
+      for (size_t i = 0; i < old_slots; i++)
+        if (NULL != old[i].path)
+          *slot_for(old[i].path, old[i].hash) = old[i];
+      free(old);
+    }
+    char *body = malloc(length);
+    if (length != fread(body, 1, length, file)) {
+      fprintf(stderr, "%s: short body for %s\n", file_name, path);
+      return -1;
+    }
+    uint64_t hash = path_hash(path);
+    struct kept *slot = slot_for(path, hash);
+    slot->path = strdup(path);
+    slot->hash = hash;
+    slot->response = MHD_create_response_from_buffer(length, body, MHD_RESPMEM_MUST_FREE);
+    MHD_add_response_header(slot->response, "Content-Type", content_type);
+    MHD_add_response_header(slot->response, "ETag", etag);
+    count++;
+  }
+  fclose(file);
+  return count > 0 ? 0 : -1;
+}
 
 static enum MHD_Result
 handle(void *cls, struct MHD_Connection *connection, const char *url,
@@ -33,29 +110,40 @@ handle(void *cls, struct MHD_Connection *connection, const char *url,
   }
   if (0 != strcmp(method, "GET") && 0 != strcmp(method, "HEAD"))
     return MHD_NO;
-  return MHD_queue_response(connection, MHD_HTTP_OK, answer);
+  if (NULL == answers)
+    return MHD_queue_response(connection, MHD_HTTP_OK, answer);
+  struct kept *kept = slot_for(url, path_hash(url));
+  if (NULL == kept->path)
+    return MHD_NO;
+  return MHD_queue_response(connection, MHD_HTTP_OK, kept->response);
 }
 
 int
 main(int argc, char **argv)
 {
-  if (argc < 4) {
-    fprintf(stderr, "usage: %s BODY_FILE CONTENT_TYPE ETAG [THREADS]\n", argv[0]);
+  unsigned int threads;
+  if (argc >= 4 && 0 == strcmp(argv[1], "--paths")) {
+    if (0 != load_answers(argv[2], argv[3]))
+      return 1;
+    threads = argc > 4 ? (unsigned int) atoi(argv[4]) : 2;
+  } else if (argc >= 4) {
+    FILE *file = fopen(argv[1], "rb");
+    if (NULL == file) {
+      perror(argv[1]);
+      return 1;
+    }
+    static char body[1 << 20];
+    size_t size = fread(body, 1, sizeof(body), file);
+    fclose(file);
+    threads = argc > 4 ? (unsigned int) atoi(argv[4]) : 2;
+    answer = MHD_create_response_from_buffer(size, body, MHD_RESPMEM_PERSISTENT);
+    MHD_add_response_header(answer, "Content-Type", argv[2]);
+    MHD_add_response_header(answer, "ETag", argv[3]);
+  } else {
+    fprintf(stderr, "usage: %s BODY_FILE CONTENT_TYPE ETAG [THREADS]\n"
+                    "       %s --paths ANSWERS_FILE CONTENT_TYPE [THREADS]\n", argv[0], argv[0]);
     return 2;
   }
-  FILE *file = fopen(argv[1], "rb");
-  if (NULL == file) {
-    perror(argv[1]);
-    return 1;
-  }
-  static char body[1 << 20];
-  size_t size = fread(body, 1, sizeof(body), file);
-  fclose(file);
-  unsigned int threads = argc > 4 ? (unsigned int) atoi(argv[4]) : 2;
-
-  answer = MHD_create_response_from_buffer(size, body, MHD_RESPMEM_PERSISTENT);
-  MHD_add_response_header(answer, "Content-Type", argv[2]);
-  MHD_add_response_header(answer, "ETag", argv[3]);
 
   sigset_t signals;
   sigemptyset(&signals);
@@ -88,6 +176,7 @@ main(int argc, char **argv)
   sigdelset(&signals, SIGPIPE);
   sigwait(&signals, &received);
   MHD_stop_daemon(daemon);
-  MHD_destroy_response(answer);
+  if (NULL != answer)
+    MHD_destroy_response(answer);
   return 0;
 }

@@ -85,3 +85,18 @@ import Testing
         #expect(Set(all.map(ObjectIdentifier.init)).count == all.count)
     }
 }
+
+/// The paths a full shelf has seen, which decide what it keeps.
+@Suite struct SeenPathsTests {
+    @Test func aPathIsSeenFromItsSecondInsertUntilEmptied() {
+        let seen = SeenPaths()
+        let hashes = (0..<2_000).map { index in
+            Array("/api/tables/t/sections/0/rows/\(index)".utf8).withUnsafeBytes { AnswerTable<Int>.hash($0) }
+        }
+        #expect(hashes.filter { seen.insert($0, .identity) }.count < 20)
+        #expect(hashes.allSatisfy { seen.insert($0, .identity) })
+        #expect(hashes.filter { seen.insert($0, .gzip) }.count < 20)
+        seen.removeAll()
+        #expect(hashes.filter { seen.insert($0, .identity) }.count < 20)
+    }
+}

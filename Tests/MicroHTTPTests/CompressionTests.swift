@@ -1,4 +1,4 @@
-import MicroHTTP
+@testable import MicroHTTP
 import MicroHTTPTesting
 import Testing
 
@@ -14,10 +14,55 @@ import Testing
             ("identity;q=1, gzip;q=0.5", .identity), ("gzip ; q=0.7 , br ; q=0.2", .gzip),
             ("br;q=1.5, gzip", .gzip), ("br;q=x, gzip", .gzip), ("br;q=.5, gzip;q=0.4", .gzip),
             ("gzip;level=9", .gzip), (",,, br,", .br), ("identity;q=0", .identity), ("x-gzip", .gzip),
+            ("*;q=0", .identity), ("identity;q=0, *;q=0", .identity), ("br;q=0.5, gzip;q=0.5", .br),
+            ("gzip;q=0.5, identity;q=0.5", .gzip), ("identity;q=0.5, br;q=0.4", .identity),
+            ("br;Q=0.1, gzip;q=0.05", .br), ("gzip;q=1.0001", .identity), ("gzip;q=0.001", .gzip),
+            ("Br, GZip", .br), ("\tgzip\t;\tq=0.3\t, br;q=0.2", .gzip), ("deflate, *;q=0.1, br;q=0.05", .gzip),
+            ("gzip, deflate, br;q=0", .gzip), ("gzip, deflate, br, zstd;q=0, identity;q=0", .br),
         ]
         for (field, expected) in cases {
             #expect(ContentCoding.preferred(by: field) == expected, "\(field ?? "none")")
         }
+    }
+
+    /// The usual values are matched whole, without the parser: each gets the
+    /// parser's verdict, and nothing but those exact bytes takes the shortcut.
+    @Test func theUsualValuesGetTheParsersVerdict() {
+        for (value, coding) in ContentCoding.usualValues {
+            let text = value.description
+            #expect(Self.withBytes(text, ContentCoding.negotiated) == coding, "\(text)")
+            #expect(Self.withBytes(text, ContentCoding.usual) == coding, "\(text)")
+            #expect(ContentCoding.preferred(by: text) == coding, "\(text)")
+            // Near misses are parsed: other case, spacing, a q, a coding more.
+            for variant in [
+                text.uppercased(), " " + text, text + " ", text + ";q=0", text + ", identity;q=0", text + ", *;q=0",
+                "br;q=0, " + text, "gzip;q=0, " + text, text.split(separator: " ").joined(),
+                String(text.dropLast()), text + "x",
+            ] where !ContentCoding.usualValues.contains(where: { $0.value.description == variant }) {
+                #expect(Self.withBytes(variant, ContentCoding.usual) == nil, "\(variant)")
+                #expect(ContentCoding.preferred(by: variant) == Self.withBytes(variant, ContentCoding.negotiated), "\(variant)")
+            }
+        }
+        #expect(Self.withBytes("", ContentCoding.usual) == nil)
+    }
+
+    @Test func compressibleTypesAreTextJSONJavaScriptAndSVGButNotEventStreams() {
+        let cases: [(String, Bool)] = [
+            ("text/html; charset=utf-8", true), ("TEXT/Plain", true), ("text/css", true),
+            ("application/json; charset=utf-8", true), ("Application/JSON", true), ("application/problem+json", true),
+            ("application/javascript", true), ("image/svg+xml", true), ("+json", true),
+            ("text/event-stream", false), ("Text/Event-Stream; charset=utf-8", false), ("image/png", false),
+            ("application/octet-stream", false), ("", false), ("json", false), ("text", false),
+            ("application/json ; charset=utf-8", false), ("application/jsonx", false),
+        ]
+        for (type, expected) in cases {
+            #expect(ContentEncoding.isCompressible(type) == expected, "\(type)")
+        }
+    }
+
+    private static func withBytes<Answer>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Answer) -> Answer {
+        var text = text
+        return text.withUTF8(body)
     }
 
     static let json = Array(

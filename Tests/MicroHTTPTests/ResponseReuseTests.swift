@@ -123,20 +123,32 @@ import Testing
         }
     }
 
-    @Test func manyPathsStayWithinTheBudgetAndTheLatestAreKept() throws {
-        try withCountingServer(budget: 4 * 1024) { (_, calls, client) throws in
-            for item in 0..<40 {
-                #expect(try client.request(.GET, "/items/\(item)").text == "item \(item) at 1")
+    /// 4 KiB holds 15 answers of 11 bytes and 256 of overhead. Until the
+    /// shelf first fills every answer is kept; the 16th empties it, and from
+    /// then on an answer is kept on its path's second read since, so reads
+    /// spread over more paths than fit do not empty it at every turn.
+    @Test func aFullShelfKeepsTheAnswersOfPathsReadAgain() throws {
+        try withCountingServer(budget: 4 * 1024) { (revision, calls, client) throws in
+            // Reads `items` in order; answers how many answers were made.
+            func made(reading items: [Int]) throws -> Int {
+                let before = calls.value
+                for item in items {
+                    #expect(try client.request(.GET, "/items/\(item)").text == "item \(item) at \(revision.current)")
+                }
+                return calls.value - before
             }
-            #expect(calls.value == 40)
-            // 4 KiB holds 15 answers of 11 bytes and 256 of overhead: the
-            // last ten read are still kept, the first ones are not.
-            for item in 30..<40 {
-                #expect(try client.request(.GET, "/items/\(item)").text == "item \(item) at 1")
-            }
-            #expect(calls.value == 40)
-            #expect(try client.request(.GET, "/items/0").text == "item 0 at 1")
-            #expect(calls.value == 41)
+            #expect(try made(reading: Array(0..<15) + Array(0..<15)) == 15)
+            #expect(try made(reading: [15, 15]) == 1)
+            #expect(try made(reading: Array(16..<40)) == 24)
+            // Read once since the shelf was emptied: made again, and kept now.
+            #expect(try made(reading: [20, 20]) == 1)
+            // Emptied away: made at its first read since, kept at its second.
+            #expect(try made(reading: [0, 0, 0, 15]) == 2)
+            // Out of date, a kept path is kept again at its first read.
+            revision.set(2)
+            #expect(try made(reading: [20, 20]) == 1)
+            // A path read for the first time is made, not kept.
+            #expect(try made(reading: [41, 41, 41]) == 2)
         }
     }
 

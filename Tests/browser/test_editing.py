@@ -154,6 +154,21 @@ def test_a_move_of_a_row_without_id_lands_where_it_was_dropped(serve, browser):
     assert window.find_element("css selector", ".tv-toast").is_displayed() is False
 
 
+def test_a_move_of_a_row_without_id_follows_sections_moved_meanwhile(serve, browser):
+    # During the drag a section is inserted above and the second section is
+    # moved to the top: A still lands after B in its own section, wherever that went.
+    server, window = editing(serve, browser, [UNNAMED])
+    drag_a_below_b(window)
+    server.edit("POST", "/api/tables/list/sections", {"at": 0, "section": {"header": "New", "rows": [cell("N")]}})
+    server.edit("POST", "/api/tables/list/sections/2/move", {"to": 0})
+    server.edit("PUT", "/api/tables/list/sections/2/rows/2", cell("C2", canMove=True))
+    ActionChains(window).release().perform()
+    expected = [["E", "F"], ["N"], ["B", "A", "C2", "D"]]
+    wait(window, lambda: server.texts("list") == expected, "the move did not land after B")
+    wait(window, lambda: dom_texts(window) == expected and settled(window), "the page does not show the move")
+    assert numbering(window) == {"version": 4, "problems": []}
+
+
 def test_a_move_of_a_row_without_id_deleted_meanwhile_is_refused(serve, browser):
     server, window = editing(serve, browser, [UNNAMED])
     drag_a_below_b(window)

@@ -70,6 +70,7 @@ def main():
         results = {"rounds": rounds, "json_rounds": json_rounds, "seconds": seconds}
         steps = [
             ("json_row", lambda: measure.json_row(tools, json_rounds, seconds)),
+            ("reads", lambda: measure.reads(tools, rounds, seconds)),
             ("page", lambda: measure.page_vs_json(tools, rounds, seconds)),
             ("edits", lambda: measure.edits_and_memory(tools, rounds, seconds)),
             ("writes", lambda: measure.writes(tools, rounds, seconds)),
@@ -78,7 +79,7 @@ def main():
             ("model_memory", lambda: measure.model_memory(tools, 100_000 if args.quick else 1_000_000,
                                                           100_000 if args.quick else 1_000_000)),
             ("fan_out", lambda: measure.fan_out(tools, (1000, 10_000), 10 if args.quick else 20)),
-            ("compression", lambda: measure.compression(tools, rounds, seconds)),
+            ("compression", lambda: measure.compression(tools, rounds, seconds, json_rounds)),
             ("start_up", lambda: measure.start_up(tools, 5 if args.quick else 15)),
         ]
         # Replicas through PostgreSQL, once the server has serve --database (docs/SCALING.md).

@@ -6,6 +6,7 @@ import subprocess
 import threading
 import time
 
+import tables
 from procs import Server, first_byte_and_total, http, loaded, summary
 
 
@@ -59,8 +60,14 @@ def json_row(tools, rounds, seconds):
 
 
 def page_vs_json(tools, rounds, seconds):
-    """The 10,000-row page against the same table as JSON; and whether the page streams."""
-    server = Server("webtableview", tools.serve("--data", tools.data["page"]))
+    """The 10,000-row page against the same table as JSON; whether the page streams; and the
+    1,000-row page and the JSON of the same rows, each against the C floor sending the same bytes.
+
+    The server runs with `--answer-cache 0` so that the 1,000-row table's JSON is made for every
+    request, as the page is (a kept answer would measure sending, not writing; the 10,000-row
+    table's JSON and every page are never kept)."""
+    server = Server("webtableview", tools.serve("--data", tools.data["page"], "--answer-cache", "0"))
+    floors = []
     try:
         html, json = [], []
         for _ in range(rounds):
@@ -74,13 +81,37 @@ def page_vs_json(tools, rounds, seconds):
             chunked = chunked and is_chunked
         size_html = len(http(server.port, "GET", "/tables/page10k")[2])
         size_json = len(http(server.port, "GET", "/api/tables/page10k")[2])
+        # The 1,000-row page and its rows' JSON, each with a C floor answering its bytes.
+        targets = {}
+        for kind, path in (("html", "/tables/page1k"), ("json", "/api/tables/page1k")):
+            status, headers, body = http(server.port, "GET", path)
+            assert status == 200, (path, status)
+            body_file = os.path.join(tools.work, f"page1k.{kind}")
+            with open(body_file, "wb") as file:
+                file.write(body)
+            floor = Server(f"C floor ({kind})", [tools.floor, body_file, headers["content-type"], '"1"', "2"])
+            floors.append(floor)
+            assert http(floor.port, "GET", path)[2] == body
+            targets[kind] = (path, floor, len(body))
+        page1k = {kind: {"product": [], "floor": []} for kind in targets}
+        for round_index in range(rounds):
+            for kind, (path, floor, _) in targets.items():
+                pair = [("product", server), ("floor", floor)]
+                for name, target in pair[round_index % 2:] + pair[:round_index % 2]:
+                    page1k[kind][name].append(loaded(target, target.base + path, seconds, 2)[0] / 1000)
     finally:
         server.stop()
+        for floor in floors:
+            floor.stop()
     return {
         "html_row": summary(html), "json_row": summary(json),
         "ratio": summary([a / b for a, b in zip(html, json)]),
         "first_ms": summary(firsts), "total_ms": summary(totals), "chunked": chunked,
         "html_bytes": size_html, "json_bytes": size_json,
+        "page1k": {kind: {"bytes": targets[kind][2], "row_us": summary(v["product"]),
+                          "floor_row_us": summary(v["floor"]),
+                          "vs_floor": summary([a / b for a, b in zip(v["product"], v["floor"])])}
+                   for kind, v in page1k.items()},
     }
 
 
@@ -283,20 +314,95 @@ def last_event_size(port, table):
     return int(data.split(b"\r\n\r\n", 1)[1].split(b"\r\n", 1)[0], 16)
 
 
+READ_PATTERNS = ("same", "uniform", "zipf")
+READ_SERVERS = ("webtableview", "webtableview, --answer-cache 0", "C floor")
+
+
+def reads(tools, rounds, seconds):
+    """GET rows of a 100,000-row table (10 sections × 10,000) as users read them: the same row,
+    uniformly random rows, Zipf-distributed rows (s = 1.1) — `reads.lua` — from WebTableView
+    with its kept answers, with `--answer-cache 0`, and from the C floor serving each row's
+    bytes from an answer made at start-up (`mhd_floor --paths`). Patterns and servers take turns."""
+    product = Server(READ_SERVERS[0], tools.serve("--data", tools.data["reads"]))
+    made = floor = None
+    try:
+        made = Server(READ_SERVERS[1], tools.serve("--data", tools.data["reads"], "--answer-cache", "0"))
+        answers = os.path.join(tools.work, "reads-answers")
+        content_type = write_row_answers(made.port, answers)
+        floor = Server(READ_SERVERS[2], [tools.floor, "--paths", answers, content_type, "2"])
+        servers = [product, made, floor]
+        for path in ("/api/tables/reads/sections/0/rows/0", "/api/tables/reads/sections/9/rows/9999",
+                     "/api/tables/reads/sections/4/rows/1234"):
+            bodies = {http(server.port, "GET", path)[2] for server in servers}
+            assert len(bodies) == 1, f"{path}: the servers answer other bytes"
+        os.environ.update(BENCH_TABLE="reads", BENCH_SECTIONS=str(tables.READ_SECTIONS), BENCH_ROWS=str(tables.READ_ROWS))
+        script = os.path.join(tools.scripts, "reads.lua")
+        cpu = {pattern: {server.name: [] for server in servers} for pattern in READ_PATTERNS}
+        rate = {pattern: {server.name: [] for server in servers} for pattern in READ_PATTERNS}
+        for round_index in range(rounds):
+            turn = round_index % len(servers)
+            for pattern in READ_PATTERNS:
+                os.environ["BENCH_READS"] = pattern
+                for server in servers[turn:] + servers[:turn]:
+                    used, served = loaded(server, server.base + "/", seconds, 32, script)
+                    cpu[pattern][server.name].append(used)
+                    rate[pattern][server.name].append(served)
+    finally:
+        for server in (product, made, floor):
+            if server:
+                server.stop()
+    results = {}
+    for pattern in READ_PATTERNS:
+        kept, each, c = (cpu[pattern][name] for name in READ_SERVERS)
+        results[pattern] = {
+            "cpu": {name: summary(values) for name, values in cpu[pattern].items()},
+            "rate": {name: summary(values) for name, values in rate[pattern].items()},
+            "kept_vs_floor": summary([a / b for a, b in zip(kept, c)]),
+            "made_vs_floor": summary([a / b for a, b in zip(each, c)]),
+            "kept_vs_made": summary([a / b for a, b in zip(kept, each)]),
+        }
+    return results
+
+
+def write_row_answers(port, file_name):
+    """Every row's answer, as `port` sends it, in the floor's `--paths` records; answers the
+    Content-Type they share. Requests are pipelined a section at a time on one connection."""
+    content_types = set()
+    with open(file_name, "wb") as output, socket.create_connection(("127.0.0.1", port), timeout=60) as connection:
+        reader = connection.makefile("rb")
+        for section in range(tables.READ_SECTIONS):
+            paths = [f"/api/tables/reads/sections/{section}/rows/{row}" for row in range(tables.READ_ROWS)]
+            connection.sendall(b"".join(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode() for path in paths))
+            for path in paths:
+                status = reader.readline()
+                assert status.split()[1] == b"200", (path, status)
+                headers = {}
+                while (line := reader.readline()) != b"\r\n":
+                    name, _, value = line.decode().partition(":")
+                    headers[name.strip().lower()] = value.strip()
+                body = reader.read(int(headers["content-length"]))
+                content_types.add(headers["content-type"])
+                output.write(f"{path}\t{headers['etag']}\t{len(body)}\n".encode() + body)
+    assert len(content_types) == 1, content_types
+    return content_types.pop()
+
+
 CODINGS = ("identity", "gzip", "br")
 
 
-def compression(tools, rounds, seconds):
+def compression(tools, rounds, seconds, row_rounds):
     """Bytes and server CPU per request in each coding (docs/API.md, Compression): the JSON row
     (a kept answer, kept once per coding), the 1,000-row page (compressed as it streams) and the
-    large table's JSON (1,000,000 rows; in pieces, compressed as they are sent). Codings take turns."""
+    large table's JSON (1,000,000 rows; in pieces, compressed as they are sent). Codings take turns.
+    The row's target (compressed within ×1.10 of identity) is as narrow as the JSON row's against
+    the floor, so it gets the JSON row's `row_rounds`, its codings run back to back in each."""
     row = Server("webtableview", tools.serve())
     data = Server("webtableview", tools.serve("--data", tools.data["compression"]))
-    targets = {"row": (row, "/api/tables/countries/sections/0/rows/0", 32),
-               "page": (data, "/tables/page1k", 2)}
+    row_path = "/api/tables/countries/sections/0/rows/0"
+    targets = {"row": (row, row_path), "page": (data, "/tables/page1k"), "large": (data, "/api/tables/large")}
     try:
-        sizes = {name: {} for name in (*targets, "large")}
-        for name, (server, path, _) in (*targets.items(), ("large", (data, "/api/tables/large", 1))):
+        sizes = {name: {} for name in targets}
+        for name, (server, path) in targets.items():
             digests = set()
             for coding in CODINGS:
                 status, headers, body = http(server.port, "GET", path, headers={"Accept-Encoding": coding})
@@ -306,14 +412,17 @@ def compression(tools, rounds, seconds):
                 digests.add(hashlib.sha256(decoded(body, coding)).digest())
                 del body
             assert len(digests) == 1, f"{path}: the codings decode to different bytes"
-        cpu = {name: {coding: [] for coding in CODINGS} for name in (*targets, "large")}
+        cpu = {name: {coding: [] for coding in CODINGS} for name in targets}
+        for round_index in range(row_rounds):
+            turn = round_index % len(CODINGS)
+            for coding in CODINGS[turn:] + CODINGS[:turn]:
+                cpu["row"][coding].append(
+                    loaded(row, row.base + row_path, seconds, 32, headers={"Accept-Encoding": coding})[0])
         for round_index in range(rounds):
             turn = round_index % len(CODINGS)
-            order = CODINGS[turn:] + CODINGS[:turn]
-            for coding in order:
-                for name, (server, path, connections) in targets.items():
-                    cpu[name][coding].append(
-                        loaded(server, server.base + path, seconds, connections, headers={"Accept-Encoding": coding})[0])
+            for coding in CODINGS[turn:] + CODINGS[:turn]:
+                cpu["page"][coding].append(
+                    loaded(data, data.base + "/tables/page1k", seconds, 2, headers={"Accept-Encoding": coding})[0])
                 before = data.cpu_us()
                 assert http(data.port, "GET", "/api/tables/large", headers={"Accept-Encoding": coding})[0] == 200
                 cpu["large"][coding].append(data.cpu_us() - before)

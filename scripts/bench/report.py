@@ -47,6 +47,16 @@ def diff_shapes_row(shapes):
             f"×{worst:.2f} (worst)", "≥ ×2 on every shape", verdict(worst >= 2))
 
 
+def page1k_rows(page1k):
+    """The targets of the 1,000-row page and its rows' JSON (issue 17: ≤ 1 µs a row, ≤ ×6 the floor)."""
+    if not page1k:
+        return []
+    names = {"html": "HTML page, 1,000 rows, per row", "json": "JSON of the same 1,000 rows (made), per row"}
+    return [(names[kind], f"{v['row_us']['median']:.3f} µs vs C floor {v['floor_row_us']['median']:.3f} µs "
+             f"({v['bytes']:,} bytes)", f"×{v['vs_floor']['median']:.2f}", "≤ 1 µs a row, ≤ ×6 of the floor",
+             verdict(v["row_us"]["median"] <= 1 and v["vs_floor"]["median"] <= 6)) for kind, v in page1k.items()]
+
+
 def summary_rows(r):
     j, p, e, d, f, s = (r[k] for k in ("json_row", "page", "edits", "diff", "fan_out", "start_up"))
     wtv, floor, hb = (j["servers"][k] for k in ("webtableview", "C floor", "Hummingbird"))
@@ -68,6 +78,7 @@ def summary_rows(r):
          f"Hummingbird's req/s at ×{j['made_vs_hb_cpu']['median']:.2f} its CPU", "—", "not a target"),
         ("HTML page, 10,000 rows, per row", f"{p['html_row']['median']:.3f} µs vs JSON {p['json_row']['median']:.3f} µs",
          f"×{p['ratio']['median']:.2f}", "≤ ×2", verdict(p["ratio"]["median"] <= 2)),
+        *page1k_rows(p.get("page1k")),
         ("HTML page streams", f"first bytes {p['first_ms']['median']:.1f} ms, last {p['total_ms']['median']:.1f} ms, "
          f"chunked: {'yes' if p['chunked'] else 'no'}", f"×{p['first_ms']['median'] / p['total_ms']['median']:.2f}",
          "first bytes before the whole table", verdict(p["chunked"] and p["first_ms"]["median"] < 0.5 * p["total_ms"]["median"])),
@@ -91,6 +102,7 @@ def summary_rows(r):
          f"{idle_worst / 10_000:.2f} % of a core", "no idle CPU", verdict(idle_worst <= 10_000)),
         ("memory, 1,000,000 short rows", f"{rss_mb:.0f} MB RSS (peak {e['hwm_kib'] / 1024:.0f} MB); JSON {e['json_bytes'] / 1e6:.1f} MB",
          f"×{e['rss_kib'] * 1024 / e['json_bytes']:.2f} of the JSON", "≤ 300 MB RSS", verdict(rss_mb <= 300)),
+        *reads_rows(r.get("reads")),
         *compression_rows(r.get("compression")),
         ("start-up to the first answer", f"{s['product_ms']['median']:.1f} ms vs `true` {s['true_ms']['median']:.1f} ms",
          f"×{s['product_ms']['median'] / s['true_ms']['median']:.0f}", "< 100 ms", verdict(s["product_ms"]["median"] < 100)),
@@ -154,6 +166,46 @@ def diff_shapes_section(shapes):
                    f"{v['speed_up']['max']:.2f}) | {spread(v['swift_ms'], 1)} ({v['swift_rows']:,}) | "
                    f"×{v['swift_vs_current']['median']:.0f} |")
     return out
+
+
+READ_PATTERNS = {"same": "the same row", "uniform": "uniformly random rows", "zipf": "Zipf-distributed rows (s = 1.1)"}
+
+
+def reads_rows(reads):
+    """The targets of reads as users make them (issue 17); none for results saved before the step."""
+    if not reads:
+        return []
+    worst = max(v["kept_vs_floor"]["median"] for v in reads.values())
+    slowest = max(v["kept_vs_made"]["median"] for v in reads.values())
+    return [
+        ("GET rows of a 100,000-row table: same, uniform, Zipf, server CPU per request",
+         ", ".join(f"{p} {v['cpu']['webtableview']['median']:.2f} µs vs floor {v['cpu']['C floor']['median']:.2f}"
+                   for p, v in reads.items()),
+         "/".join(f"×{v['kept_vs_floor']['median']:.2f}" for v in reads.values()) + " of the floor",
+         "≤ ×1.3 on each", verdict(worst <= 1.3)),
+        ("the same, kept answers vs `--answer-cache 0`",
+         ", ".join(f"{p} {v['cpu']['webtableview, --answer-cache 0']['median']:.2f} µs" for p, v in reads.items())
+         + " without", "/".join(f"×{v['kept_vs_made']['median']:.2f}" for v in reads.values()),
+         "≤ ×1.00 on each", verdict(slowest <= 1.0)),
+    ]
+
+
+def reads_section(reads):
+    if not reads:
+        return []
+    out = ["### Reads as users make them (`GET …/sections/{s}/rows/{r}` of 10 sections × 10,000 rows)", "",
+           "`wrk -c32 -s scripts/bench/reads.lua`: the same row, uniformly random rows, or Zipf-distributed rows "
+           "(the row of rank k read with weight 1/k^1.1, ranks scattered over the table). The C floor "
+           "(`mhd_floor --paths`) answers each row with its own bytes, made at start-up and found by the path's "
+           "hash. Patterns and servers take turns; server CPU µs per request.", "",
+           "| rows read | webtableview | `--answer-cache 0` | C floor | kept vs floor | made vs floor | kept vs made |",
+           "|---|---|---|---|---|---|---|"]
+    for pattern, v in reads.items():
+        cpu = v["cpu"]
+        out.append(f"| {READ_PATTERNS[pattern]} | {spread(cpu['webtableview'], 2)} | "
+                   f"{spread(cpu['webtableview, --answer-cache 0'], 2)} | {spread(cpu['C floor'], 2)} | "
+                   f"{spread(v['kept_vs_floor'], 2)} | {spread(v['made_vs_floor'], 2)} | {spread(v['kept_vs_made'], 2)} |")
+    return out + [""]
 
 
 COMPRESSED = {"row": "JSON row (kept answer)", "page": "1,000-row page (streamed)", "large": "large table's JSON (streamed)"}
@@ -234,6 +286,21 @@ def replication_section(r):
     return out
 
 
+def page1k_lines(page1k):
+    """The raw figures of the 1,000-row page and its rows' JSON against their floors."""
+    if not page1k:
+        return []
+    out = ["### 1,000-row page and its rows' JSON against the C floor", "",
+           "`GET /tables/page1k` and `GET /api/tables/page1k` (made for every request: the server runs with "
+           "`--answer-cache 0`), server CPU per row; the floor is `Benchmarks/Floor/mhd_floor.c` answering "
+           "the same bytes, taking turns with the server.", "",
+           "| answer | bytes | webtableview | C floor | ratio |", "|---|---|---|---|---|"]
+    for kind, v in page1k.items():
+        out.append(f"| {'HTML' if kind == 'html' else 'JSON'} | {v['bytes']:,} | {spread(v['row_us'], 3, ' µs')} | "
+                   f"{spread(v['floor_row_us'], 3, ' µs')} | {spread(v['vs_floor'], 2)} |")
+    return out + [""]
+
+
 def markdown(r):
     j, p, e, d, f, s = (r[k] for k in ("json_row", "page", "edits", "diff", "fan_out", "start_up"))
     out = ["# Performance", "",
@@ -272,6 +339,7 @@ def markdown(r):
             f"- ratio HTML/JSON: {spread(p['ratio'], 2)}",
             f"- page first bytes {spread(p['first_ms'], 1, ' ms')}, last byte {spread(p['total_ms'], 1, ' ms')}, "
             f"chunked transfer coding: {'yes' if p['chunked'] else 'no'}", "",
+            *page1k_lines(p.get("page1k")),
             "### Edits at 1,000 and 1,000,000 rows", "", "Model (`Table.apply`, thread CPU ns per edit, 2,000 random edits a run):", "",
             "| rows | insert | delete | move |", "|---|---|---|---|"]
     for rows, kinds in e["model"].items():
@@ -306,7 +374,7 @@ def markdown(r):
         out.append(f"| {int(n):,} | {v['event_bytes']} bytes | {spread(v['per_event_us'], 2, ' µs')} | "
                    f"{spread(v['floor_per_event_us'], 2, ' µs')} | ×{v['vs_floor']['median']:.2f} | "
                    f"{v['idle_us_per_s']:.0f} µs/s |")
-    out += ["", *compression_section(r.get("compression"))]
+    out += ["", *reads_section(r.get("reads")), *compression_section(r.get("compression"))]
     out += ["### Start-up (`serve --port 0` with the demo tables, spawn to the first `GET /healthz` answer)", "",
             f"- webtableview: {spread(s['product_ms'], 1, ' ms')} (its own CPU time by then: "
             f"{spread(s['cpu_ms'], 0, ' ms')})", f"- `true`: {spread(s['true_ms'], 1, ' ms')}", ""]

@@ -2,6 +2,9 @@
 import json
 
 
+READ_SECTIONS, READ_ROWS = 10, 10_000
+
+
 def short_rows(count, prefix="r"):
     return [{"id": f"{prefix}{i}", "text": f"Row {i}"} for i in range(count)]
 
@@ -22,8 +25,10 @@ def make(folder, large_rows=1_000_000):
     large table the compression step sends as JSON (fewer for `--quick`)."""
     files = {
         # 10,000 rows in 10 sections of 1,000: the page draws every row (at most 1,000 a section).
+        # And the 1,000-row page of the compression step, measured against the C floor.
         "page": [{"id": "page10k", "title": "10,000 rows", "sections": [
-            {"id": f"s{s}", "header": f"Section {s}", "rows": page_rows(1000, s * 1000)} for s in range(10)]}],
+            {"id": f"s{s}", "header": f"Section {s}", "rows": page_rows(1000, s * 1000)} for s in range(10)]},
+            {"id": "page1k", "title": "1,000 rows", "sections": [{"id": "s", "rows": page_rows(1000, 0)}]}],
         "edits": [
             {"id": "rows1k", "sections": [{"id": "s", "rows": short_rows(1_000)}]},
             {"id": "rows1m", "sections": [{"id": "s", "rows": short_rows(1_000_000)}]},
@@ -31,6 +36,9 @@ def make(folder, large_rows=1_000_000):
         # The moves of the writes step, each table alone in its server.
         "writes": [{"id": "rows1k", "sections": [{"id": "s", "rows": short_rows(1_000)}]}],
         "feed": [{"id": "feed", "sections": [{"id": "s", "rows": short_rows(10)}]}],
+        # Reads as users make them: 10 sections of 10,000 rows (measure.reads).
+        "reads": [{"id": "reads", "sections": [
+            {"id": f"s{s}", "rows": short_rows(READ_ROWS, f"s{s}r")} for s in range(READ_SECTIONS)]}],
         # The 1,000-row page, and the large table's JSON, with and without compression.
         "compression": [
             {"id": "page1k", "title": "1,000 rows", "sections": [{"id": "s", "rows": page_rows(1000, 0)}]},

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A content coding the server can answer in, chosen from the request's
 /// `Accept-Encoding` (RFC 9110 §12.5.3).
 public enum ContentCoding: Int, Sendable, CaseIterable {
@@ -26,10 +28,50 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
         return text.withUTF8 { preferred(by: $0) }
     }
 
-    /// ``preferred(by:)-(String?)`` over the field's bytes.
+    /// ``preferred(by:)-(String?)`` over the field's bytes. Every request
+    /// asks this, kept answers included, so the values clients usually send
+    /// are matched whole (``usualValues``); any other is parsed.
     public static func preferred(by field: UnsafeBufferPointer<UInt8>) -> ContentCoding {
-        // Thousandths of q per coding; -1 while not named.
-        var named = [-1, -1, -1]
+        usual(field) ?? negotiated(field)
+    }
+
+    /// `Accept-Encoding` as browsers, curl and HTTP libraries send it, with
+    /// the coding ``negotiated(_:)`` chooses for each: a test holds the two
+    /// to the same verdicts.
+    static let usualValues: [(value: StaticString, coding: ContentCoding)] = [
+        ("gzip", .gzip),
+        ("br", .br),
+        ("gzip, deflate, br, zstd", .br),  // Chrome, Edge, Firefox
+        ("gzip, deflate, br", .br),  // Safari, older Firefox
+        ("deflate, gzip, br, zstd", .br),  // curl --compressed
+        ("deflate, gzip", .gzip),  // curl --compressed without br
+        ("gzip, deflate", .gzip),  // Python, Go, Java clients
+        ("gzip,deflate", .gzip),
+        ("br, gzip", .br),
+        ("gzip, br", .br),
+        ("identity", .identity),
+    ]
+
+    /// The coding for `field` when it is one of ``usualValues``, byte for byte.
+    static func usual(_ field: UnsafeBufferPointer<UInt8>) -> ContentCoding? {
+        guard let bytes = field.baseAddress else {
+            return nil
+        }
+        for (value, coding) in usualValues
+        where value.utf8CodeUnitCount == field.count && memcmp(value.utf8Start, bytes, field.count) == 0 {
+            return coding
+        }
+        return nil
+    }
+
+    /// The field parsed as RFC 9110 §12.5.3 reads it: a list of codings,
+    /// each with an optional `q` (other parameters ignored, an element with
+    /// a malformed `q` ignored whole).
+    static func negotiated(_ field: UnsafeBufferPointer<UInt8>) -> ContentCoding {
+        // Thousandths of q; -1 while not named.
+        var br = -1
+        var gzip = -1
+        var identity = -1
         var other = -1
         var index = 0
         while index < field.count {
@@ -37,74 +79,84 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
             while end < field.count, field[end] != UInt8(ascii: ",") {
                 end += 1
             }
-            let element = UnsafeBufferPointer(rebasing: field[index..<end])
+            if let (name, weight) = element(of: field, from: index, to: end) {
+                switch coding(named: name, in: field) {
+                case .br: br = max(br, weight)
+                case .gzip: gzip = max(gzip, weight)
+                case .identity: identity = max(identity, weight)
+                case nil:
+                    if name.count == 1, field[name.lowerBound] == UInt8(ascii: "*") {
+                        other = max(other, weight)
+                    }
+                }
+            }
             index = end + 1
-            guard let (name, weight) = Self.parse(element) else {
-                continue
-            }
-            if let coding = Self.coding(named: name) {
-                named[coding.rawValue] = max(named[coding.rawValue], weight)
-            } else if name.count == 1, name[0] == UInt8(ascii: "*") {
-                other = max(other, weight)
-            }
         }
-        var best = ContentCoding.identity
-        var bestWeight = 0
-        for coding in [ContentCoding.br, .gzip, .identity] {
-            let weight =
-                named[coding.rawValue] >= 0
-                ? named[coding.rawValue]
-                : (other >= 0 ? other : (coding == .identity ? 1 : 0))
-            if weight > bestWeight {
-                best = coding
-                bestWeight = weight
-            }
+        // `*` stands for the codings not named; identity is acceptable unless refused.
+        func weight(_ named: Int, unnamed: Int) -> Int {
+            named >= 0 ? named : (other >= 0 ? other : unnamed)
         }
-        return best
+        // The highest q wins; br before gzip before identity at equal q.
+        let brWeight = weight(br, unnamed: 0)
+        let gzipWeight = weight(gzip, unnamed: 0)
+        let identityWeight = weight(identity, unnamed: 1)
+        if brWeight > 0, brWeight >= gzipWeight, brWeight >= identityWeight {
+            return .br
+        }
+        if gzipWeight > 0, gzipWeight >= identityWeight {
+            return .gzip
+        }
+        return .identity
     }
 
-    /// One element of the list: its name, trimmed, and its `q` in thousandths
-    /// (1000 without one); nil when empty or malformed.
-    private static func parse(_ element: UnsafeBufferPointer<UInt8>) -> (UnsafeBufferPointer<UInt8>, Int)? {
-        var parts = element.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).makeIterator()
-        guard let first = parts.next() else {
-            return nil
+    /// The element of `field` between `start` and `end`: its name, trimmed,
+    /// and its `q` in thousandths (1000 without one); nil when it has no
+    /// name or a malformed `q`.
+    private static func element(of field: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (Range<Int>, Int)? {
+        var cut = start
+        while cut < end, field[cut] != UInt8(ascii: ";") {
+            cut += 1
         }
-        let name = trimmed(first)
+        let name = trimmed(start..<cut, in: field)
         guard !name.isEmpty else {
             return nil
         }
         var weight = 1000
-        while let parameter = parts.next() {
-            let text = trimmed(parameter)
-            guard text.count >= 2, text[text.startIndex] | 0x20 == UInt8(ascii: "q"),
-                text[text.startIndex + 1] == UInt8(ascii: "=")
+        while cut < end {
+            let parameterStart = cut + 1
+            cut = parameterStart
+            while cut < end, field[cut] != UInt8(ascii: ";") {
+                cut += 1
+            }
+            let parameter = trimmed(parameterStart..<cut, in: field)
+            guard parameter.count >= 2, field[parameter.lowerBound] | 0x20 == UInt8(ascii: "q"),
+                field[parameter.lowerBound + 1] == UInt8(ascii: "=")
             else {
                 continue
             }
-            guard let parsed = qValue(text.dropFirst(2)) else {
+            guard let parsed = qValue(parameter.lowerBound + 2..<parameter.upperBound, in: field) else {
                 return nil
             }
             weight = parsed
         }
-        return (UnsafeBufferPointer(rebasing: name), weight)
+        return (name, weight)
     }
 
     /// `0`, `0.5`, `1.000`…: a qvalue in thousandths; nil when malformed.
-    private static func qValue(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
-        guard let first = text.first, first == UInt8(ascii: "0") || first == UInt8(ascii: "1") else {
+    private static func qValue(_ range: Range<Int>, in field: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = range.first.map({ field[$0] }), first == UInt8(ascii: "0") || first == UInt8(ascii: "1") else {
             return nil
         }
         var value = Int(first - UInt8(ascii: "0")) * 1000
-        let rest = text.dropFirst()
-        guard !rest.isEmpty else {
+        guard range.count > 1 else {
             return value
         }
-        guard rest.first == UInt8(ascii: "."), rest.count <= 4 else {
+        guard field[range.lowerBound + 1] == UInt8(ascii: "."), range.count <= 5 else {
             return nil
         }
         var scale = 100
-        for digit in rest.dropFirst() {
+        for index in range.lowerBound + 2..<range.upperBound {
+            let digit = field[index]
             guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else {
                 return nil
             }
@@ -114,21 +166,40 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
         return value <= 1000 ? value : nil
     }
 
-    private static func trimmed(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
-        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let start = text.firstIndex(where: { !isSpace($0) }), let end = text.lastIndex(where: { !isSpace($0) }) else {
-            return text[text.startIndex..<text.startIndex]
+    private static func trimmed(_ range: Range<Int>, in field: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, field[lower] == UInt8(ascii: " ") || field[lower] == UInt8(ascii: "\t") {
+            lower += 1
         }
-        return text[start...end]
+        while upper > lower, field[upper - 1] == UInt8(ascii: " ") || field[upper - 1] == UInt8(ascii: "\t") {
+            upper -= 1
+        }
+        return lower..<upper
     }
 
-    /// The coding a name in the list stands for; `x-gzip` is `gzip` (RFC 9110 §8.4.1.3).
-    private static func coding(named name: UnsafeBufferPointer<UInt8>) -> ContentCoding? {
-        for (token, coding) in [("br", ContentCoding.br), ("gzip", .gzip), ("x-gzip", .gzip), ("identity", .identity)] {
-            if name.count == token.utf8.count, zip(name, token.utf8).allSatisfy({ $0 | 0x20 == $1 }) {
-                return coding
+    /// The coding a name in the list stands for, without regard to case;
+    /// `x-gzip` is `gzip` (RFC 9110 §8.4.1.3).
+    private static func coding(named name: Range<Int>, in field: UnsafeBufferPointer<UInt8>) -> ContentCoding? {
+        func isName(_ token: StaticString) -> Bool {
+            guard name.count == token.utf8CodeUnitCount else {
+                return false
             }
+            for offset in 0..<name.count {
+                let byte = field[name.lowerBound + offset]
+                let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+                if lower != token.utf8Start[offset] {
+                    return false
+                }
+            }
+            return true
         }
-        return nil
+        if isName("br") {
+            return .br
+        }
+        if isName("gzip") || isName("x-gzip") {
+            return .gzip
+        }
+        return isName("identity") ? .identity : nil
     }
 }

@@ -10,13 +10,23 @@
 public enum ContentEncoding {
     /// Media types worth compressing: text, JSON, JavaScript, SVG. Not event
     /// streams (docs/PERFORMANCE.md, Findings: event streams are not compressed).
+    /// Asked of every answer made, so read on the bytes, ignoring ASCII case.
     public static func isCompressible(_ contentType: String) -> Bool {
-        let type = contentType.prefix { $0 != ";" }.lowercased()
-        if type == "text/event-stream" {
+        let utf8 = contentType.utf8
+        let type = utf8[..<(utf8.firstIndex(of: UInt8(ascii: ";")) ?? utf8.endIndex)]
+        if same(type, "text/event-stream") {
             return false
         }
-        return type.hasPrefix("text/") || type == "application/json" || type.hasSuffix("+json")
-            || type == "application/javascript" || type == "image/svg+xml"
+        return same(type.prefix(5), "text/") || same(type, "application/json") || same(type.suffix(5), "+json")
+            || same(type, "application/javascript") || same(type, "image/svg+xml")
+    }
+
+    /// Whether `bytes` are `token` (lowercase), ignoring ASCII case.
+    private static func same(_ bytes: Substring.UTF8View, _ token: StaticString) -> Bool {
+        bytes.count == token.utf8CodeUnitCount
+            && bytes.elementsEqual(UnsafeBufferPointer(start: token.utf8Start, count: token.utf8CodeUnitCount)) {
+                ((0x41...0x5A).contains($0) ? $0 | 0x20 : $0) == $1
+            }
     }
 
     /// `tag` as sent in `coding`: the coding's name before the closing quote.

@@ -71,8 +71,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
     }
 
     /// ASCII case-insensitive comparison; header names are ASCII tokens.
+    /// Names of other lengths, most of those compared, differ at once.
     static func sameName(_ a: String, _ b: String) -> Bool {
-        a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

@@ -27,7 +27,11 @@ final class AnswerTable<Value> {
 
     /// The value kept for `path`.
     func value(for path: UnsafeRawBufferPointer) -> Value? {
-        let hash = Self.hash(path)
+        value(for: path, hash: Self.hash(path))
+    }
+
+    /// The value kept for `path`, whose ``hash(_:)`` is `hash`.
+    func value(for path: UnsafeRawBufferPointer, hash: Int) -> Value? {
         if case .found(let slot) = probe(path, hash: hash) {
             return values[slot]
         }
@@ -37,7 +41,12 @@ final class AnswerTable<Value> {
     /// Keeps `value` for `path`; answers the value it replaces.
     @discardableResult
     func set(_ value: Value, for path: UnsafeRawBufferPointer) -> Value? {
-        let hash = Self.hash(path)
+        set(value, for: path, hash: Self.hash(path))
+    }
+
+    /// Keeps `value` for `path`, whose ``hash(_:)`` is `hash`; answers the value it replaces.
+    @discardableResult
+    func set(_ value: Value, for path: UnsafeRawBufferPointer, hash: Int) -> Value? {
         switch probe(path, hash: hash) {
         case .found(let slot):
             defer { values[slot] = value }
@@ -45,7 +54,7 @@ final class AnswerTable<Value> {
         case .empty(let slot):
             if (count + 1) * 2 > hashes.count {
                 grow()
-                return set(value, for: path)
+                return set(value, for: path, hash: hash)
             }
             hashes[slot] = hash
             paths[slot] = Array(path)
@@ -99,7 +108,8 @@ final class AnswerTable<Value> {
         }
     }
 
-    private static func hash(_ path: UnsafeRawBufferPointer) -> Int {
+    /// The hash a path is kept under: seeded per process, never 0.
+    static func hash(_ path: UnsafeRawBufferPointer) -> Int {
         var hasher = Hasher()
         hasher.combine(bytes: path)
         let hash = hasher.finalize()

@@ -11,6 +11,13 @@ import Glibc
 /// budget: each holds at most `budget / threads` bytes (bodies and a fixed
 /// overhead each), and a body larger than a sixteenth of the budget is never
 /// kept.
+///
+/// A shelf keeps every answer until it first fills. From then on it keeps an
+/// answer only for a path asked for before since it was last emptied
+/// (``SeenPaths``): reads spread over more paths than fit would otherwise
+/// keep an answer at every miss and empty the shelf every few thousand
+/// requests, paying for answers never read again (docs/ARCHITECTURE.md, Kept
+/// answers), while the paths read again and again still get theirs.
 final class PreparedResponses: Sendable {
     /// One kept answer. libmicrohttpd responses are reference counted and
     /// never changed once made, so many connections may send one at once;
@@ -35,6 +42,21 @@ final class PreparedResponses: Sendable {
         }
     }
 
+    /// What an answer is kept under: the path's bytes as libmicrohttpd hands
+    /// them over (valid while the request is being answered), their hash,
+    /// computed once for the lookup and the keeping, and the coding.
+    struct Key {
+        let path: UnsafeRawBufferPointer
+        let hash: Int
+        let coding: ContentCoding
+
+        init(path: UnsafePointer<CChar>, coding: ContentCoding) {
+            self.path = UnsafeRawBufferPointer(start: path, count: strlen(path))
+            self.hash = AnswerTable<Entry>.hash(self.path)
+            self.coding = coding
+        }
+    }
+
     /// One worker thread's answers. Only that thread ever touches it:
     /// ``PerThread`` hands each thread its own, and no shelf is read through
     /// `all`. So it needs no lock.
@@ -43,6 +65,15 @@ final class PreparedResponses: Sendable {
         /// answer is kept compressed, with its own entity tag.
         let entries = ContentCoding.allCases.map { _ in AnswerTable<Entry>() }
         var bytes = 0
+        /// Made when the shelf first fills: from then on only answers to
+        /// paths in it are kept.
+        var seen: SeenPaths?
+
+        /// Drops every answer.
+        func empty() {
+            entries.forEach { $0.removeAll() }
+            bytes = 0
+        }
     }
 
     /// Bytes counted for an entry besides its body: header fields and bookkeeping.
@@ -64,33 +95,82 @@ final class PreparedResponses: Sendable {
         budget / 16
     }
 
-    /// The answer kept for `path` in `coding` on this thread's shelf, when
-    /// its revision still holds.
-    func entry(for path: UnsafePointer<CChar>, coding: ContentCoding) -> Entry? {
-        let entry = shelves.current.entries[coding.rawValue].value(for: Self.bytes(of: path))
+    /// Whether anything is ever kept: when not, requests are not hashed.
+    var keepsAnswers: Bool {
+        shelfBudget > 0
+    }
+
+    /// The answer kept for `key` on this thread's shelf, when its revision
+    /// still holds.
+    func entry(for key: Key) -> Entry? {
+        let entry = shelves.current.entries[key.coding.rawValue].value(for: key.path, hash: key.hash)
         return entry?.reuse.holds == true ? entry : nil
     }
 
-    /// Keeps `entry` for `path` in `coding` on this thread's shelf, in place of the one
+    /// Whether this thread's shelf would keep an answer for `key`, which it
+    /// does not hold: always until the shelf first fills; after that, when
+    /// the path was asked for before since the shelf was last emptied, or
+    /// its answer there is out of date. A path asked for the first time is
+    /// remembered, and its answer made but not kept.
+    func admits(_ key: Key) -> Bool {
+        let shelf = shelves.current
+        guard let seen = shelf.seen else {
+            return true
+        }
+        return seen.insert(key.hash, key.coding)
+            || shelf.entries[key.coding.rawValue].value(for: key.path, hash: key.hash) != nil
+    }
+
+    /// Keeps `entry` for `key` on this thread's shelf, in place of the one
     /// kept before. When it does not fit, the shelf is emptied first: O(1)
     /// amortized over the answers kept since, where choosing victims would
     /// cost a scan each time, and the answers still read come back on their
-    /// next read. An answer whose revision has moved on stays until then, or
-    /// until its path is kept again.
-    func keep(_ entry: Entry, for path: UnsafePointer<CChar>, coding: ContentCoding) {
+    /// second read. An answer whose revision has moved on stays until then,
+    /// or until its path is kept again.
+    func keep(_ entry: Entry, for key: Key) {
         guard entry.size <= shelfBudget else {
             return
         }
         let shelf = shelves.current
         if shelf.bytes + entry.size > shelfBudget {
-            shelf.entries.forEach { $0.removeAll() }
-            shelf.bytes = 0
+            shelf.empty()
+            if let seen = shelf.seen {
+                seen.removeAll()
+            } else {
+                shelf.seen = SeenPaths()
+            }
         }
-        let replaced = shelf.entries[coding.rawValue].set(entry, for: Self.bytes(of: path))
+        let replaced = shelf.entries[key.coding.rawValue].set(entry, for: key.path, hash: key.hash)
         shelf.bytes += entry.size - (replaced?.size ?? 0)
     }
+}
 
-    private static func bytes(of path: UnsafePointer<CChar>) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: path, count: strlen(path))
+/// The paths a shelf was asked for since it was last emptied, as a Bloom
+/// filter of two bits a path (and coding) in 2^18: 32 KiB, about 4 % false
+/// positives at 30,000 paths. A false positive only keeps an answer read once.
+final class SeenPaths {
+    private static let bitCount = 1 << 18
+    private var words = [UInt64](repeating: 0, count: SeenPaths.bitCount / 64)
+
+    /// Remembers `hash` in `coding`; answers whether it was remembered already.
+    func insert(_ hash: Int, _ coding: ContentCoding) -> Bool {
+        let mixed = UInt64(bitPattern: Int64(hash)) ^ (UInt64(coding.rawValue) &* 0x9E37_79B9_7F4A_7C15)
+        let mask = UInt64(Self.bitCount - 1)
+        let first = Int(mixed & mask)
+        let second = Int((mixed >> 32) & mask)
+        let present = bit(first) && bit(second)
+        words[first >> 6] |= 1 << UInt64(first & 63)
+        words[second >> 6] |= 1 << UInt64(second & 63)
+        return present
+    }
+
+    func removeAll() {
+        for index in words.indices {
+            words[index] = 0
+        }
+    }
+
+    private func bit(_ index: Int) -> Bool {
+        words[index >> 6] & (1 << UInt64(index & 63)) != 0
     }
 }

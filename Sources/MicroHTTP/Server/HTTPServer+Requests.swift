@@ -122,9 +122,11 @@ extension HTTPServer {
         guard let method = context.method else {
             return .NO
         }
-        let mayReuse = (method == .GET || method == .HEAD) && Self.isPlain(context, on: connection)
         let coding = Self.coding(on: connection)
-        if mayReuse, let entry = preparedResponses.entry(for: url, coding: coding) {
+        let key =
+            preparedResponses.keepsAnswers && (method == .GET || method == .HEAD) && Self.isPlain(context, on: connection)
+            ? PreparedResponses.Key(path: url, coding: coding) : nil
+        if let key, let entry = preparedResponses.entry(for: key) {
             return queue(entry, for: context, connection: connection)
         }
         var headers = Self.values(of: .HEADER_KIND, on: connection)
@@ -145,8 +147,8 @@ extension HTTPServer {
         var (answer, route) = router.dispatch(request)
         configuration.originPolicy.applyCORS(to: &answer, origin: request.headers["Origin"], request: request)
         let response = ContentEncoding.encode(answer, in: coding, namesCoded: namesCoded)
-        if mayReuse, let entry = prepare(response, route: route) {
-            preparedResponses.keep(entry, for: url, coding: coding)
+        if let key, response.reuse != nil, preparedResponses.admits(key), let entry = prepare(response, route: route) {
+            preparedResponses.keep(entry, for: key)
             return queue(entry, for: context, connection: connection)
         }
         context.route = route

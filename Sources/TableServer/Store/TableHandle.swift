@@ -26,6 +26,9 @@ final class TableHandle: Sendable {
         /// The durable log's mark for this table (`TableLog`): the sequence number
         /// of its last journal record, or its incarnation in the database; 0 without a log.
         var logMark: UInt64 = 0
+        /// The edits waiting for, or in, this table's group commit (a log that
+        /// commits in groups only).
+        var group = GroupCommit()
         /// Delivers this table's events, in the order they were queued.
         let delivery: EventDelivery
 
@@ -62,6 +65,15 @@ final class TableHandle: Sendable {
     func withState<T>(_ body: (inout State) throws -> T) throws -> T {
         try state.withLock { (state: inout State) throws -> T in
             guard !state.isDeleted else { throw TableServerError.tableGone(state.table.id) }
+            defer { revision.set(state.isDeleted ? -1 : state.table.version) }
+            return try body(&state)
+        }
+    }
+
+    /// Runs `body` with exclusive access to the table's state, deleted or not
+    /// (to answer the edits of a group commit whatever became of the table).
+    func withAnyState<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        try state.withLock { (state: inout State) throws -> T in
             defer { revision.set(state.isDeleted ? -1 : state.table.version) }
             return try body(&state)
         }

@@ -44,6 +44,7 @@ count_events(struct stream *stream, const char *bytes, ssize_t length)
       if (stream->head == 4) {
         stream->phase = 1;
         stream->remaining = 0;
+        stream->matched = 1; /* the body starts a line */
       }
       break;
     case 1:

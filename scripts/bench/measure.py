@@ -249,58 +249,76 @@ def model_memory(tools, rows, moves):
     return {key: int(value) for key, value in line.items()}
 
 
-def fan_out(tools, counts, changes):
+def fan_out(tools, counts, changes, rounds):
     """One change delivered to N event-stream subscribers: server CPU per delivered event, idle
     CPU; and the same for the floor, a C program that writes an event of the same size to N
-    sockets with one send() each and does nothing else."""
+    sockets with one send() each and does nothing else. Both servers hold their N subscribers
+    at once and take turns, round by round, so that each ratio compares the same moments of
+    this shared machine."""
     results = {}
     for count in counts:
         server = Server("webtableview", tools.serve("--data", tools.data["feed"], "--connection-limit", "20000"))
+        floor, watching = None, []
         try:
             def change(text):
                 status = http(server.port, "PUT", "/api/tables/feed/sections/0/rows/0",
                               body=f'{{"id":"r0","text":"{text}"}}', headers={"Content-Type": "application/json"})[0]
                 assert status == 200, status
-            idle, per_event = subscribed(tools, server, count, change, changes)
-            size = last_event_size(server.port, "feed")
-        finally:
-            server.stop()
-        floor = Server("SSE floor", [tools.sse_floor, str(size)])
-        try:
+
             def floor_change(_):
                 assert http(floor.port, "POST", "/change")[0] == 204
-            _, floor_per_event = subscribed(tools, floor, count, floor_change, changes)
+            # One change first, to give the floor an event of the same size.
+            change("Change 0-0")
+            size = last_event_size(server.port, "feed")
+            floor = Server("SSE floor", [tools.sse_floor, str(size)])
+            watching = [Subscribers(tools, server, count), Subscribers(tools, floor, count)]
+            idle = watching[0].idle_us_per_s()
+            per_event, floor_per_event = [], []
+            turns = [(watching[0], change, per_event), (watching[1], floor_change, floor_per_event)]
+            for round_index in range(rounds):
+                for subscribers, make_change, out in turns[round_index % 2:] + turns[:round_index % 2]:
+                    out.append(subscribers.per_event_us(make_change, changes, round_index))
         finally:
-            floor.stop()
+            for subscribers in watching:
+                subscribers.close()
+            server.stop()
+            if floor:
+                floor.stop()
         results[count] = {"per_event_us": summary(per_event), "idle_us_per_s": idle, "event_bytes": size,
-                          "floor_per_event_us": summary(floor_per_event),
+                          "floor_per_event_us": summary(floor_per_event), "changes": changes,
                           "vs_floor": summary([a / b for a, b in zip(per_event, floor_per_event)])}
     return results
 
 
-def subscribed(tools, server, count, change, changes):
-    """Connects `count` subscribers to `server`, measures its idle CPU, then makes `changes`
-    changes 3 times and answers (idle µs/s, [CPU µs per delivered event per round])."""
-    clients = subprocess.Popen([tools.sse_clients, str(server.port), "/api/tables/feed/events", str(count)],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        assert clients.stdout.readline().startswith("ready"), "subscribers did not connect"
+class Subscribers:
+    """`count` event-stream subscribers of `server` (`sse_clients`, one process)."""
+
+    def __init__(self, tools, server, count):
+        self.server, self.count = server, count
+        self.clients = subprocess.Popen([tools.sse_clients, str(server.port), "/api/tables/feed/events", str(count)],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.clients.stdout.readline().startswith("ready"), "subscribers did not connect"
+
+    def idle_us_per_s(self):
+        """The server's CPU per second while its subscribers wait, after a second to settle."""
         time.sleep(1)
-        idle_before = server.cpu_us()
+        before = self.server.cpu_us()
         time.sleep(3)
-        idle = (server.cpu_us() - idle_before) / 3
-        per_event = []
-        for round_index in range(3):
-            before = server.cpu_us()
-            for number in range(changes):
-                change(f"Change {round_index}-{number}")
-                line = clients.stdout.readline()
-                assert line.startswith("events"), line
-            per_event.append((server.cpu_us() - before) / (changes * count))
-    finally:
-        clients.stdin.close()
-        clients.wait(timeout=30)
-    return idle, per_event
+        return (self.server.cpu_us() - before) / 3
+
+    def per_event_us(self, make_change, changes, round_index):
+        """Makes `changes` changes, each once every subscriber has the one before: the server's
+        CPU per delivered event."""
+        before = self.server.cpu_us()
+        for number in range(changes):
+            make_change(f"Change {round_index}-{number}")
+            line = self.clients.stdout.readline()
+            assert line.startswith("events"), line
+        return (self.server.cpu_us() - before) / (changes * self.count)
+
+    def close(self):
+        self.clients.stdin.close()
+        self.clients.wait(timeout=30)
 
 
 def last_event_size(port, table):

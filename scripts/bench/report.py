@@ -365,9 +365,12 @@ def markdown(r):
         out.append(f"| {int(rows):,} | {spread(v['diff_ns'], 1)} | {spread(v['swift_ns'], 1)} | {spread(v['ratio'], 0)} |")
     if "diff_shapes" in r:
         out += diff_shapes_section(r["diff_shapes"])
-    out += ["", "### Event-stream fan-out (20 changes a run, 3 runs)", "",
+    first = next(iter(f.values()))
+    out += ["", f"### Event-stream fan-out ({first.get('changes', 20)} changes a run, "
+            f"{first['per_event_us']['n']} runs each, taking turns with the floor)", "",
             "The floor is `Benchmarks/Floor/sse_floor.c`: the same subscribers, an event of the same size, "
-            "written with one `send()` to each socket and nothing else.", "",
+            "written with one `send()` to each socket and nothing else. Both servers hold their subscribers "
+            "at once and take turns, run by run; the ratio is taken run by run.", "",
             "| subscribers | event | server CPU per delivered event | C floor | ratio | idle CPU |",
             "|---|---|---|---|---|---|"]
     for n, v in f.items():

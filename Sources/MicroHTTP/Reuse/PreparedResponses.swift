@@ -68,11 +68,29 @@ final class PreparedResponses: Sendable {
         /// Made when the shelf first fills: from then on only answers to
         /// paths in it are kept.
         var seen: SeenPaths?
+        /// Answers sent from the shelf, and answers kept on it, since it was
+        /// last emptied.
+        var hits = 0
+        var kept = 0
+        /// Misses left before a resting shelf is emptied; 0 when not resting.
+        var restingMisses = 0
+        /// The next rest, in misses per answer kept in the generation that earned it.
+        var restLength = Shelf.shortestRest
 
-        /// Drops every answer.
+        static let shortestRest = 8
+        static let longestRest = 64
+
+        /// Drops every answer, and starts remembering paths anew.
         func empty() {
             entries.forEach { $0.removeAll() }
             bytes = 0
+            hits = 0
+            kept = 0
+            if let seen {
+                seen.removeAll()
+            } else {
+                seen = SeenPaths()
+            }
         }
     }
 
@@ -103,22 +121,35 @@ final class PreparedResponses: Sendable {
     /// The answer kept for `key` on this thread's shelf, when its revision
     /// still holds.
     func entry(for key: Key) -> Entry? {
-        let entry = shelves.current.entries[key.coding.rawValue].value(for: key.path, hash: key.hash)
-        return entry?.reuse.holds == true ? entry : nil
+        let shelf = shelves.current
+        guard let entry = shelf.entries[key.coding.rawValue].value(for: key.path, hash: key.hash), entry.reuse.holds
+        else {
+            return nil
+        }
+        shelf.hits &+= 1
+        return entry
     }
 
     /// Whether this thread's shelf would keep an answer for `key`, which it
     /// does not hold: always until the shelf first fills; after that, when
     /// the path was asked for before since the shelf was last emptied, or
-    /// its answer there is out of date. A path asked for the first time is
-    /// remembered, and its answer made but not kept.
+    /// its answer there is out of date (only that while the shelf rests). A
+    /// path asked for the first time is remembered, and its answer made but
+    /// not kept.
     func admits(_ key: Key) -> Bool {
         let shelf = shelves.current
+        let replaces = { shelf.entries[key.coding.rawValue].value(for: key.path, hash: key.hash) != nil }
+        if shelf.restingMisses > 0 {
+            shelf.restingMisses -= 1
+            if shelf.restingMisses == 0 {
+                shelf.empty()
+            }
+            return replaces()
+        }
         guard let seen = shelf.seen else {
             return true
         }
-        return seen.insert(key.hash, key.coding)
-            || shelf.entries[key.coding.rawValue].value(for: key.path, hash: key.hash) != nil
+        return seen.insert(key.hash, key.coding) || replaces()
     }
 
     /// Keeps `entry` for `key` on this thread's shelf, in place of the one
@@ -127,21 +158,47 @@ final class PreparedResponses: Sendable {
     /// cost a scan each time, and the answers still read come back on their
     /// second read. An answer whose revision has moved on stays until then,
     /// or until its path is kept again.
+    ///
+    /// Unless the shelf thrashes: when the answers kept since it was last
+    /// emptied were sent fewer times than they were made, the reads are
+    /// spread over more paths than fit, and emptying it would only make
+    /// room for more answers read once. It then rests, full: it keeps what
+    /// it holds (and renews those whose revision moved on) and keeps nothing
+    /// new for a number of misses — 8 per answer kept, doubling up to 64
+    /// while it keeps thrashing — before it is emptied and tried again.
     func keep(_ entry: Entry, for key: Key) {
         guard entry.size <= shelfBudget else {
             return
         }
         let shelf = shelves.current
-        if shelf.bytes + entry.size > shelfBudget {
-            shelf.empty()
-            if let seen = shelf.seen {
-                seen.removeAll()
-            } else {
-                shelf.seen = SeenPaths()
+        let table = shelf.entries[key.coding.rawValue]
+        let replaced = table.value(for: key.path, hash: key.hash)
+        let growth = entry.size - (replaced?.size ?? 0)
+        if shelf.restingMisses > 0 || shelf.bytes + growth > shelfBudget {
+            guard shelf.restingMisses == 0 else {
+                if replaced != nil, shelf.bytes + growth <= shelfBudget {
+                    table.set(entry, for: key.path, hash: key.hash)
+                    shelf.bytes += growth
+                }
+                return
             }
+            if shelf.hits < shelf.kept {
+                shelf.restingMisses = shelf.kept * shelf.restLength
+                shelf.restLength = min(shelf.restLength * 2, Shelf.longestRest)
+                shelf.hits = 0
+                shelf.kept = 0
+                return
+            }
+            shelf.restLength = Shelf.shortestRest
+            shelf.empty()
+            table.set(entry, for: key.path, hash: key.hash)
+            shelf.bytes = entry.size
+            shelf.kept = 1
+            return
         }
-        let replaced = shelf.entries[key.coding.rawValue].set(entry, for: key.path, hash: key.hash)
-        shelf.bytes += entry.size - (replaced?.size ?? 0)
+        table.set(entry, for: key.path, hash: key.hash)
+        shelf.bytes += growth
+        shelf.kept += 1
     }
 }
 

@@ -146,21 +146,19 @@ import Testing
     }
 
     /// A shelf whose answers were sent fewer times than they were made
-    /// thrashes: it rests full, keeping its answers (renewing those out of
-    /// date) and no new one, for 8 misses per answer kept, then starts anew.
-    @Test func aShelfThatThrashesRestsFull() throws {
+    /// thrashes: it is emptied and rests, keeping nothing for 8 times the
+    /// misses it took to thrash, then keeps paths read again as before.
+    @Test func aShelfThatThrashesRestsEmpty() throws {
         try withCountingServer(budget: 4 * 1024) { (revision, calls, client) throws in
             let made = { (items: [Int]) in try Self.made(reading: items, client, revision, calls) }
             #expect(try made(Array(0..<15)) == 15)
-            // Full, with none of its 15 answers sent again: it rests 120 misses.
-            #expect(try made([15, 15, 15]) == 3)
-            #expect(try made(Array(0..<15)) == 0)
-            revision.set(2)
-            #expect(try made([3, 3]) == 1)
-            #expect(try made(Array(100..<216)) == 116)
-            // The rest ends: emptied, it keeps a path at its second read again.
-            #expect(try made([16, 16, 16, 16]) == 3)
-            #expect(try made([3]) == 1)
+            // Full at its 16th miss, with none of its 15 answers sent again: it rests 128 misses.
+            #expect(try made([15]) == 1)
+            #expect(try made(Array(0..<15)) == 15)
+            #expect(try made([0, 0]) == 2)
+            #expect(try made(Array(100..<211)) == 111)
+            // Rested: a path is kept at its second read again.
+            #expect(try made([16, 16, 16, 16]) == 2)
         }
     }
 
@@ -173,6 +171,18 @@ import Testing
             #expect(try client.request(.GET, "/items/\(item)").text == "item \(item) at \(revision.current)")
         }
         return calls.value - before
+    }
+
+    /// From 256 answers kept on, a shelf is judged before it fills: when
+    /// fewer than a quarter of them were sent again, it thrashes and rests.
+    @Test func aShelfIsJudgedBeforeItFills() throws {
+        try withCountingServer(budget: 1 << 20) { (revision, calls, client) throws in
+            let made = { (items: [Int]) in try Self.made(reading: items, client, revision, calls) }
+            #expect(try made(Array(0..<256) + Array(0..<63)) == 256)
+            // The 257th answer: 63 sent again, fewer than 64: 257 misses × 8 of rest.
+            #expect(try made([256, 256]) == 2)
+            #expect(try made([0]) == 1)
+        }
     }
 
     @Test func aBudgetOfZeroKeepsNothing() throws {

@@ -110,7 +110,10 @@ let package = Package(
         .testTarget(name: "webtableviewTests", dependencies: ["webtableview", "CAllocator"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "TableRenderingTests", dependencies: ["TableRendering", "TableModel", "JSON"], swiftSettings: strict),
+        .testTarget(
+            name: "TableRenderingTests",
+            dependencies: ["TableRendering", "TableModel", "JSON", .product(name: "Mustache", package: "swift-mustache")],
+            swiftSettings: strict),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
         .testTarget(name: "TableImportTests", dependencies: ["TableImport", "TableModel"], swiftSettings: strict),
         .testTarget(name: "TableDatabaseTests", dependencies: ["TableDatabase"], swiftSettings: strict),

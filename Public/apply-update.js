@@ -198,6 +198,7 @@ export function applyUpdate(view, update, drawn = new Map()) {
   const rowPlan = planRows(plan, batch, html, tableID);
   const kind = kindFor(batch.animation ?? "automatic");
   const focused = document.activeElement?.closest?.("tr.cell, tbody.section") ?? null;
+  const control = focusedControl(focused);
 
   // Read what the animations need before changing anything: one layout.
   const leaving = departures(plan, rowPlan).map((node) => ({ node, kind, height: node.offsetHeight }));
@@ -242,7 +243,7 @@ export function applyUpdate(view, update, drawn = new Map()) {
   animateOut(leaving.filter(seen));
   animateIn(entering.filter(seen).map(({ node, phase }) => ({ node, phase, kind })));
   animateMoves(sliding);
-  restoreFocus(focused, replaced, successor);
+  restoreFocus(focused, control, replaced, successor);
   view.notices.announce(summarise(batch));
   return { reload: false };
 }
@@ -271,8 +272,19 @@ function successorOf(focused, leaving) {
   return null;
 }
 
-/** Keeps focus on a row or section that was redrawn, or moves it to the deleted row's successor. */
-function restoreFocus(focused, replaced, successor) {
+const CONTROLS = "a[href], button, input";
+
+/** Which control of the focused row has the focus: its place among the row's controls, or -1. */
+function focusedControl(focused) {
+  if (!focused?.matches("tr.cell") || document.activeElement === focused) return -1;
+  return Array.from(focused.querySelectorAll(CONTROLS)).indexOf(document.activeElement);
+}
+
+/**
+ * Keeps focus on a row or section that was redrawn (on the same control of a
+ * redrawn row), or moves it to the deleted row's successor.
+ */
+function restoreFocus(focused, control, replaced, successor) {
   if (!focused) return;
   if (successor?.isConnected) {
     successor.focus({ preventScroll: true });
@@ -282,5 +294,6 @@ function restoreFocus(focused, replaced, successor) {
   const pair = replaced.find(([old]) => old === focused);
   if (!pair) return;
   const target = pair[1].matches("tr.cell") ? pair[1] : pair[1].querySelector("tr.cell");
-  target?.focus({ preventScroll: true });
+  const same = control >= 0 && target === pair[1] ? target.querySelectorAll(CONTROLS)[control] : null;
+  (same ?? target)?.focus({ preventScroll: true });
 }

@@ -25,11 +25,14 @@ import os
 import random
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "support"))
+import wtv  # noqa: E402
 
 WORKERS = 4
 
@@ -40,12 +43,12 @@ class Server:
     def __init__(self, args, workdir, name):
         self.stderr_path = os.path.join(workdir, name + ".err")
         self.stderr = open(self.stderr_path, "ab")
-        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.stderr)
-        line = self.process.stdout.readline().decode()
-        if not line.startswith("listening on http://127.0.0.1:"):
-            self.kill()
-            raise RuntimeError(f"{name} did not start: {line!r}\n" + open(self.stderr_path).read()[-2000:])
-        self.port = int(line.rsplit(":", 1)[1])
+        try:
+            self.process, url = wtv.launch(args, self.stderr)
+        except RuntimeError as error:
+            self.stderr.close()
+            raise RuntimeError(f"{name}: {error}") from None
+        self.port = int(url.rsplit(":", 1)[1])
 
     def kill(self):
         if self.process.poll() is None:

@@ -33,6 +33,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "support"))
+import wtv  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_FILES = ["README.md", "docs/API.md"]
@@ -233,32 +237,14 @@ def check(example, env, port):
 
 
 def start_server(binary):
+    """A fresh demo server; answers the process and its port."""
     work = tempfile.mkdtemp(prefix="wtv-docs-")
-    stdout = open(os.path.join(work, "out"), "w+")
-    stderr = open(os.path.join(work, "err"), "w+")
-    server = subprocess.Popen([binary, "serve", "--port", "0", "--log-level", "warning"],
-                              stdout=stdout, stderr=stderr)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        stdout.seek(0)
-        match = re.search(r"listening on http://[^:]+:(\d+)", stdout.read())
-        if match:
-            return server, int(match.group(1))
-        if server.poll() is not None:
-            break
-        time.sleep(0.1)
-    server.kill()
-    stderr.seek(0)
-    sys.exit(f"the server did not start: {stderr.read()[:500]}")
-
-
-def stop_server(server):
-    server.terminate()
-    try:
-        server.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
+    with open(os.path.join(work, "err"), "w") as stderr:
+        try:
+            server, url = wtv.launch([binary, "serve", "--port", "0", "--log-level", "warning"], stderr)
+        except RuntimeError as error:
+            sys.exit(str(error))
+    return server, int(url.rsplit(":", 1)[1])
 
 
 def main():
@@ -280,7 +266,7 @@ def main():
                     failures += 1
                     print(f"FAIL {example.where()}\n    {problem}")
         finally:
-            stop_server(server)
+            wtv.stop(server, timeout=15)
         print(f"docs: {path}: {len(found)} examples")
     print(f"docs: {total - failures} passed, {failures} failed")
     sys.exit(1 if failures else 0)

@@ -23,9 +23,62 @@ static const char pattern[] = "\nevent: update\n";
 
 struct stream {
   int fd;
-  int matched;   /* bytes of `pattern` matched so far */
+  int matched;   /* bytes of `pattern` matched so far, in the body */
   int ready;     /* response header seen */
+  int phase;     /* 0 response head, 1 chunk size line, 2 chunk data, 3 line end after the data */
+  int head;      /* bytes of "\r\n\r\n" matched so far, in the response head */
+  long remaining; /* chunk size, then its bytes not yet read */
 };
+
+/* Counts the `update` events of one stream's bytes: the chunked transfer coding
+   is undone first, since a chunk may end in the middle of an event. */
+static long
+count_events(struct stream *stream, const char *bytes, ssize_t length)
+{
+  long found = 0;
+  for (ssize_t b = 0; b < length; b++) {
+    char c = bytes[b];
+    switch (stream->phase) {
+    case 0:
+      stream->head = c == "\r\n\r\n"[stream->head] ? stream->head + 1 : (c == '\r' ? 1 : 0);
+      if (stream->head == 4) {
+        stream->phase = 1;
+        stream->remaining = 0;
+        stream->matched = 1; /* the body starts a line */
+      }
+      break;
+    case 1:
+      if (c >= '0' && c <= '9')
+        stream->remaining = stream->remaining * 16 + (c - '0');
+      else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+        stream->remaining = stream->remaining * 16 + ((c | 0x20) - 'a' + 10);
+      else if (c == '\n')
+        stream->phase = stream->remaining > 0 ? 2 : 4;
+      break;
+    case 2:
+      if (c == pattern[stream->matched]) {
+        if (++stream->matched == (int) sizeof(pattern) - 1) {
+          stream->matched = 1;
+          found++;
+        }
+      } else {
+        stream->matched = c == '\n' ? 1 : 0;
+      }
+      if (--stream->remaining == 0)
+        stream->phase = 3;
+      break;
+    case 3:
+      if (c == '\n') {
+        stream->phase = 1;
+        stream->remaining = 0;
+      }
+      break;
+    default:
+      break;
+    }
+  }
+  return found;
+}
 
 int
 main(int argc, char **argv)
@@ -98,18 +151,10 @@ main(int argc, char **argv)
           fflush(stdout);
         }
       }
-      for (ssize_t b = 0; b < got; b++) {
-        char c = buffer[b];
-        if (c == pattern[stream->matched]) {
-          if (++stream->matched == (int) sizeof(pattern) - 1) {
-            stream->matched = 1;
-            if (++total % count == 0) {
-              printf("events %ld\n", total);
-              fflush(stdout);
-            }
-          }
-        } else {
-          stream->matched = c == '\n' ? 1 : 0;
+      for (long found = count_events(stream, buffer, got); found > 0; found--) {
+        if (++total % count == 0) {
+          printf("events %ld\n", total);
+          fflush(stdout);
         }
       }
     }

@@ -67,6 +67,12 @@ extension JSONWriter {
 
     /// Appends `value` in decimal without going through `String`.
     mutating func appendDecimal(_ value: Int) {
+        Self.appendDecimal(value, to: &bytes)
+    }
+
+    /// Appends `value` in decimal to `bytes`, as `String(value)` writes it, without
+    /// going through `String` (the HTML renderer writes numbers this way too).
+    public static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         if magnitude < 10 {

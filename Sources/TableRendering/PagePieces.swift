@@ -13,8 +13,8 @@ public struct PagePieces: Sequence, Sendable {
     /// The body of `{{#sections}}` that streaming draws section by section.
     static let sectionsTemplate = "{{>section}}"
 
-    let head: String
-    let tail: String
+    let head: [UInt8]
+    let tail: [UInt8]
     let table: Table
     /// How many rows to draw of each section.
     let rowLimits: [Int]
@@ -36,14 +36,12 @@ public struct PagePieces: Sequence, Sendable {
             defer { position += 1 }
             switch position {
             case -1:
-                return Array(pieces.head.utf8)
+                return pieces.head
             case pieces.sectionCount:
-                return Array(pieces.tail.utf8)
+                return pieces.tail
             case let section where section < pieces.sectionCount:
-                return Array(
-                    pieces.renderer.section(
-                        pieces.table, at: section, rowLimit: pieces.rowLimits[section], drawer: drawer
-                    ).utf8)
+                return pieces.renderer.sectionBytes(
+                    pieces.table, at: section, rowLimit: pieces.rowLimits[section], drawer: drawer)
             default:
                 return nil
             }

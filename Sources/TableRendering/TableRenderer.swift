@@ -75,19 +75,24 @@ public struct TableRenderer: Sendable {
                 inner.text = text
                 return marker
             })
-        let whole = document(
-            title: context.title, body: templates.render(context, "table"),
-            bodyClass: "table-page \(style.rawValue)", backLink: true)
-        guard inner.text == PagePieces.sectionsTemplate, let split = whole.range(of: marker) else {
+        let whole = Array(
+            document(
+                title: context.title, body: templates.render(context, "table"),
+                bodyClass: "table-page \(style.rawValue)", backLink: true
+            ).utf8)
+        guard inner.text == PagePieces.sectionsTemplate,
+            let split = RowDrawer.onlyOccurrence(of: Array(marker.utf8), in: whole)
+        else {
             // A table template that draws its sections some other way: one piece, drawn the usual way.
             let context = TableContext(table, style: style, rowLimits: rowLimits, drawer: drawer)
             let page = document(
                 title: context.title, body: templates.render(context, "table"),
                 bodyClass: "table-page \(style.rawValue)", backLink: true)
-            return PagePieces(head: page, tail: "", table: table, rowLimits: rowLimits, renderer: self, sectionCount: 0)
+            return PagePieces(
+                head: Array(page.utf8), tail: [], table: table, rowLimits: rowLimits, renderer: self, sectionCount: 0)
         }
         return PagePieces(
-            head: String(whole[..<split.lowerBound]), tail: String(whole[split.upperBound...]),
+            head: Array(whole[..<split.lowerBound]), tail: Array(whole[split.upperBound...]),
             table: table, rowLimits: rowLimits, renderer: self, sectionCount: table.sections.count)
     }
 
@@ -106,10 +111,11 @@ public struct TableRenderer: Sendable {
         guard table.sections.indices.contains(section) else { return "" }
         let rows = table.sections[section].rows
         let clamped = range.clamped(to: 0..<rows.count)
-        let context = FragmentContext(
-            rows: drawer(for: table).rows(of: table.sections[section], at: section, in: clamped),
-            more: MoreContext(tableID: table.id, section: section, offset: clamped.upperBound, total: rows.count))
-        return templates.render(context, "rows")
+        let more = MoreContext(tableID: table.id, section: section, offset: clamped.upperBound, total: rows.count)
+        let bytes = drawer(for: table).render("rows", rowsOf: table.sections[section], at: section, in: clamped) {
+            FragmentContext(rows: $0, more: more)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The HTML document of `GET /tables/{t}/sections/{s}?offset=`: the rows of
@@ -129,13 +135,15 @@ public struct TableRenderer: Sendable {
             case 1: "Row \(Formatting.grouped(shown.upperBound)) of \(total)"
             default: "Rows \(Formatting.grouped(shown.lowerBound + 1))–\(Formatting.grouped(shown.upperBound)) of \(total)"
             }
-        let context = SectionPageContext(
-            title: title, style: table.style, range: described,
-            tableHref: HTMLEscaping.escape("/tables/\(PathEscaping.segment(table.id))#section-\(section)"),
-            section: SectionContext(
-                table.sections[section], at: section, tableID: table.id, range: shown, drawer: drawer(for: table)))
+        let tableHref = HTMLEscaping.escape("/tables/\(PathEscaping.segment(table.id))#section-\(section)")
+        let value = table.sections[section]
+        let body = drawer(for: table).render("section-page", rowsOf: value, at: section, in: shown) { rows in
+            SectionPageContext(
+                title: title, style: table.style, range: described, tableHref: tableHref,
+                section: SectionContext(value, at: section, tableID: table.id, shown: shown, rows: rows))
+        }
         return document(
-            title: title, body: templates.render(context, "section-page"),
+            title: title, body: String(decoding: body, as: UTF8.self),
             bodyClass: "table-page \(table.style.rawValue)", backLink: true)
     }
 
@@ -148,16 +156,24 @@ public struct TableRenderer: Sendable {
     }
 
     func section(_ table: Table, at section: Int, rowLimit: Int, drawer: RowDrawer) -> String {
-        let context = SectionContext(
-            table.sections[section], at: section, tableID: table.id, rowLimit: rowLimit, drawer: drawer)
-        return templates.render(context, "section")
+        String(decoding: sectionBytes(table, at: section, rowLimit: rowLimit, drawer: drawer), as: UTF8.self)
+    }
+
+    /// ``section(_:at:rowLimit:)`` as UTF-8, its rows written straight into the bytes.
+    func sectionBytes(_ table: Table, at section: Int, rowLimit: Int, drawer: RowDrawer) -> [UInt8] {
+        let value = table.sections[section]
+        let shown = (0..<max(rowLimit, 0)).clamped(to: 0..<value.rows.count)
+        return drawer.render("section", rowsOf: value, at: section, in: shown) { rows in
+            SectionContext(value, at: section, tableID: table.id, shown: shown, rows: rows)
+        }
     }
 
     /// One `<tr class="cell">`. Empty when there is no row at `indexPath`.
     public func row(_ table: Table, at indexPath: TableIndexPath) -> String {
         guard let row = table.row(at: indexPath) else { return "" }
-        let (shape, values) = row.rendering(
-            at: indexPath, defaults: RowDefaults(table: table, customCells: templates.customCells))
+        let defaults = RowDefaults(table: table, customCells: templates.customCells)
+        let shape = row.shape(defaults: defaults)
+        let values = row.values(at: indexPath, shape: shape, defaults: defaults)
         return templates.render(RowContext(shape: shape, values: values, fields: row.fields), "row")
     }
 

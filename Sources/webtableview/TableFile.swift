@@ -10,10 +10,10 @@ enum TableFile {
     static func load(
         _ path: String, limits: ModelLimits, csvOptions: CSVImportOptions = CSVImportOptions()
     ) -> Result<[Table], TableFileError> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(TableFileError(messages: ["cannot read the file"]))
-        }
         if path.lowercased().hasSuffix(".csv") {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return .failure(TableFileError(messages: ["cannot read the file"]))
+            }
             do throws(CSVImportError) {
                 return .success([try CSVImport.table(csv: Array(data), name: path, options: csvOptions, limits: limits)])
             } catch {
@@ -21,15 +21,29 @@ enum TableFile {
             }
         }
         let value: JSONValue
-        do {
-            value = try JSONParser().parse(Array(data))
-        } catch {
-            return .failure(TableFileError(messages: ["\(error)"]))
+        switch parsed(path) {
+        case .success(let parsed): value = parsed
+        case .failure(let error): return .failure(error)
         }
         do {
             return .success(try ModelDecoder.tables(from: value, limits: limits))
         } catch {
             return .failure(TableFileError(messages: error.issues.map { "\($0.path): \($0.message)" }))
+        }
+    }
+
+    /// The JSON value of the file at `path`, parsed from its bytes as read (no copy of
+    /// them); the bytes are let go on return, before the value is decoded into tables,
+    /// so that the bytes and the rows are never in memory together (the peak while loading,
+    /// scripts/bench/findings.md, *Memory under edits*).
+    private static func parsed(_ path: String) -> Result<JSONValue, TableFileError> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(TableFileError(messages: ["cannot read the file"]))
+        }
+        do {
+            return .success(try JSONParser().parse(data))
+        } catch {
+            return .failure(TableFileError(messages: ["\(error)"]))
         }
     }
 

@@ -235,6 +235,18 @@ final class StreamFixture: Sendable {
         #expect(eventually { late.value })
     }
 
+    @Test func severalEventsAreQueuedInOrderUnderTheSameBound() {
+        let stream = EventStream(bufferLimit: 4)
+        #expect(stream.send(contentsOf: [Array("ab".utf8), [], Array("cd".utf8)]))
+        #expect(stream.takeQueuedBytes() == Array("abcd".utf8))
+        // The first is written, the second waits within the bound, the third finds
+        // 5 bytes waiting behind the first: the client is dropped, nothing after it queued.
+        #expect(!stream.send(contentsOf: [[1, 2, 3, 4, 5], [1, 2, 3, 4, 5], [1], [2]]))
+        #expect(stream.isClosed)
+        #expect(stream.takeQueuedBytes().isEmpty)
+        #expect(!stream.send(contentsOf: [[1]]))
+    }
+
     @Test func queuedBytesCanBeTakenWithoutAConnection() {
         let stream = EventStream()
         #expect(stream.send(Array("a".utf8)))

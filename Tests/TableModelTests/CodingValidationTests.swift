@@ -98,6 +98,21 @@ import Testing
             ])
     }
 
+    @Test func theIDIndexOfADecodedTableHoldsEveryIDOnce() throws {
+        let table = try ModelDecoder.table(
+            from: CodingFixture.parse(
+                #"""
+                {"id": "t", "sections": [
+                  {"rows": [{}, {}, {}]},
+                  {"id": "b", "rows": [{"id": "x"}, {}, {"id": "y"}]},
+                  {"rows": [{"id": "z"}]}
+                ]}
+                """#))
+        #expect(table.ids.sectionIDs == ["b"])
+        #expect(table.ids.rowIDs == ["x", "y", "z"])
+        #expect(table.ids == TableIDIndex(table.sections))
+    }
+
     @Test func refusesBadTables() throws {
         #expect(try CodingFixture.tableIssues("{}") == [#"$: missing required field "id""#])
         #expect(try CodingFixture.tableIssues("[]") == ["$: expected an object, found an array"])

@@ -1,62 +1,37 @@
-"""Helpers for the browser tests: the real server on port 0, HTTP calls with
-urllib, headless Chromium through Selenium, and reading the table off the page."""
+"""Helpers for the browser tests: the real server on port 0 and polling
+(Tests/support/wtv.py), HTTP calls with urllib, headless Chromium through
+Selenium, and reading the table off the page."""
 
 from __future__ import annotations
 
 import json
 import os
-import queue
-import subprocess
-import threading
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
-ROOT = Path(__file__).resolve().parents[2]
-BINARY = Path(os.environ.get("WEBTABLEVIEW_BIN", ROOT / ".build" / "debug" / "webtableview"))
-TEMPLATES = ROOT / "Templates"
-PUBLIC = ROOT / "Public"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+import wtv  # noqa: E402
+from wtv import BINARY, ROOT, TIMEOUT  # noqa: E402,F401  (the suite's names)
+
 # Where screenshots go: a scratch folder, unless `make screenshots` names docs/screenshots.
 SCREENSHOTS = Path(os.environ.get("WEBTABLEVIEW_SCREENSHOTS", "/tmp/webtableview-screenshots"))
-TIMEOUT = 30
 
 
-class Server:
-    """`webtableview serve --port 0 --data FILE`, stopped by `stop()`."""
+class Server(wtv.Server):
+    """`webtableview serve --port 0 --data FILE` of `tables`, stopped by `stop()`;
+    `request` speaks JSON both ways."""
 
     def __init__(self, tables: list[dict], workdir: Path, *extra: str):
         data = workdir / "tables.json"
         data.write_text(json.dumps(tables))
-        self.log = workdir / "server.log"
-        command = [str(BINARY), "serve", "--port", "0", "--data", str(data),
-                   "--public", str(PUBLIC), "--templates", str(TEMPLATES), *extra]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=self.log.open("wb"), text=True)
-        lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=lambda: lines.put(self.process.stdout.readline()), daemon=True).start()
-        try:
-            first = lines.get(timeout=TIMEOUT)
-        except queue.Empty:
-            self.stop()
-            raise RuntimeError(f"server did not start: {self.log.read_text()}")
-        if not first.startswith("listening on "):
-            self.stop()
-            raise RuntimeError(f"server did not start ({first!r}): {self.log.read_text()}")
-        self.url = first.removeprefix("listening on ").strip()
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        super().__init__(workdir, "--data", str(data), *extra)
 
     def request(self, method: str, path: str, body=None, headers: dict | None = None):
         """Answers (status, parsed JSON body or None)."""
@@ -122,8 +97,9 @@ def script_errors(driver) -> list[str]:
 
 
 def wait(driver, condition, message: str = "", timeout: float = TIMEOUT):
-    """Waits for `condition()` to be truthy (never a fixed sleep)."""
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda _: condition(), message)
+    """Waits for `condition()` to be truthy (never a fixed sleep); an element
+    not there yet counts as not yet, as with Selenium's WebDriverWait."""
+    return wtv.wait_until(condition, message, timeout=timeout, ignoring=(NoSuchElementException,))
 
 
 def open_table(driver, server: Server, table_id: str, query: str = "") -> None:

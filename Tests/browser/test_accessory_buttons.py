@@ -57,15 +57,38 @@ def test_a_press_in_one_window_is_an_event_in_another(serve, browser):
     wait(second, lambda: len(presses(second)) == 3 and presses(second)[2]["version"] == 3)
 
 
-def test_enter_and_space_press_the_focused_button(serve, browser):
-    # Clicking the row to focus it selects it (a change of its own): presses are counted by their events.
+def on_the_first_button(serve, browser):
+    """A server and a window whose keyboard focus is on the first row's button, presses recorded."""
     server = serve([SETTINGS])
     window = browser()
     open_table(window, server, "settings")
     window.execute_script(LISTEN)
     focus_control(window, 0, 0, "button.accessory-button")
+    return server, window
+
+
+def test_enter_and_space_press_the_focused_button(serve, browser):
+    # Clicking the row to focus it selects it (a change of its own): presses are counted by their events.
+    _, window = on_the_first_button(serve, browser)
     window.switch_to.active_element.send_keys(Keys.ENTER)
     wait(window, lambda: [press["id"] for press in presses(window)] == ["update-now"], "Enter did not press the button")
     window.switch_to.active_element.send_keys(Keys.SPACE)
     wait(window, lambda: len(presses(window)) == 2, "Space did not press the button")
     assert presses(window)[1]["at"] == [0, 0]
+
+
+def test_a_focused_button_keeps_the_focus_when_its_row_is_redrawn(serve, browser):
+    # Another client reloads the row whose button the keyboard user is on: the
+    # redrawn row's button has the focus, and Space presses it.
+    server, window = on_the_first_button(serve, browser)
+    wait(window, lambda: window.execute_script("return document.querySelector('table').dataset.version") == "1",
+         "the click's selection did not arrive")
+    server.edit("PUT", "/api/tables/settings/sections/0/rows/0",
+                cell("iOS 26.3", id="update-now", accessoryView={"type": "button", "title": "Update Now"}))
+    wait(window, lambda: window.execute_script(
+        "return document.querySelector(\"tr.cell[data-row='0'] .text\").textContent") == "iOS 26.3",
+        "the row was not redrawn")
+    assert window.execute_script(
+        "return document.activeElement.matches(\"tr.cell[data-row='0'] button.accessory-button\")")
+    window.switch_to.active_element.send_keys(Keys.SPACE)
+    wait(window, lambda: [press["id"] for press in presses(window)] == ["update-now"], "Space did not press")

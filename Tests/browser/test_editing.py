@@ -154,6 +154,58 @@ def test_a_move_of_a_row_without_id_lands_where_it_was_dropped(serve, browser):
     assert window.find_element("css selector", ".tv-toast").is_displayed() is False
 
 
+def test_a_move_of_a_row_without_id_follows_sections_moved_meanwhile(serve, browser):
+    # During the drag a section is inserted above and the second section is
+    # moved to the top: A still lands after B in its own section, wherever that went.
+    server, window = editing(serve, browser, [UNNAMED])
+    drag_a_below_b(window)
+    server.edit("POST", "/api/tables/list/sections", {"at": 0, "section": {"header": "New", "rows": [cell("N")]}})
+    server.edit("POST", "/api/tables/list/sections/2/move", {"to": 0})
+    server.edit("PUT", "/api/tables/list/sections/2/rows/2", cell("C2", canMove=True))
+    ActionChains(window).release().perform()
+    expected = [["E", "F"], ["N"], ["B", "A", "C2", "D"]]
+    wait(window, lambda: server.texts("list") == expected, "the move did not land after B")
+    wait(window, lambda: dom_texts(window) == expected and settled(window), "the page does not show the move")
+    assert numbering(window) == {"version": 4, "problems": []}
+
+
+# Holds the page's first move request until `window.sendMove()`: an edit made
+# meanwhile reaches the server first, as when it races the drop.
+HOLD_MOVE = """
+const send = window.fetch.bind(window);
+let release;
+const held = new Promise((resolve) => { release = resolve; });
+window.sendMove = () => release();
+window.movesSent = [];
+window.fetch = (url, options) => {
+  if (!String(url).endsWith('/move')) return send(url, options);
+  const first = window.movesSent.length === 0;
+  window.movesSent.push(options.headers['If-Match']);
+  return first ? held.then(() => send(url, options)) : send(url, options);
+};
+"""
+
+
+def test_a_move_of_a_row_without_id_refused_as_stale_is_sent_again(serve, browser):
+    # The move leaves at version 0; an insert above reaches the server first, so
+    # the server refuses it. The page rebases it on the insert it then receives
+    # and sends it again at version 1: A lands after B, no message.
+    server, window = editing(serve, browser, [UNNAMED])
+    window.execute_script(HOLD_MOVE)
+    drag_a_below_b(window)
+    ActionChains(window).release().perform()
+    wait(window, lambda: window.execute_script("return window.movesSent.length") == 1)
+    server.edit("POST", "/api/tables/list/sections/0/rows", {"at": 0, "row": cell("Z")})
+    wait(window, lambda: version_shown(window) == 1, "the insert did not arrive")
+    window.execute_script("window.sendMove()")
+    expected = [["Z", "B", "A", "C", "D"], ["E", "F"]]
+    wait(window, lambda: server.texts("list") == expected, "the move was not sent again")
+    wait(window, lambda: dom_texts(window) == expected and settled(window), "the page does not show the move")
+    assert window.execute_script("return window.movesSent") == ['"0"', '"1"']
+    assert numbering(window) == {"version": 2, "problems": []}
+    assert window.find_element("css selector", ".tv-toast").is_displayed() is False
+
+
 def test_a_move_of_a_row_without_id_deleted_meanwhile_is_refused(serve, browser):
     server, window = editing(serve, browser, [UNNAMED])
     drag_a_below_b(window)

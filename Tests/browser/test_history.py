@@ -1,9 +1,19 @@
 """Coming back to the site: its icon; pages kept in the back/forward cache hold no event stream,
 and a page shown again from the cache follows the table from where it was."""
 
+import urllib.request
+
 from support import cell, dom_texts, open_table, table, version_shown, wait
 
 TABLES = [table(f"t{n}", [{"header": "Rows", "rows": [cell(f"Row {n}")]}]) for n in range(8)]
+
+
+def streams_open(server) -> int:
+    """The server's `http_event_streams_open` gauge (GET /metrics)."""
+    with urllib.request.urlopen(server.url + "/metrics", timeout=30) as response:
+        metrics = response.read().decode()
+    return int(next(line.split()[1] for line in metrics.splitlines()
+                    if line.startswith("http_event_streams_open ")))
 
 
 def test_pages_in_the_back_forward_cache_hold_no_stream_and_catch_up_when_shown(serve, browser):
@@ -15,6 +25,9 @@ def test_pages_in_the_back_forward_cache_hold_no_stream_and_catch_up_when_shown(
     for n in range(8):
         open_table(window, server, f"t{n}")
         window.execute_script("window.keptByTheCache = arguments[0]", n)
+    # The server ends up holding one stream, the shown page's: the others closed
+    # theirs (the server counts a closed stream once it notices the close).
+    wait(window, lambda: streams_open(server) == 1, "streams of hidden pages stay open", timeout=120)
 
     # Back: the page comes from the back/forward cache, no reload.
     window.back()

@@ -13,12 +13,12 @@ import json
 import re
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
 from support import TIMEOUT, chromium, dom_texts, script_errors, wait  # noqa: E402
+from wtv import wait_until  # noqa: E402
 
 # Every version the page applies, in order.
 RECORD_VERSIONS = """
@@ -47,17 +47,6 @@ def open_streams(url: str) -> int:
     return int(found.group(1))
 
 
-def until(condition, message: str):
-    """Polls `condition()` until it is truthy, for at most TIMEOUT seconds."""
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(message)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--nginx", required=True, help="nginx's URL")
@@ -77,9 +66,9 @@ def main() -> None:
         shown = int(driver.execute_script("return document.querySelector('table.table-view').dataset.version"))
 
         # Once the page's stream is the only one open in the stack, its replica is the one showing it.
-        counts = until(lambda: (lambda found: found if sum(found.values()) == 1 else None)(
-            {name: open_streams(url) for name, url in replicas.items()}),
-            "the replicas do not show the page's event stream alone")
+        counts = wait_until(lambda: (lambda found: found if sum(found.values()) == 1 else None)(
+                 {name: open_streams(url) for name, url in replicas.items()}),
+                 "the replicas do not show the page's event stream alone")
         holder = next(name for name, count in counts.items() if count == 1)
         subprocess.run(["podman", "kill", holder], check=True, capture_output=True)
         Path(options.killed).write_text(holder)
@@ -99,8 +88,8 @@ def main() -> None:
         table = request("GET", f"{survivor}/api/tables/countries")
         texts = [[row.get("text", "") for row in section["rows"]] for section in table["sections"]]
         wait(driver, lambda: dom_texts(driver) == texts, "the page does not show the table's rows")
-        assert until(lambda: sum(open_streams(url) for name, url in replicas.items() if name != holder) == 1,
-                     "the page's stream is not open at another replica")
+        assert wait_until(lambda: sum(open_streams(url) for name, url in replicas.items() if name != holder) == 1,
+                          "the page's stream is not open at another replica")
         errors = [error for error in script_errors(driver) if "events" not in error]
         assert errors == [], f"the page's scripts failed: {errors}"
         print(f"the page followed on to version {versions[-1]} through another replica")

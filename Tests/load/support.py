@@ -7,10 +7,13 @@ import json
 import os
 import re
 import resource
-import signal
 import socket
-import subprocess
+import sys
 import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+import wtv  # noqa: E402
 
 HOST = "127.0.0.1"
 # Every server process started and not yet stopped: killed at exit, whatever happens.
@@ -57,16 +60,11 @@ class Server:
             soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
-        self.process = subprocess.Popen(
+        self.process, url = wtv.launch(
             [self.binary, "serve", "--port", "0", "--data", data, "--log-level", "warning", *self.flags],
-            stdout=subprocess.PIPE, stderr=self.stderr, preexec_fn=raise_limit, start_new_session=True)
+            self.stderr, preexec_fn=raise_limit, start_new_session=True)
         RUNNING.add(self.process)
-        line = self.process.stdout.readline().decode()
-        match = re.match(r"listening on http://127\.0\.0\.1:(\d+)", line)
-        if not match:
-            self.stop()
-            raise RuntimeError(f"the server did not start: {line!r} {self.errors()}")
-        self.port = int(match.group(1))
+        self.port = int(url.rsplit(":", 1)[1])
         return self
 
     def __exit__(self, *_):
@@ -77,15 +75,7 @@ class Server:
         if self.process is None:
             return None
         try:
-            if self.process.poll() is not None:
-                return self.process.returncode
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                return self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-                return None
+            return wtv.stop(self.process)
         finally:
             RUNNING.discard(self.process)
 

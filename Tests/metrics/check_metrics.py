@@ -8,11 +8,14 @@ Usage: Tests/metrics/check_metrics.py BASE_URL
 """
 import math
 import sys
-import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from wtv import wait_until  # noqa: E402
 
 EXPECTED = {
     "http_requests": "counter",  # http_requests_total; the parser drops _total
@@ -71,15 +74,19 @@ def main():
     # A request is counted when libmicrohttpd reports it complete, just after its
     # last byte is sent: a scrape on another connection may come first. Read
     # /metrics until both requests are in it (at most 5 s), then check that answer.
-    deadline = time.monotonic() + 5
-    while True:
-        status, headers, text = get(base + "/metrics")
-        if status != 200 or time.monotonic() > deadline or all(
-            f'route="{route}",status="{code}"' in text for route, code in (("/api/tables/{t}", "200"), ("unmatched", "404"))
-        ):
-            break
-        time.sleep(0.05)
     failures = []
+
+    def scrape():
+        status, headers, text = get(base + "/metrics")
+        counted = all(f'route="{route}",status="{code}"' in text
+                      for route, code in (("/api/tables/{t}", "200"), ("unmatched", "404")))
+        return (status, headers, text) if status != 200 or counted else None
+
+    try:
+        status, headers, text = wait_until(scrape, "the two requests are not counted in /metrics", timeout=5)
+    except AssertionError as error:
+        failures.append(str(error))
+        status, headers, text = get(base + "/metrics")
     if status != 200:
         failures.append(f"/metrics answered {status}")
     if headers.get("Content-Type") != "text/plain; version=0.0.4; charset=utf-8":

@@ -1,93 +1,23 @@
-"""Helpers for the replica and storage tests: the real server on port 0, a
-private PostgreSQL cluster on a free loopback port, and HTTP calls with
-http.client. Every process a test starts is stopped by its fixture."""
+"""Helpers for the replica and storage tests: the real server on port 0 and
+polling (Tests/support/wtv.py), a private PostgreSQL cluster on a free loopback
+port, and an event stream follower. Every process a test starts is stopped by
+its fixture."""
 
 from __future__ import annotations
 
 import http.client
-import json
 import os
-import queue
 import shutil
-import socket
 import subprocess
+import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-BINARY = Path(os.environ.get("WEBTABLEVIEW_BIN", ROOT / ".build" / "debug" / "webtableview"))
-TEMPLATES = ROOT / "Templates"
-PUBLIC = ROOT / "Public"
-TIMEOUT = 30
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from wtv import BINARY, ROOT, Server, free_port, wait_until  # noqa: E402,F401  (the suite's names)
+
 JSON = {"Content-Type": "application/json"}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Server:
-    """`webtableview serve --port 0 ARGS...`, stopped by `stop()` (or `kill()`)."""
-
-    def __init__(self, workdir: Path, *args: str, name: str = "server", env: dict | None = None,
-                 preexec=None, port: int = 0):
-        self.workdir = workdir
-        self.log = workdir / f"{name}.log"
-        command = [str(BINARY), "serve", "--port", str(port),
-                   "--public", str(PUBLIC), "--templates", str(TEMPLATES), *args]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=self.log.open("ab"), text=True,
-            env={**os.environ, **(env or {})}, preexec_fn=preexec)
-        lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=lambda: lines.put(self.process.stdout.readline()), daemon=True).start()
-        try:
-            first = lines.get(timeout=TIMEOUT)
-        except queue.Empty:
-            self.stop()
-            raise RuntimeError(f"server did not start: {self.log.read_text()}")
-        if not first.startswith("listening on "):
-            self.stop()
-            raise RuntimeError(f"server did not start ({first!r}): {self.log.read_text()}")
-        self.url = first.removeprefix("listening on ").strip()
-        self.port = int(self.url.rsplit(":", 1)[1])
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-
-    def request(self, method: str, path: str, body=None, headers: dict | None = None,
-                timeout: float = TIMEOUT) -> tuple[int, dict, bytes]:
-        """(status, headers with lower-case names, body bytes)."""
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-        try:
-            data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
-            sent = dict(headers or {})
-            if data is not None:
-                sent.setdefault("Content-Type", "application/json")
-            connection.request(method, path, body=data, headers=sent)
-            response = connection.getresponse()
-            return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-        finally:
-            connection.close()
-
-    def json(self, path: str) -> dict:
-        status, _, body = self.request("GET", path)
-        assert status == 200, (path, status, body)
-        return json.loads(body)
 
 
 class PostgreSQL:
@@ -160,18 +90,6 @@ class Database:
 
     def start(self) -> None:
         self.cluster.start()
-
-
-def wait_until(condition, message: str, timeout: float = TIMEOUT, interval: float = 0.05):
-    """Polls `condition` until it answers a true value (which it returns)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out: {message}")
-        time.sleep(interval)
 
 
 class EventFollower:

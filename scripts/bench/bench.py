@@ -78,7 +78,7 @@ def main():
             ("diff_shapes", lambda: measure.diff_shapes(tools, 2 if args.quick else 5, 10 if args.quick else 1)),
             ("model_memory", lambda: measure.model_memory(tools, 100_000 if args.quick else 1_000_000,
                                                           100_000 if args.quick else 1_000_000)),
-            ("fan_out", lambda: measure.fan_out(tools, (1000, 10_000), 10 if args.quick else 20)),
+            ("fan_out", lambda: measure.fan_out(tools, (1000, 10_000), 10 if args.quick else 40, rounds)),
             ("compression", lambda: measure.compression(tools, rounds, seconds, json_rounds)),
             ("start_up", lambda: measure.start_up(tools, 5 if args.quick else 15)),
         ]

@@ -60,8 +60,14 @@ def json_row(tools, rounds, seconds):
 
 
 def page_vs_json(tools, rounds, seconds):
-    """The 10,000-row page against the same table as JSON; and whether the page streams."""
-    server = Server("webtableview", tools.serve("--data", tools.data["page"]))
+    """The 10,000-row page against the same table as JSON; whether the page streams; and the
+    1,000-row page and the JSON of the same rows, each against the C floor sending the same bytes.
+
+    The server runs with `--answer-cache 0` so that the 1,000-row table's JSON is made for every
+    request, as the page is (a kept answer would measure sending, not writing; the 10,000-row
+    table's JSON and every page are never kept)."""
+    server = Server("webtableview", tools.serve("--data", tools.data["page"], "--answer-cache", "0"))
+    floors = []
     try:
         html, json = [], []
         for _ in range(rounds):
@@ -75,13 +81,37 @@ def page_vs_json(tools, rounds, seconds):
             chunked = chunked and is_chunked
         size_html = len(http(server.port, "GET", "/tables/page10k")[2])
         size_json = len(http(server.port, "GET", "/api/tables/page10k")[2])
+        # The 1,000-row page and its rows' JSON, each with a C floor answering its bytes.
+        targets = {}
+        for kind, path in (("html", "/tables/page1k"), ("json", "/api/tables/page1k")):
+            status, headers, body = http(server.port, "GET", path)
+            assert status == 200, (path, status)
+            body_file = os.path.join(tools.work, f"page1k.{kind}")
+            with open(body_file, "wb") as file:
+                file.write(body)
+            floor = Server(f"C floor ({kind})", [tools.floor, body_file, headers["content-type"], '"1"', "2"])
+            floors.append(floor)
+            assert http(floor.port, "GET", path)[2] == body
+            targets[kind] = (path, floor, len(body))
+        page1k = {kind: {"product": [], "floor": []} for kind in targets}
+        for round_index in range(rounds):
+            for kind, (path, floor, _) in targets.items():
+                pair = [("product", server), ("floor", floor)]
+                for name, target in pair[round_index % 2:] + pair[:round_index % 2]:
+                    page1k[kind][name].append(loaded(target, target.base + path, seconds, 2)[0] / 1000)
     finally:
         server.stop()
+        for floor in floors:
+            floor.stop()
     return {
         "html_row": summary(html), "json_row": summary(json),
         "ratio": summary([a / b for a, b in zip(html, json)]),
         "first_ms": summary(firsts), "total_ms": summary(totals), "chunked": chunked,
         "html_bytes": size_html, "json_bytes": size_json,
+        "page1k": {kind: {"bytes": targets[kind][2], "row_us": summary(v["product"]),
+                          "floor_row_us": summary(v["floor"]),
+                          "vs_floor": summary([a / b for a, b in zip(v["product"], v["floor"])])}
+                   for kind, v in page1k.items()},
     }
 
 
@@ -219,58 +249,76 @@ def model_memory(tools, rows, moves):
     return {key: int(value) for key, value in line.items()}
 
 
-def fan_out(tools, counts, changes):
+def fan_out(tools, counts, changes, rounds):
     """One change delivered to N event-stream subscribers: server CPU per delivered event, idle
     CPU; and the same for the floor, a C program that writes an event of the same size to N
-    sockets with one send() each and does nothing else."""
+    sockets with one send() each and does nothing else. Both servers hold their N subscribers
+    at once and take turns, round by round, so that each ratio compares the same moments of
+    this shared machine."""
     results = {}
     for count in counts:
         server = Server("webtableview", tools.serve("--data", tools.data["feed"], "--connection-limit", "20000"))
+        floor, watching = None, []
         try:
             def change(text):
                 status = http(server.port, "PUT", "/api/tables/feed/sections/0/rows/0",
                               body=f'{{"id":"r0","text":"{text}"}}', headers={"Content-Type": "application/json"})[0]
                 assert status == 200, status
-            idle, per_event = subscribed(tools, server, count, change, changes)
-            size = last_event_size(server.port, "feed")
-        finally:
-            server.stop()
-        floor = Server("SSE floor", [tools.sse_floor, str(size)])
-        try:
+
             def floor_change(_):
                 assert http(floor.port, "POST", "/change")[0] == 204
-            _, floor_per_event = subscribed(tools, floor, count, floor_change, changes)
+            # One change first, to give the floor an event of the same size.
+            change("Change 0-0")
+            size = last_event_size(server.port, "feed")
+            floor = Server("SSE floor", [tools.sse_floor, str(size)])
+            watching = [Subscribers(tools, server, count), Subscribers(tools, floor, count)]
+            idle = watching[0].idle_us_per_s()
+            per_event, floor_per_event = [], []
+            turns = [(watching[0], change, per_event), (watching[1], floor_change, floor_per_event)]
+            for round_index in range(rounds):
+                for subscribers, make_change, out in turns[round_index % 2:] + turns[:round_index % 2]:
+                    out.append(subscribers.per_event_us(make_change, changes, round_index))
         finally:
-            floor.stop()
+            for subscribers in watching:
+                subscribers.close()
+            server.stop()
+            if floor:
+                floor.stop()
         results[count] = {"per_event_us": summary(per_event), "idle_us_per_s": idle, "event_bytes": size,
-                          "floor_per_event_us": summary(floor_per_event),
+                          "floor_per_event_us": summary(floor_per_event), "changes": changes,
                           "vs_floor": summary([a / b for a, b in zip(per_event, floor_per_event)])}
     return results
 
 
-def subscribed(tools, server, count, change, changes):
-    """Connects `count` subscribers to `server`, measures its idle CPU, then makes `changes`
-    changes 3 times and answers (idle µs/s, [CPU µs per delivered event per round])."""
-    clients = subprocess.Popen([tools.sse_clients, str(server.port), "/api/tables/feed/events", str(count)],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        assert clients.stdout.readline().startswith("ready"), "subscribers did not connect"
+class Subscribers:
+    """`count` event-stream subscribers of `server` (`sse_clients`, one process)."""
+
+    def __init__(self, tools, server, count):
+        self.server, self.count = server, count
+        self.clients = subprocess.Popen([tools.sse_clients, str(server.port), "/api/tables/feed/events", str(count)],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.clients.stdout.readline().startswith("ready"), "subscribers did not connect"
+
+    def idle_us_per_s(self):
+        """The server's CPU per second while its subscribers wait, after a second to settle."""
         time.sleep(1)
-        idle_before = server.cpu_us()
+        before = self.server.cpu_us()
         time.sleep(3)
-        idle = (server.cpu_us() - idle_before) / 3
-        per_event = []
-        for round_index in range(3):
-            before = server.cpu_us()
-            for number in range(changes):
-                change(f"Change {round_index}-{number}")
-                line = clients.stdout.readline()
-                assert line.startswith("events"), line
-            per_event.append((server.cpu_us() - before) / (changes * count))
-    finally:
-        clients.stdin.close()
-        clients.wait(timeout=30)
-    return idle, per_event
+        return (self.server.cpu_us() - before) / 3
+
+    def per_event_us(self, make_change, changes, round_index):
+        """Makes `changes` changes, each once every subscriber has the one before: the server's
+        CPU per delivered event."""
+        before = self.server.cpu_us()
+        for number in range(changes):
+            make_change(f"Change {round_index}-{number}")
+            line = self.clients.stdout.readline()
+            assert line.startswith("events"), line
+        return (self.server.cpu_us() - before) / (changes * self.count)
+
+    def close(self):
+        self.clients.stdin.close()
+        self.clients.wait(timeout=30)
 
 
 def last_event_size(port, table):

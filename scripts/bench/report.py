@@ -47,6 +47,16 @@ def diff_shapes_row(shapes):
             f"×{worst:.2f} (worst)", "≥ ×2 on every shape", verdict(worst >= 2))
 
 
+def page1k_rows(page1k):
+    """The targets of the 1,000-row page and its rows' JSON (issue 17: ≤ 1 µs a row, ≤ ×6 the floor)."""
+    if not page1k:
+        return []
+    names = {"html": "HTML page, 1,000 rows, per row", "json": "JSON of the same 1,000 rows (made), per row"}
+    return [(names[kind], f"{v['row_us']['median']:.3f} µs vs C floor {v['floor_row_us']['median']:.3f} µs "
+             f"({v['bytes']:,} bytes)", f"×{v['vs_floor']['median']:.2f}", "≤ 1 µs a row, ≤ ×6 of the floor",
+             verdict(v["row_us"]["median"] <= 1 and v["vs_floor"]["median"] <= 6)) for kind, v in page1k.items()]
+
+
 def summary_rows(r):
     j, p, e, d, f, s = (r[k] for k in ("json_row", "page", "edits", "diff", "fan_out", "start_up"))
     wtv, floor, hb = (j["servers"][k] for k in ("webtableview", "C floor", "Hummingbird"))
@@ -68,6 +78,7 @@ def summary_rows(r):
          f"Hummingbird's req/s at ×{j['made_vs_hb_cpu']['median']:.2f} its CPU", "—", "not a target"),
         ("HTML page, 10,000 rows, per row", f"{p['html_row']['median']:.3f} µs vs JSON {p['json_row']['median']:.3f} µs",
          f"×{p['ratio']['median']:.2f}", "≤ ×2", verdict(p["ratio"]["median"] <= 2)),
+        *page1k_rows(p.get("page1k")),
         ("HTML page streams", f"first bytes {p['first_ms']['median']:.1f} ms, last {p['total_ms']['median']:.1f} ms, "
          f"chunked: {'yes' if p['chunked'] else 'no'}", f"×{p['first_ms']['median'] / p['total_ms']['median']:.2f}",
          "first bytes before the whole table", verdict(p["chunked"] and p["first_ms"]["median"] < 0.5 * p["total_ms"]["median"])),
@@ -276,6 +287,21 @@ def replication_section(r):
     return out
 
 
+def page1k_lines(page1k):
+    """The raw figures of the 1,000-row page and its rows' JSON against their floors."""
+    if not page1k:
+        return []
+    out = ["### 1,000-row page and its rows' JSON against the C floor", "",
+           "`GET /tables/page1k` and `GET /api/tables/page1k` (made for every request: the server runs with "
+           "`--answer-cache 0`), server CPU per row; the floor is `Benchmarks/Floor/mhd_floor.c` answering "
+           "the same bytes, taking turns with the server.", "",
+           "| answer | bytes | webtableview | C floor | ratio |", "|---|---|---|---|---|"]
+    for kind, v in page1k.items():
+        out.append(f"| {'HTML' if kind == 'html' else 'JSON'} | {v['bytes']:,} | {spread(v['row_us'], 3, ' µs')} | "
+                   f"{spread(v['floor_row_us'], 3, ' µs')} | {spread(v['vs_floor'], 2)} |")
+    return out + [""]
+
+
 def markdown(r):
     j, p, e, d, f, s = (r[k] for k in ("json_row", "page", "edits", "diff", "fan_out", "start_up"))
     out = ["# Performance", "",
@@ -314,6 +340,7 @@ def markdown(r):
             f"- ratio HTML/JSON: {spread(p['ratio'], 2)}",
             f"- page first bytes {spread(p['first_ms'], 1, ' ms')}, last byte {spread(p['total_ms'], 1, ' ms')}, "
             f"chunked transfer coding: {'yes' if p['chunked'] else 'no'}", "",
+            *page1k_lines(p.get("page1k")),
             "### Edits at 1,000 and 1,000,000 rows", "", "Model (`Table.apply`, thread CPU ns per edit, 2,000 random edits a run):", "",
             "| rows | insert | delete | move |", "|---|---|---|---|"]
     for rows, kinds in e["model"].items():
@@ -339,9 +366,12 @@ def markdown(r):
         out.append(f"| {int(rows):,} | {spread(v['diff_ns'], 1)} | {spread(v['swift_ns'], 1)} | {spread(v['ratio'], 0)} |")
     if "diff_shapes" in r:
         out += diff_shapes_section(r["diff_shapes"])
-    out += ["", "### Event-stream fan-out (20 changes a run, 3 runs)", "",
+    first = next(iter(f.values()))
+    out += ["", f"### Event-stream fan-out ({first.get('changes', 20)} changes a run, "
+            f"{first['per_event_us']['n']} runs each, taking turns with the floor)", "",
             "The floor is `Benchmarks/Floor/sse_floor.c`: the same subscribers, an event of the same size, "
-            "written with one `send()` to each socket and nothing else.", "",
+            "written with one `send()` to each socket and nothing else. Both servers hold their subscribers "
+            "at once and take turns, run by run; the ratio is taken run by run.", "",
             "| subscribers | event | server CPU per delivered event | C floor | ratio | idle CPU |",
             "|---|---|---|---|---|---|"]
     for n, v in f.items():

@@ -25,8 +25,10 @@ def make(folder, large_rows=1_000_000):
     large table the compression step sends as JSON (fewer for `--quick`)."""
     files = {
         # 10,000 rows in 10 sections of 1,000: the page draws every row (at most 1,000 a section).
+        # And the 1,000-row page of the compression step, measured against the C floor.
         "page": [{"id": "page10k", "title": "10,000 rows", "sections": [
-            {"id": f"s{s}", "header": f"Section {s}", "rows": page_rows(1000, s * 1000)} for s in range(10)]}],
+            {"id": f"s{s}", "header": f"Section {s}", "rows": page_rows(1000, s * 1000)} for s in range(10)]},
+            {"id": "page1k", "title": "1,000 rows", "sections": [{"id": "s", "rows": page_rows(1000, 0)}]}],
         "edits": [
             {"id": "rows1k", "sections": [{"id": "s", "rows": short_rows(1_000)}]},
             {"id": "rows1m", "sections": [{"id": "s", "rows": short_rows(1_000_000)}]},

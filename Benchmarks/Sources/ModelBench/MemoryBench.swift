@@ -12,14 +12,7 @@ enum MemoryBench {
     static func run(rows: Int, moves: Int) {
         var tables: [Table] = []
         do {
-            var text = #"[{"id":"rows","sections":[{"id":"s","rows":["#
-            text.reserveCapacity(rows * 34 + 64)
-            for row in 0..<rows {
-                if row > 0 { text += "," }
-                text += #"{"id":"r\#(row)","text":"Row \#(row)"}"#
-            }
-            text += "]}]}]"
-            let value = try JSONParser().parse(text)
+            let value = try parsed(rows: rows)
             tables = try ModelDecoder.tables(from: value)
         } catch {
             fatalError("could not load: \(error)")
@@ -49,6 +42,20 @@ enum MemoryBench {
                 ("peak_load_kib", loaded.peak), ("rss_load_kib", loaded.resident),
                 ("peak_kib", edited.peak), ("rss_moves_kib", edited.resident),
             ])
+    }
+
+    /// The JSON value of the table's document; the document's text is let go on
+    /// return, before the value is decoded, as `serve --data` lets go of the file's
+    /// bytes (`TableFile.load`).
+    private static func parsed(rows: Int) throws -> JSONValue {
+        var text = #"[{"id":"rows","sections":[{"id":"s","rows":["#
+        text.reserveCapacity(rows * 34 + 64)
+        for row in 0..<rows {
+            if row > 0 { text += "," }
+            text += #"{"id":"r\#(row)","text":"Row \#(row)"}"#
+        }
+        text += "]}]}]"
+        return try JSONParser().parse(text)
     }
 
     /// VmHWM and VmRSS of this process, in KiB.

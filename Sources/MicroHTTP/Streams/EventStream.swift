@@ -84,23 +84,36 @@ public final class EventStream: Sendable {
     ///   stream is then closed and the client dropped.
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
+        send(contentsOf: CollectionOfOne(bytes))
+    }
+
+    /// Queues several events in order, as ``send(_:)`` does each, with one lock
+    /// of the queue and at most one resumption of the connection for all of them.
+    ///
+    /// - Returns: false when the stream is closed, or was dropped for one of them
+    ///   (the ones after it are not queued).
+    @discardableResult
+    public func send(contentsOf events: some Collection<[UInt8]>) -> Bool {
         let (accepted, actions) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
             guard !state.closed else {
                 return (false, [])
             }
-            guard bytes.count > 0 else {
-                return (true, [])
+            var queued = false
+            for bytes in events where bytes.count > 0 {
+                guard state.waitingCount <= bufferLimit else {
+                    state.closed = true
+                    state.dropped = true
+                    state.removeAll()
+                    state.wake()
+                    return (false, state.takeCloseActions())
+                }
+                state.events.append(bytes)
+                state.queuedCount += bytes.count
+                queued = true
             }
-            guard state.waitingCount <= bufferLimit else {
-                state.closed = true
-                state.dropped = true
-                state.removeAll()
+            if queued {
                 state.wake()
-                return (false, state.takeCloseActions())
             }
-            state.events.append(bytes)
-            state.queuedCount += bytes.count
-            state.wake()
             return (true, [])
         }
         Self.runLater(actions)

@@ -8,7 +8,6 @@ extension DecodingContext {
         var table = Table(id: "")
         var id: String?
         var sections: [Section] = []
-        var scope = IDScope()
         let isObject = members(of: value) { context, key, value in
             switch key {
             case "id": id = context.identifier(value, "id")
@@ -21,7 +20,7 @@ extension DecodingContext {
             case "allowsMultipleSelection":
                 table.allowsMultipleSelection = context.bool(value) ?? table.allowsMultipleSelection
             case "version": _ = context.index(value)
-            case "sections": sections = context.sections(value, scope: &scope)
+            case "sections": sections = context.sections(value)
             default: return false
             }
             return true
@@ -60,11 +59,16 @@ extension DecodingContext {
         return tables
     }
 
-    mutating func sections(_ value: JSONValue, scope: inout IDScope) -> [Section] {
+    /// A table's sections; their ids, and their rows' ids, must differ from each other.
+    /// The ids seen are let go on return, before the table builds its `TableIDIndex`:
+    /// a million rows' ids are tens of MiB, held twice otherwise (the peak while
+    /// loading, scripts/bench/findings.md, *Memory under edits*).
+    mutating func sections(_ value: JSONValue) -> [Section] {
         guard case .array(let elements) = value else {
             report("expected an array, found \(value.kindDescription)")
             return []
         }
+        var scope = IDScope()
         var sections: [Section] = []
         sections.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
@@ -124,6 +128,7 @@ extension DecodingContext {
             return
         }
         reserve(elements.count)
+        scope.expectRows(elements.count)
         for (index, element) in elements.enumerated() {
             at(index: index) { context in
                 guard let row = context.row(element) else { return }

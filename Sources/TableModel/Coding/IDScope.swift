@@ -8,6 +8,15 @@ struct IDScope {
     private var sectionPaths: [[PathComponent]] = []
     private var sectionIDs: [String: Int] = [:]
     private var rowIDs: [String: (section: Int, row: Int)] = [:]
+    /// The rows of the section being decoded, until its first row id is recorded.
+    private var expectedRows = 0
+
+    /// Rows of a section are about to be decoded: the first of their ids reserves room
+    /// for all of them, so that a million ids are not rehashed by doubling (the last
+    /// growth held both tables while the document and the rows were in memory too).
+    mutating func expectRows(_ count: Int) {
+        expectedRows = count
+    }
 
     /// Starts a section at `path`; answers its number within the scope.
     mutating func beginSection(at path: [PathComponent]) -> Int {
@@ -28,6 +37,10 @@ struct IDScope {
     mutating func register(rowID id: String, section: Int, row: Int) -> String? {
         if let first = rowIDs[id] {
             return DecodingContext.render(sectionPaths[first.section] + [.key("rows"), .index(first.row)])
+        }
+        if expectedRows > 0 {
+            rowIDs.reserveCapacity(rowIDs.count + expectedRows)
+            expectedRows = 0
         }
         rowIDs[id] = (section, row)
         return nil

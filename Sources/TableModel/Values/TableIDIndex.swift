@@ -7,8 +7,11 @@ public struct TableIDIndex: Sendable, Equatable {
     public init() {}
 
     /// Collects the ids of `sections`; a duplicate simply counts once (validation
-    /// refuses duplicates before a table is built).
+    /// refuses duplicates before a table is built). The rows' ids are counted first,
+    /// so that the set is allocated once at its size rather than grown by doubling
+    /// (the last growth held both tables: 48 MiB at a million ids).
     public init(_ sections: [Section]) {
+        rowIDs.reserveCapacity(sections.reduce(0) { $0 + $1.rows.reduce(0) { $1.id == nil ? $0 : $0 + 1 } })
         for section in sections {
             if let id = section.id { sectionIDs.insert(id) }
             for row in section.rows {

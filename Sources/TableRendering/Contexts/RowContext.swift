@@ -8,6 +8,8 @@ struct RowDefaults: Sendable {
     let rowHeight: String
     /// `height:<rowHeight>px`, the style of most rows.
     let rowStyle: String
+    /// `rowStyle` as UTF-8.
+    let rowStyleBytes: [UInt8]
     let allowsSelection: Bool
     /// Names of the custom cell templates that exist (`cells/NAME.mustache`).
     let customCells: Set<String>
@@ -15,6 +17,7 @@ struct RowDefaults: Sendable {
     init(table: Table, customCells: Set<String>) {
         self.rowHeight = Formatting.cssPixels(table.rowHeight) ?? "44"
         self.rowStyle = "height:\(rowHeight)px"
+        self.rowStyleBytes = Array(rowStyle.utf8)
         self.allowsSelection = table.allowsSelection
         self.customCells = customCells
     }
@@ -45,9 +48,11 @@ struct RowShape: Hashable {
     var hasDetailLink: Bool
     /// Not read by the templates as such: they keep rows apart for a template
     /// that tests a value with `{{#empty(text)}}`.
+    var idIsEmpty: Bool
     var textIsEmpty: Bool
     var detailIsEmpty: Bool
     var deleteTitleIsEmpty: Bool
+    var accessoryTitleIsEmpty: Bool
     /// The partial that draws the content: `cell-<style>`, or `cells/NAME` for a
     /// custom row whose template exists (otherwise `cell-default`).
     var cellTemplate: String
@@ -102,38 +107,11 @@ enum RowSlot: Int, CaseIterable {
 }
 
 extension Row {
-    /// This row's shape and values at `indexPath`: text escaped, URLs kept only
-    /// when `SafeURL` allows them.
-    func rendering(at indexPath: TableIndexPath, defaults: RowDefaults) -> (RowShape, RowValues) {
-        var values = RowValues()
-        values.section = String(indexPath.section)
-        values.row = String(indexPath.row)
-        values.id = id.map(HTMLEscaping.escape) ?? ""
-        values.text = HTMLEscaping.escape(text)
-        values.detail = detail.map(HTMLEscaping.escape) ?? ""
-        let image = SafeURL.escaped(image)
-        let link = SafeURL.escaped(link)
-        let detailLink = SafeURL.escaped(detailLink)
-        values.image = image ?? ""
-        values.link = link ?? ""
-        values.detailLink = detailLink ?? ""
-        values.deleteTitle = HTMLEscaping.escape(deleteTitle)
+    /// This row's shape under `defaults`: what the templates branch on. URLs count
+    /// only when `SafeURL` allows them.
+    func shape(defaults: RowDefaults) -> RowShape {
         var switchOn = false, switchEnabled = false
-        switch accessoryView {
-        case .switch(let isOn, let isEnabled): (switchOn, switchEnabled) = (isOn, isEnabled)
-        case .badge(let text): values.accessoryTitle = HTMLEscaping.escape(text)
-        case .button(let title): values.accessoryTitle = HTMLEscaping.escape(title)
-        case .activityIndicator, nil: break
-        }
-        let height = self.height.flatMap(Formatting.cssPixels)
-        let indentation = min(max(indentationLevel, 0), 1000)
-        if height == nil, indentation == 0 {
-            values.cssStyle = defaults.rowStyle
-        } else {
-            let css = "height:\(height ?? defaults.rowHeight)px"
-            values.cssStyle = indentation > 0 ? css + ";--indent:\(indentation)" : css
-        }
-
+        if case .switch(let isOn, let isEnabled) = accessoryView { (switchOn, switchEnabled) = (isOn, isEnabled) }
         let cellTemplate: String =
             switch style {
             case .default: "cell-default"
@@ -147,14 +125,60 @@ extension Row {
                     "cell-default"
                 }
             }
-        let shape = RowShape(
+        return RowShape(
             style: style, accessory: accessory, accessoryView: accessoryView?.kind, switchOn: switchOn,
             switchEnabled: switchEnabled, editingStyle: editingStyle, selectionStyle: selectionStyle,
             canEdit: canEdit, canMove: canMove, selected: selected, selectable: defaults.allowsSelection,
-            hasID: id != nil, hasDetail: detail != nil, hasImage: image != nil, hasLink: link != nil,
-            hasDetailLink: detailLink != nil, textIsEmpty: text.isEmpty, detailIsEmpty: detail?.isEmpty ?? true,
-            deleteTitleIsEmpty: deleteTitle.isEmpty, cellTemplate: cellTemplate)
-        return (shape, values)
+            hasID: id != nil, hasDetail: detail != nil, hasImage: image.map(SafeURL.isAllowed) ?? false,
+            hasLink: link.map(SafeURL.isAllowed) ?? false, hasDetailLink: detailLink.map(SafeURL.isAllowed) ?? false,
+            idIsEmpty: id?.isEmpty ?? true, textIsEmpty: text.isEmpty, detailIsEmpty: detail?.isEmpty ?? true,
+            deleteTitleIsEmpty: deleteTitle.isEmpty, accessoryTitleIsEmpty: accessoryTitle?.isEmpty ?? true,
+            cellTemplate: cellTemplate)
+    }
+
+    /// This row's values at `indexPath` as strings, HTML-escaped, for the template
+    /// itself (`RowContext`); `RowStamp` writes the same values without them.
+    func values(at indexPath: TableIndexPath, shape: RowShape, defaults: RowDefaults) -> RowValues {
+        var values = RowValues()
+        values.section = String(indexPath.section)
+        values.row = String(indexPath.row)
+        values.id = id.map(HTMLEscaping.escape) ?? ""
+        values.text = HTMLEscaping.escape(text)
+        values.detail = detail.map(HTMLEscaping.escape) ?? ""
+        values.image = shape.hasImage ? image.map(HTMLEscaping.escape) ?? "" : ""
+        values.link = shape.hasLink ? link.map(HTMLEscaping.escape) ?? "" : ""
+        values.detailLink = shape.hasDetailLink ? detailLink.map(HTMLEscaping.escape) ?? "" : ""
+        values.deleteTitle = HTMLEscaping.escape(deleteTitle)
+        values.accessoryTitle = accessoryTitle.map(HTMLEscaping.escape) ?? ""
+        values.cssStyle = cssStyle(defaults: defaults)
+        return values
+    }
+
+    /// A badge's text or a button's title; nil for other accessory views.
+    var accessoryTitle: String? {
+        switch accessoryView {
+        case .badge(let text): text
+        case .button(let title): title
+        case .switch, .activityIndicator, nil: nil
+        }
+    }
+
+    /// The row's `style` attribute: its height, and its indentation when it has one.
+    func cssStyle(defaults: RowDefaults) -> String {
+        let height = self.height.flatMap(Formatting.cssPixels)
+        let indentation = min(max(indentationLevel, 0), 1000)
+        if height == nil, indentation == 0 { return defaults.rowStyle }
+        let css = "height:\(height ?? defaults.rowHeight)px"
+        return indentation > 0 ? css + ";--indent:\(indentation)" : css
+    }
+
+    /// Appends ``cssStyle(defaults:)``; the usual one, the table's row height, without making it.
+    func appendCSSStyle(defaults: RowDefaults, to bytes: inout [UInt8]) {
+        if height == nil, indentationLevel == 0 {
+            bytes.append(contentsOf: defaults.rowStyleBytes)
+        } else {
+            bytes.append(contentsOf: cssStyle(defaults: defaults).utf8)
+        }
     }
 }
 

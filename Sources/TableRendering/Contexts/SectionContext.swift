@@ -18,12 +18,19 @@ struct SectionContext: MustacheParent {
 
     /// The section drawing only the rows in `range` (clamped to the section).
     init(_ section: Section, at index: Int, tableID: String, range: Range<Int>, drawer: RowDrawer) {
+        let shown = range.clamped(to: 0..<section.rows.count)
+        self.init(
+            section, at: index, tableID: tableID, shown: shown, rows: drawer.rowsHTML(of: section, at: index, in: shown))
+    }
+
+    /// The section showing `rows`, the HTML of its rows in `shown` (or the marker
+    /// `RowDrawer.render(_:rowsOf:at:in:context:)` writes them at).
+    init(_ section: Section, at index: Int, tableID: String, shown: Range<Int>, rows: String) {
         self.index = index
         id = section.id.map(HTMLEscaping.escape)
         header = section.header.map(HTMLEscaping.escape)
         footer = section.footer.map(HTMLEscaping.escape)
-        let shown = range.clamped(to: 0..<section.rows.count)
-        rows = drawer.rows(of: section, at: index, in: shown)
+        self.rows = rows
         more = MoreContext(tableID: tableID, section: index, offset: shown.upperBound, total: section.rows.count)
     }
 

@@ -41,4 +41,47 @@ enum HTMLEscaping {
             false
         }
     }
+
+    /// Appends `text` escaped as ``escape(_:)`` escapes it: runs of bytes that need
+    /// no escape are copied in one step. Nothing for nil.
+    static func append(_ text: String?, to bytes: inout [UInt8]) {
+        guard var text else { return }
+        text.withUTF8 { append($0, to: &bytes) }
+    }
+
+    static func append(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        var runStart = 0
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            // Every special byte is below `?`: one comparison passes letters, digits
+            // above `>` and every byte of a multi-byte sequence.
+            guard byte <= UInt8(ascii: ">") else { continue }
+            let reference: StaticString
+            switch byte {
+            case UInt8(ascii: "&"): reference = "&amp;"
+            case UInt8(ascii: "<"): reference = "&lt;"
+            case UInt8(ascii: ">"): reference = "&gt;"
+            case UInt8(ascii: "\""): reference = "&quot;"
+            case UInt8(ascii: "'"): reference = "&#39;"
+            default: continue
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            reference.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            runStart = index + 1
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+    }
+
+    /// Appends `escaped`, text this type escaped already, as swift-mustache's
+    /// `{{name}}` escapes it once more: no `<`, `>`, `"` or `'` is left in it, and
+    /// every `&` starts a reference, so only the `&` change (to `&amp;`).
+    static func appendEscapedAgain(_ escaped: [UInt8], to bytes: inout [UInt8]) {
+        for byte in escaped {
+            if byte == UInt8(ascii: "&") {
+                bytes.append(contentsOf: "&amp;".utf8)
+            } else {
+                bytes.append(byte)
+            }
+        }
+    }
 }

@@ -178,7 +178,7 @@ extension TableStore {
     func change(
         _ request: HTTPRequest,
         defaultAnimation: RowAnimation? = nil,
-        _ makeBatch: (Table) throws -> Batch
+        _ makeBatch: @escaping (Table) throws -> Batch
     ) throws -> HTTPResponse {
         let animation = try request.animation() ?? defaultAnimation
         let edit = try apply(request.tableID, ifMatch: request.ifMatch) { table in

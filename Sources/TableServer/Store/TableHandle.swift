@@ -1,4 +1,3 @@
-import Dispatch
 import MicroHTTP
 import Synchronization
 import TableModel
@@ -12,9 +11,9 @@ import TableModel
 /// the writer records the change there under this lock, before applying it, so
 /// the log holds each table's changes in the order they were applied.
 ///
-/// Events are handed to the streams by the table's own serial `delivery` queue,
-/// off the lock: fanning one change out to thousands of streams takes a while,
-/// and neither the writer's answer nor the table's readers wait for it. Each
+/// Events are handed to the streams by the table's own `EventDelivery`, off
+/// the lock: fanning one change out to thousands of streams takes a while, and
+/// neither the writer's answer nor the table's readers wait for it. Each
 /// delivery carries the subscribers of the moment it was queued, so a stream
 /// that subscribes — and is sent the changes it missed, under the lock — gets
 /// every later change exactly once, in order, after them.
@@ -27,21 +26,18 @@ final class TableHandle: Sendable {
         /// The durable log's mark for this table (`TableLog`): the sequence number
         /// of its last journal record, or its incarnation in the database; 0 without a log.
         var logMark: UInt64 = 0
+        /// The edits waiting for, or in, this table's group commit (a log that
+        /// commits in groups only).
+        var group = GroupCommit()
         /// Delivers this table's events, in the order they were queued.
-        let delivery: DispatchQueue
+        let delivery: EventDelivery
 
         /// Queues `events` for every stream subscribed now; call with the lock
         /// held, so deliveries are queued in version order. A stream that cannot
         /// take an event (closed, or its client too slow) closes itself, and its
         /// close action takes it off `subscribers`.
         func deliver(_ events: [[UInt8]]) {
-            let streams = subscribers
-            guard !streams.isEmpty, !events.isEmpty else { return }
-            delivery.async {
-                for stream in streams {
-                    for event in events where !stream.send(event) { break }
-                }
-            }
+            delivery.deliver(events, to: subscribers)
         }
 
         /// The streams subscribed now, which the table forgets.
@@ -58,8 +54,7 @@ final class TableHandle: Sendable {
     let revision: Revision
 
     init(table: Table, log: ChangeLog) {
-        let delivery = DispatchQueue(label: "webtableview.delivery")
-        state = Mutex(State(table: table, log: log, delivery: delivery))
+        state = Mutex(State(table: table, log: log, delivery: EventDelivery()))
         revision = Revision(table.version)
     }
 
@@ -70,6 +65,15 @@ final class TableHandle: Sendable {
     func withState<T>(_ body: (inout State) throws -> T) throws -> T {
         try state.withLock { (state: inout State) throws -> T in
             guard !state.isDeleted else { throw TableServerError.tableGone(state.table.id) }
+            defer { revision.set(state.isDeleted ? -1 : state.table.version) }
+            return try body(&state)
+        }
+    }
+
+    /// Runs `body` with exclusive access to the table's state, deleted or not
+    /// (to answer the edits of a group commit whatever became of the table).
+    func withAnyState<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        try state.withLock { (state: inout State) throws -> T in
             defer { revision.set(state.isDeleted ? -1 : state.table.version) }
             return try body(&state)
         }
@@ -87,13 +91,14 @@ final class TableHandle: Sendable {
         state.isDeleted = true
         state.deliver([FeedEvent.deleted(tableID: state.table.id)])
         let streams = state.takeSubscribers()
-        state.delivery.async { streams.forEach { $0.close() } }
+        state.delivery.afterDeliveries { streams.forEach { $0.close() } }
     }
 
     /// Ends every stream once the events queued for it are handed over, and
     /// returns when they are (server shutdown).
     func closeStreams() {
         let (streams, delivery) = state.withLock { state in (state.takeSubscribers(), state.delivery) }
-        delivery.sync { streams.forEach { $0.close() } }
+        delivery.afterDeliveries { streams.forEach { $0.close() } }
+        delivery.flush()
     }
 }

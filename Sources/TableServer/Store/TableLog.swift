@@ -9,6 +9,13 @@ import TableModel
 /// A log that cannot record throws: the store then answers 503
 /// `storage-unavailable` and changes nothing.
 protocol TableLog: Sendable {
+    /// Whether the edits of one table that arrive while its last edit is being
+    /// recorded should be recorded together, in one `recordEdit` (a group
+    /// commit, `GroupCommit`): true for the database, where each record is a
+    /// round trip and a commit; false for the journal, which groups its own
+    /// flushes and records under the table's lock.
+    var commitsInGroups: Bool { get }
+
     /// Records a new table at its version; answers the log's mark for the table
     /// (kept in `TableHandle.State.logMark` and handed back to `recordEdit`).
     func recordCreation(of table: Table) throws -> UInt64
@@ -26,6 +33,46 @@ protocol TableLog: Sendable {
         of id: String, mark: UInt64, version: Int,
         _ edit: (_ missed: [LoggedChange]) throws -> LoggedEdit
     ) throws -> UInt64
+}
+
+/// What one edit does, validated against a table without changing it: the
+/// store records it through the log, then makes it (`TableStore.make`).
+enum StagedEdit: Sendable {
+    /// One batch (`apply`), prepared on the table (an empty one changes
+    /// nothing), with its change JSON (`{"version", "batch"}`).
+    case batch(PreparedBatch, json: [UInt8])
+    /// Consecutive batches (a snapshot `PUT`), each one version, with the table after it.
+    case steps([Step])
+    /// The table's deletion.
+    case deletion
+
+    struct Step: Sendable {
+        var batch: Batch
+        var table: Table
+    }
+
+    /// What the log records for it: each change as `/changes` publishes it.
+    var logged: LoggedEdit {
+        switch self {
+        case .batch(let prepared, let json):
+            prepared.batch.isEmpty ? .nothing : .changes([json])
+        case .steps(let steps):
+            steps.isEmpty ? .nothing : .changes(steps.map { $0.batch.changeJSONBytes(version: $0.table.version) })
+        case .deletion:
+            .deletion
+        }
+    }
+}
+
+/// What an edit answers once made: the table after it, the batch it applied
+/// and its change JSON (`apply`), the changes it published, and whether it
+/// deleted the table.
+struct EditResult: Sendable {
+    var table: Table
+    var batch = Batch()
+    var json: [UInt8] = []
+    var changes: [Change] = []
+    var deleted = false
 }
 
 /// What one edit records.
@@ -48,6 +95,8 @@ struct LoggedChange: Sendable {
 /// The journal as a table log: one record per edit, appended (and flushed per
 /// `--fsync`) before the edit is applied.
 extension Journal: TableLog {
+    var commitsInGroups: Bool { false }
+
     func recordCreation(of table: Table) throws -> UInt64 {
         try append(.create(table))
     }

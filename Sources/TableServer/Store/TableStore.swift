@@ -96,15 +96,10 @@ final class TableStore: Sendable {
     /// Deletes a table: recorded, and marked deleted so no later edit reaches it,
     /// under its lock; then taken out of the directory and its streams ended.
     func delete(_ id: String, ifMatch: String?) throws {
-        let handle = try handle(id)
-        try handle.withState { state in
-            try record(in: &state) { state in
-                try Self.checkPrecondition(ifMatch, version: state.table.version)
-                return .deletion
-            }
-            TableHandle.markDeleted(&state)
+        _ = try edit(id) { table in
+            try Self.checkPrecondition(ifMatch, version: table.version)
+            return .deletion
         }
-        removeFromDirectory(handle, id: id)
     }
 
     func removeFromDirectory(_ handle: TableHandle, id: String) {
@@ -120,75 +115,102 @@ final class TableStore: Sendable {
     /// Applies one batch as one version step and publishes it; a no-op batch
     /// answers the current version and changes nothing.
     @discardableResult
-    func apply(_ id: String, ifMatch: String?, _ makeBatch: (Table) throws -> Batch) throws -> AppliedEdit {
+    func apply(_ id: String, ifMatch: String?, _ makeBatch: @escaping (Table) throws -> Batch) throws -> AppliedEdit {
         try apply(id, ifMatch: ifMatch, makeBatch) { edit, _ in edit }
     }
 
-    /// `apply`, answering what `answer` makes, under the table's lock, of the
-    /// edit and the table right after it.
+    /// `apply`, answering what `answer` makes of the edit and the table right after it.
     func apply<Answer>(
         _ id: String,
         ifMatch: String?,
-        _ makeBatch: (Table) throws -> Batch,
+        _ makeBatch: @escaping (Table) throws -> Batch,
         answer: (AppliedEdit, Table) -> Answer
     ) throws -> Answer {
-        try handle(id).withState { state in
-            // Validated without changing the table, recorded, then applied: a
-            // change the log cannot take is never made. The change's JSON is
-            // written once, for the log, the feed, the event and the answer.
-            var prepared: PreparedBatch?
-            var json: [UInt8] = []
-            try record(in: &state) { state in
-                try Self.checkPrecondition(ifMatch, version: state.table.version)
-                let batch = try makeBatch(state.table)
-                do throws(BatchError) {
-                    prepared = try state.table.prepare(batch)
-                } catch {
-                    throw TableServerError.refused(error)
-                }
-                guard let prepared, !prepared.batch.isEmpty else { return .nothing }
-                json = prepared.batch.changeJSONBytes(version: state.table.version + 1)
-                return .changes([json])
+        let result = try edit(id) { table in
+            try Self.checkPrecondition(ifMatch, version: table.version)
+            let batch = try makeBatch(table)
+            do throws(BatchError) {
+                // The change's JSON is written once, for the log, the feed, the
+                // event and the answer.
+                let prepared = try table.prepare(batch)
+                let version = prepared.batch.isEmpty ? table.version : table.version + 1
+                return .batch(prepared, json: prepared.batch.changeJSONBytes(version: version))
+            } catch {
+                throw TableServerError.refused(error)
             }
-            guard let prepared else { preconditionFailure("an edit recorded without a prepared batch") }
-            state.table.apply(prepared)
-            if prepared.batch.isEmpty {
-                json = prepared.batch.changeJSONBytes(version: state.table.version)
-            } else {
-                let change = events.change(json: json, version: state.table.version, batch: prepared.batch, table: state.table)
-                publish(CollectionOfOne(change), in: &state)
-            }
-            return answer(AppliedEdit(version: state.table.version, batch: prepared.batch, json: json), state.table)
         }
+        return answer(AppliedEdit(version: result.table.version, batch: result.batch, json: result.json), result.table)
     }
 
     /// Replaces a table's content with `snapshot`, as consecutive UIKit-valid batches.
     func replace(_ id: String, with snapshot: Table, ifMatch: String?) throws -> (version: Int, changes: [Change]) {
-        try handle(id).withState { state in
-            // Apply every step to a copy first, so that a refusal leaves the table as it was;
-            // keep each step's table to render that step's event from.
-            var steps: [(batch: Batch, table: Table)] = []
-            try record(in: &state) { state in
-                steps = []
-                try Self.checkPrecondition(ifMatch, version: state.table.version)
-                var working = state.table
-                for batch in SnapshotDiff.batches(from: working, to: snapshot) {
-                    do throws(BatchError) {
-                        let applied = try working.apply(batch)
-                        steps.append((applied, working))
-                    } catch {
-                        throw TableServerError.refused(error)
-                    }
+        let result = try edit(id) { table in
+            try Self.checkPrecondition(ifMatch, version: table.version)
+            // Every step is applied to a copy, so that a refusal leaves the table
+            // as it was; each step's table is kept to render that step's event from.
+            var steps: [StagedEdit.Step] = []
+            var working = table
+            for batch in SnapshotDiff.batches(from: working, to: snapshot) {
+                do throws(BatchError) {
+                    let applied = try working.apply(batch)
+                    steps.append(StagedEdit.Step(batch: applied, table: working))
+                } catch {
+                    throw TableServerError.refused(error)
                 }
-                // One record for every step: a crash keeps all of them or none.
-                return steps.isEmpty ? .nothing : .changes(steps.map { $0.batch.changeJSONBytes(version: $0.table.version) })
             }
+            // One record for every step: a crash keeps all of them or none.
+            return .steps(steps)
+        }
+        return (result.table.version, result.changes)
+    }
+
+    /// Makes one edit: `stage` validates it against the table (without changing
+    /// it) and answers what it does; the log records that, and only then is it
+    /// made and published. With a log that commits in groups (the shared
+    /// database), the edit joins its table's group commit (`GroupCommit`);
+    /// otherwise it is validated, recorded and made under the table's lock.
+    func edit(_ id: String, _ stage: @escaping (Table) throws -> StagedEdit) throws -> EditResult {
+        let handle = try handle(id)
+        let result: EditResult
+        if let log, log.commitsInGroups {
+            result = try commitInGroup(handle, log: log, stage)
+        } else {
+            result = try handle.withState { state in
+                var staged: StagedEdit?
+                try record(in: &state) { state in
+                    let made = try stage(state.table)
+                    staged = made
+                    return made.logged
+                }
+                guard let staged else { preconditionFailure("an edit recorded without being staged") }
+                return make(staged, in: &state)
+            }
+        }
+        if result.deleted { removeFromDirectory(handle, id: id) }
+        return result
+    }
+
+    /// Makes a recorded edit in the table, in place, and publishes its changes.
+    func make(_ staged: StagedEdit, in state: inout TableHandle.State) -> EditResult {
+        switch staged {
+        case .batch(let prepared, let json):
+            state.table.apply(prepared)
+            var changes: [Change] = []
+            if !prepared.batch.isEmpty {
+                changes = [events.change(json: json, version: state.table.version, batch: prepared.batch, table: state.table)]
+                publish(changes, in: &state)
+            }
+            return EditResult(table: state.table, batch: prepared.batch, json: json, changes: changes)
+        case .steps(let steps):
             let changes = steps.map { events.change(version: $0.table.version, batch: $0.batch, table: $0.table) }
             if let last = steps.last {
                 state.table = last.table
                 publish(changes, in: &state)
             }
-            return (state.table.version, changes)
+            return EditResult(table: state.table, changes: changes)
+        case .deletion:
+            TableHandle.markDeleted(&state)
+            return EditResult(table: state.table, deleted: true)
         }
     }
 
@@ -202,12 +224,22 @@ final class TableStore: Sendable {
             return
         }
         let id = state.table.id
-        do {
-            let mark = try log.recordEdit(of: id, mark: state.logMark, version: state.table.version) { missed in
+        let version = state.table.version
+        let mark = state.logMark
+        let recorded = try Self.storageErrors {
+            try log.recordEdit(of: id, mark: mark, version: version) { missed in
                 try applyLogged(missed, in: &state)
                 return try edit(&state)
             }
-            state.logMark = mark
+        }
+        state.logMark = recorded
+    }
+
+    /// Runs `body`, which records through the log: the store's own errors
+    /// (refusals, a table gone) pass; any other is 503 `storage-unavailable`.
+    static func storageErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
         } catch let error as TableServerError {
             throw error
         } catch {

@@ -1,0 +1,275 @@
+import Dispatch
+import TableModel
+
+/// The edits of one table waiting for, or in, its group commit: with a log
+/// where each record is a round trip and a commit (the shared database), the
+/// edits that arrive while one commit of the table is in flight are committed
+/// together, in the next (docs/SCALING.md, "Group commit").
+///
+/// An edit is validated under the table's lock against the table as it will be
+/// once every edit queued before it is made — the `tip`; `If-Match` against
+/// its version — and queued. When no commit of the table is in flight, its
+/// thread leads: it takes the queue as one group and records the group through
+/// the log in one `recordEdit` (one transaction) with the table's lock
+/// released, so that later edits queue meanwhile; then, under the lock, it makes
+/// each edit of the group in order, answers it, and hands the lead to the first
+/// edit queued behind, whose thread commits the next group.
+///
+/// When the log hands over changes made through other replicas (the group was
+/// validated on an older version), they are applied and every queued edit is
+/// validated again, in order, against the latest version, before the group is
+/// recorded. When the record fails, every edit of the group, and every edit
+/// queued behind it (validated on top of it), fails with the same error, and
+/// none is made: the table stays as it was committed.
+struct GroupCommit: Sendable {
+    /// Validated edits waiting for the next commit, in order.
+    var queued: [QueuedEdit] = []
+    /// The table once every queued or committing edit is made; nil when none is.
+    var tip: Table?
+    /// Whether an edit that makes `tip` deletes the table.
+    var tipDeleted = false
+    /// Whether a thread is committing a group of this table (or was handed the lead).
+    var isCommitting = false
+
+    /// Validates `edit` against the tip (`table`, the table as committed, when
+    /// nothing waits) and queues it.
+    mutating func enqueue(_ edit: QueuedEdit, on table: Table) {
+        stage(edit, on: tip ?? table)
+        queued.append(edit)
+    }
+
+    /// Validates `edit` against `base` and moves the tip past it.
+    private mutating func stage(_ edit: QueuedEdit, on base: Table) {
+        edit.base = base.version
+        edit.after = base
+        guard !tipDeleted else {
+            edit.staged = .failure(TableServerError.tableGone(base.id))
+            return
+        }
+        do {
+            let staged = try edit.stage(base)
+            edit.staged = .success(staged)
+            switch staged {
+            case .batch(let prepared, _): edit.after.apply(prepared)
+            case .steps(let steps): if let last = steps.last { edit.after = last.table }
+            case .deletion: tipDeleted = true
+            }
+            tip = edit.after
+        } catch {
+            edit.staged = .failure(error)
+        }
+    }
+
+    /// Takes the next group off the queue: every edit up to a deletion that
+    /// follows a change (one record holds changes or a deletion), which waits
+    /// for the next group.
+    mutating func takeGroup() -> [QueuedEdit] {
+        var count = 0
+        var changes = false
+        for edit in queued {
+            if edit.deletes && changes { break }
+            if edit.changes { changes = true }
+            count += 1
+        }
+        defer { queued.removeFirst(count) }
+        return Array(queued.prefix(count))
+    }
+
+    /// Validates `group` and every edit queued behind it again, in order,
+    /// against `table` (the latest version), and takes the group anew.
+    mutating func restage(_ group: [QueuedEdit], on table: Table) -> [QueuedEdit] {
+        let edits = group + queued
+        queued = []
+        tip = nil
+        tipDeleted = false
+        for edit in edits { enqueue(edit, on: table) }
+        return takeGroup()
+    }
+
+    /// After a failed record: the edits queued behind the group, which
+    /// were validated on top of it, are answered too; nothing waits any more.
+    mutating func dropQueued() -> [QueuedEdit] {
+        defer { reset() }
+        return queued
+    }
+
+    /// Nothing waits and nothing is being committed.
+    mutating func reset() {
+        queued = []
+        tip = nil
+        tipDeleted = false
+        isCommitting = false
+    }
+
+    /// What the log records for `group`: the changes of its edits, in order, or
+    /// its deletion.
+    static func logged(_ group: [QueuedEdit]) -> LoggedEdit {
+        var changes: [[UInt8]] = []
+        for edit in group {
+            guard case .success(let staged) = edit.staged else { continue }
+            switch staged.logged {
+            case .nothing: break
+            case .changes(let more): changes += more
+            case .deletion: return .deletion
+            }
+        }
+        return changes.isEmpty ? .nothing : .changes(changes)
+    }
+}
+
+/// One edit in its table's group commit. Its own thread waits on `wake` until
+/// the edit is answered or its thread is handed the lead.
+///
+/// Unchecked `Sendable`: `stage`, `staged`, `base` and `after` are used under
+/// the table's lock only — `stage` by the leading thread too (validating the
+/// group again), while the edit's own thread waits, so what it captures is not
+/// used by two threads at once; `outcome` is written before `wake` is signalled
+/// and read by the edit's own thread after it waited.
+final class QueuedEdit: @unchecked Sendable {
+    enum Outcome {
+        /// Commit the next group.
+        case lead
+        /// The edit's answer.
+        case done(Result<EditResult, any Error>)
+    }
+
+    /// Validates the edit against a table, without changing it.
+    let stage: (Table) throws -> StagedEdit
+    /// What `stage` answered last.
+    var staged: Result<StagedEdit, any Error> = .failure(TableServerError.storageUnavailable("not validated"))
+    /// The version it was validated against, and the table once it is made.
+    var base = 0
+    var after: Table
+    private var outcome: Outcome?
+    private let wake = DispatchSemaphore(value: 0)
+
+    init(on table: Table, _ stage: @escaping (Table) throws -> StagedEdit) {
+        self.stage = stage
+        self.after = table
+    }
+
+    /// Whether it deletes the table.
+    var deletes: Bool {
+        if case .success(.deletion) = staged { true } else { false }
+    }
+
+    /// Whether it changes the table.
+    var changes: Bool {
+        guard case .success(let staged) = staged else { return false }
+        return if case .changes = staged.logged { true } else { false }
+    }
+
+    /// Answers the edit: its thread returns `result`.
+    func finish(_ result: Result<EditResult, any Error>) {
+        outcome = .done(result)
+        wake.signal()
+    }
+
+    /// Hands the edit's thread the lead.
+    func lead() {
+        outcome = .lead
+        wake.signal()
+    }
+
+    /// Waits for `finish` or `lead`.
+    func wait() -> Outcome {
+        wake.wait()
+        guard let outcome else { preconditionFailure("woken without an outcome") }
+        return outcome
+    }
+}
+
+extension TableStore {
+    /// Makes one edit through `log`'s group commit (`GroupCommit`): queues it
+    /// and waits for the commit of its group, leading it when no commit of the
+    /// table is in flight.
+    func commitInGroup(
+        _ handle: TableHandle, log: any TableLog, _ stage: @escaping (Table) throws -> StagedEdit
+    ) throws -> EditResult {
+        let edit = try handle.withState { state in
+            let edit = QueuedEdit(on: state.table, stage)
+            state.group.enqueue(edit, on: state.table)
+            if !state.group.isCommitting {
+                state.group.isCommitting = true
+                edit.lead()
+            }
+            return edit
+        }
+        while true {
+            switch edit.wait() {
+            case .lead: commitGroup(handle, log: log)
+            case .done(let result): return try result.get()
+            }
+        }
+    }
+
+    /// Takes the next group of the table's queue, records it through `log` in
+    /// one `recordEdit`, then makes and answers each of its edits — or, when the
+    /// record fails, answers every waiting edit with its error — and hands the
+    /// lead on.
+    private func commitGroup(_ handle: TableHandle, log: any TableLog) {
+        var (group, id, mark) = handle.withAnyState { state in
+            (state.group.takeGroup(), state.table.id, state.logMark)
+        }
+        let recorded = Result {
+            var calls = 0
+            return try Self.storageErrors {
+                try log.recordEdit(of: id, mark: mark, version: group.first?.base ?? 0) { missed in
+                    calls += 1
+                    if calls > 1 || !missed.isEmpty {
+                        // Validated on an older version than the log's latest:
+                        // catch up, and validate every queued edit again.
+                        group = try handle.withState { state in
+                            try applyLogged(missed.filter { $0.version > state.table.version }, in: &state)
+                            return state.group.restage(group, on: state.table)
+                        }
+                    }
+                    return GroupCommit.logged(group)
+                }
+            }
+        }
+        handle.withAnyState { state in
+            switch recorded {
+            case .success:
+                for edit in group { edit.finish(make(edit, in: &state)) }
+            case .failure(let error):
+                for edit in group + state.group.dropQueued() { edit.finish(.failure(error)) }
+            }
+            if let next = state.group.queued.first {
+                next.lead()
+            } else {
+                state.group.reset()
+            }
+        }
+    }
+
+    /// Makes a committed edit of a group in the table and publishes its changes,
+    /// unless the follower made it already (from the same change JSON, read
+    /// back from the database once committed) or the table was deleted since.
+    private func make(_ edit: QueuedEdit, in state: inout TableHandle.State) -> Result<EditResult, any Error> {
+        let after = edit.after
+        let result: EditResult
+        switch edit.staged {
+        case .failure(let error):
+            return .failure(error)
+        case .success(.batch(let prepared, let json)):
+            let changes =
+                prepared.batch.isEmpty
+                ? [] : [events.change(json: json, version: after.version, batch: prepared.batch, table: after)]
+            result = EditResult(table: after, batch: prepared.batch, json: json, changes: changes)
+        case .success(.steps(let steps)):
+            let changes = steps.map { events.change(version: $0.table.version, batch: $0.batch, table: $0.table) }
+            result = EditResult(table: after, changes: changes)
+        case .success(.deletion):
+            result = EditResult(table: after, deleted: true)
+        }
+        guard !state.isDeleted, state.table.version == edit.base else { return .success(result) }
+        if result.deleted {
+            TableHandle.markDeleted(&state)
+        } else if !result.changes.isEmpty {
+            state.table = after
+            publish(result.changes, in: &state)
+        }
+        return .success(result)
+    }
+}

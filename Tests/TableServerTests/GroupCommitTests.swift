@@ -1,0 +1,148 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TableModel
+import TableRendering
+import Testing
+@testable import TableServer
+
+/// The store's group commit (`GroupCommit`), with a log that commits in groups
+/// and holds each record until the test lets it go: edits that arrive while a
+/// commit is in flight are validated against the table as the edits before them
+/// leave it, recorded together in one record, made and answered only after
+/// it; a failed record answers and makes none of them, nor any queued behind.
+@Suite struct GroupCommitTests {
+    /// A log that commits in groups, records each edit's changes, and makes
+    /// every record wait for `release()`; it fails the records while `failing`.
+    final class HeldLog: TableLog, Sendable {
+        struct Failure: Error {}
+
+        var commitsInGroups: Bool { true }
+        /// Each record: the version it was validated on, and its changes.
+        let records = Mutex<[(version: Int, changes: Int)]>([])
+        let failing = Atomic<Bool>(false)
+        private let entered = DispatchSemaphore(value: 0)
+        private let gate = DispatchSemaphore(value: 0)
+
+        func recordCreation(of table: Table) throws -> UInt64 { 1 }
+
+        func recordEdit(
+            of id: String, mark: UInt64, version: Int,
+            _ edit: (_ missed: [LoggedChange]) throws -> LoggedEdit
+        ) throws -> UInt64 {
+            let logged = try edit([])
+            entered.signal()
+            gate.wait()
+            if failing.load(ordering: .acquiring) { throw Failure() }
+            if case .changes(let changes) = logged {
+                records.withLock { $0.append((version, changes.count)) }
+            }
+            return mark
+        }
+
+        /// Waits until a record is in flight.
+        func awaitRecord() { entered.wait() }
+
+        /// Lets the record in flight finish.
+        func release() { gate.signal() }
+    }
+
+    let log = HeldLog()
+    let store: TableStore
+
+    init() throws {
+        let renderer = try TableRenderer(templatesDirectory: packageRoot.appendingPathComponent("Templates").path)
+        store = TableStore(history: 10_000, renderer: renderer, log: log)
+        try store.create(Table(id: "t", sections: [Section(id: "s", rows: [])]))
+    }
+
+    /// Inserts a row on its own thread; `answer` is the version or the error.
+    final class Insert: Sendable {
+        let answer = Mutex<Result<Int, any Error>?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ store: TableStore, text: String, ifMatch: String? = nil) {
+            Thread.detachNewThread { [self] in
+                let result = Result {
+                    try store.apply("t", ifMatch: ifMatch) { _ in
+                        Batch(insertRows: [.init(at: TableIndexPath(0, 0), row: Row(id: text, text: text))])
+                    }.version
+                }
+                answer.withLock { $0 = result }
+                done.signal()
+            }
+        }
+
+        func wait() -> Result<Int, any Error> {
+            done.wait()
+            done.signal()
+            return answer.withLock { $0! }
+        }
+    }
+
+    /// Waits until `count` edits wait behind the commit in flight.
+    func awaitQueued(_ count: Int) throws {
+        while try store.handle("t").withAnyState({ $0.group.queued.count }) < count {
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+    }
+
+    func rowIDs() throws -> [String?] {
+        try store.table("t").sections[0].rows.map(\.id)
+    }
+
+    @Test func editsQueuedBehindACommitAreRecordedTogetherOnTheTip() throws {
+        let first = Insert(store, text: "a")
+        log.awaitRecord()
+        // Queued behind "a", not committed yet: If-Match is judged on version 1.
+        let onTip = Insert(store, text: "b", ifMatch: "\"1\"")
+        try awaitQueued(1)
+        let stale = Insert(store, text: "stale", ifMatch: "\"0\"")
+        try awaitQueued(2)
+        let last = Insert(store, text: "c")
+        try awaitQueued(3)
+        // Nothing is made while the commit is in flight.
+        #expect(try store.table("t").version == 0)
+        log.release()
+        log.awaitRecord()
+        log.release()
+
+        #expect(try first.wait().get() == 1)
+        #expect(try onTip.wait().get() == 2)
+        #expect(throws: TableServerError.self) { try stale.wait().get() }
+        #expect(try last.wait().get() == 3)
+        // "a" alone, then "b" and "c" in one record on version 1.
+        #expect(log.records.withLock { $0.map { [$0.version, $0.changes] } } == [[0, 1], [1, 2]])
+        #expect(try rowIDs() == ["c", "b", "a"])
+        let feed = try store.changes("t", since: 0)
+        #expect(feed.current == 3 && feed.changes?.map(\.version) == [1, 2, 3])
+    }
+
+    @Test func aFailedRecordAnswersAndMakesNothingOfItsGroupOrBehindIt() throws {
+        let kept = Insert(store, text: "kept")
+        log.awaitRecord()
+        log.release()
+        #expect(try kept.wait().get() == 1)
+        let first = Insert(store, text: "a")
+        log.awaitRecord()
+        let queued = [Insert(store, text: "b", ifMatch: "\"2\""), Insert(store, text: "c")]
+        try awaitQueued(2)
+        log.failing.store(true, ordering: .releasing)
+        log.release()
+
+        for insert in [first] + queued {
+            #expect(throws: TableServerError.self) { try insert.wait().get() }
+        }
+        #expect(try store.table("t").version == 1)
+        #expect(try rowIDs() == ["kept"])
+        #expect(try store.changes("t", since: 0).changes?.map(\.version) == [1])
+        // Nothing waits any more; the next edit takes version 2.
+        log.failing.store(false, ordering: .releasing)
+        let next = Insert(store, text: "d")
+        log.awaitRecord()
+        log.release()
+        #expect(try next.wait().get() == 2)
+        #expect(try rowIDs() == ["d", "kept"])
+        #expect(log.records.withLock { $0.map(\.version) } == [0, 1])
+    }
+}

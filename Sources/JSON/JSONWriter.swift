@@ -78,6 +78,14 @@ public struct JSONWriter: Sendable {
         needsComma = false
     }
 
+    /// Writes a key made once (``JSONKey``): one copy, nothing to escape again.
+    public mutating func key(_ key: JSONKey) {
+        key.bytes.withUnsafeBufferPointer { member in
+            bytes.append(contentsOf: needsComma ? member : UnsafeBufferPointer(rebasing: member.dropFirst()))
+        }
+        needsComma = false
+    }
+
     public mutating func string(_ value: String) {
         separate()
         appendQuoted(value)
@@ -183,5 +191,21 @@ public struct JSONWriter: Sendable {
     public mutating func member(_ key: String, _ body: (inout JSONWriter) -> Void) {
         self.key(key)
         body(&self)
+    }
+}
+
+/// An object member's key quoted, escaped and followed by `:` once, for encoders
+/// that write the same keys for every row: ``JSONWriter/key(_:)-(JSONKey)`` copies
+/// it in one step where ``JSONWriter/key(_:)-(String)`` escapes the key each time.
+public struct JSONKey: Sendable {
+    /// `,"name":`; the comma is left out before an object's first member.
+    let bytes: [UInt8]
+
+    public init(_ name: String) {
+        var writer = JSONWriter(reservingCapacity: name.utf8.count + 4)
+        writer.bytes.append(UInt8(ascii: ","))
+        writer.appendQuoted(name)
+        writer.bytes.append(UInt8(ascii: ":"))
+        bytes = writer.bytes
     }
 }

@@ -26,6 +26,27 @@ import Testing
         #expect(json == #"{"a":1,"b":[1,"x",null,{},[],true],"c":false}"#)
     }
 
+    /// A key made once writes what `key(String)` writes, escapes and commas included,
+    /// first in its object or not.
+    @Test(arguments: ["id", "", "a\"b\\c", "<script>&", "line\nbreak\u{2028}", "Zoë"])
+    func keysMadeOnceWriteWhatKeysWrite(name: String) {
+        let made = JSONKey(name)
+        func document(key: (inout JSONWriter) -> Void) -> String {
+            text { writer in
+                writer.beginObject()
+                key(&writer); writer.integer(1)
+                key(&writer); writer.string("x")
+                writer.beginArray()
+                writer.object {
+                    key(&$0); $0.null()
+                }
+                writer.endArray()
+                writer.endObject()
+            }
+        }
+        #expect(document { $0.key(made) } == document { $0.key(name) })
+    }
+
     @Test func closureHelpersNest() {
         let json = text { writer in
             writer.object { object in

@@ -204,6 +204,8 @@ struct SnapshotDiffer {
         let oldIDHashes = ascii ? old.idHashes : oldIDs.map { $0?.hashValue ?? 0 }
         let newIDHashes = ascii ? new.idHashes : newIDs.map { $0?.hashValue ?? 0 }
         let byContent = old.hasRowsWithoutID && new.hasRowsWithoutID
+        // Usually every row has an id: then no id is read to learn whether it has one.
+        let allKeyed = !old.hasRowsWithoutID && !new.hasRowsWithoutID
         // Rows without an id are their whole content.
         let oldContent = byContent ? old.indices.map { oldIDs[$0] == nil ? old.row($0).hashValue : 0 } : []
         let newContent = byContent ? new.indices.map { newIDs[$0] == nil ? new.row($0).hashValue : 0 } : []
@@ -211,8 +213,8 @@ struct SnapshotDiffer {
             matching.pair(
                 old: oldRange,
                 new: newRange,
-                oldHash: { oldIDs[$0] == nil ? nil : oldIDHashes[$0] },
-                newHash: { newIDs[$0] == nil ? nil : newIDHashes[$0] },
+                oldHash: { allKeyed || oldIDs[$0] != nil ? oldIDHashes[$0] : nil },
+                newHash: { allKeyed || newIDs[$0] != nil ? newIDHashes[$0] : nil },
                 sameOld: { old.sameID($0, $1, of: old) },
                 sameKey: { old.sameID($0, $1, of: new) }
             )

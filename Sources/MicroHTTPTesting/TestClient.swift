@@ -1,5 +1,7 @@
+import Dispatch
 import Glibc
 import MicroHTTP
+import Synchronization
 
 /// Sends requests to a router, in-process or over a socket (see ``TestTransport``).
 public struct TestClient: Sendable {
@@ -86,7 +88,10 @@ public struct TestClient: Sendable {
         body: [UInt8]
     ) -> TestResponse {
         let (path, query) = RequestTarget.parse(requestTarget)
-        let response = router.respond(to: HTTPRequest(method: method, path: path, query: query, headers: headers, body: body))
+        var response = router.respond(to: HTTPRequest(method: method, path: path, query: query, headers: headers, body: body))
+        if let deferral = response.deferral {
+            response = waitForAnswer(deferral)
+        }
         guard method != .HEAD else {
             return TestResponse(status: response.status, headers: response.headers, body: [])
         }
@@ -110,6 +115,19 @@ public struct TestClient: Sendable {
             responseHeaders.set("Transfer-Encoding", "chunked")
         }
         return TestResponse(status: response.status, headers: responseHeaders, body: bytes)
+    }
+
+    /// The answer `deferral` is completed with, waited for.
+    private static func waitForAnswer(_ deferral: DeferredResponse) -> HTTPResponse {
+        let answer = Mutex<HTTPResponse?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        deferral.onCompletion { response in
+            answer.withLock { $0 = response }
+            done.signal()
+        }
+        done.wait()
+        guard let response = answer.withLock({ $0 }) else { preconditionFailure("completed without an answer") }
+        return response
     }
 
     private static func contents(ofFile path: String) -> [UInt8] {

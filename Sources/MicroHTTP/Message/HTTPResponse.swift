@@ -9,6 +9,8 @@ public struct HTTPResponse: Sendable {
     /// Set when the server may send this answer again without asking the
     /// handler; see ``reusable(while:at:)``.
     public var reuse: ResponseReuse?
+    /// Set when the answer is given later; see ``deferred(_:)``.
+    public private(set) var deferral: DeferredResponse?
 
     public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: HTTPBody = .bytes([])) {
         self.status = status
@@ -21,6 +23,15 @@ public struct HTTPResponse: Sendable {
         var headers = headers
         headers.set("Content-Type", contentType)
         self.init(status: status, headers: headers, body: .bytes(bytes))
+    }
+
+    /// An answer given later, when `deferral` is completed: the server
+    /// answers other requests meanwhile (see ``DeferredResponse``). The
+    /// status, fields and body of this value are not sent.
+    public static func deferred(_ deferral: DeferredResponse) -> HTTPResponse {
+        var response = HTTPResponse(status: 202)
+        response.deferral = deferral
+        return response
     }
 
     /// A `text/plain` response.

@@ -122,6 +122,9 @@ extension HTTPServer {
         guard let method = context.method else {
             return .NO
         }
+        if let deferred = context.deferred {
+            return resume(deferred, for: context, connection: connection)
+        }
         let coding = Self.coding(on: connection)
         let lookup =
             method == .GET || method == .HEAD
@@ -145,6 +148,16 @@ extension HTTPServer {
         )
         context.body = []
         var (answer, route) = router.dispatch(request)
+        if let deferral = answer.deferral {
+            context.route = route
+            let policy = configuration.originPolicy
+            context.finishDeferred = { response in
+                var response = response
+                policy.applyCORS(to: &response, origin: request.headers["Origin"], request: request)
+                return ContentEncoding.encode(response, in: coding, namesCoded: namesCoded)
+            }
+            return suspend(deferral, for: context, connection: connection)
+        }
         configuration.originPolicy.applyCORS(to: &answer, origin: request.headers["Origin"], request: request)
         let response = ContentEncoding.encode(answer, in: coding, namesCoded: namesCoded)
         if response.reuse != nil, let key = preparedResponses.admits(lookup), let entry = prepare(response, route: route) {
@@ -153,6 +166,45 @@ extension HTTPServer {
         }
         context.route = route
         return queue(response, for: context, connection: connection)
+    }
+
+    /// The handler answers later: the connection is suspended until it does
+    /// (answered at once when it did already, or when the server is stopping).
+    private func suspend(_ deferral: DeferredResponse, for context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+        guard register(deferral) else {
+            deferral.detach()
+            context.closesConnection = true
+            return queue(Self.stopping(), for: context, connection: connection)
+        }
+        context.deferred = deferral
+        guard let ready = deferral.suspend(ConnectionHandle(pointer: connection)) else {
+            return .YES
+        }
+        return queueDeferred(ready, for: context, connection: connection)
+    }
+
+    /// The connection was resumed: queue the deferred answer.
+    private func resume(_ deferral: DeferredResponse, for context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+        guard let response = deferral.take() else {
+            return .YES
+        }
+        return queueDeferred(response, for: context, connection: connection)
+    }
+
+    private func queueDeferred(_ response: HTTPResponse, for context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+        if !isRunning.load(ordering: .sequentiallyConsistent) {
+            context.closesConnection = true
+        }
+        let finished = context.finishDeferred?(response) ?? response
+        context.finishDeferred = nil
+        return queue(finished, for: context, connection: connection)
+    }
+
+    /// The answer to a deferred request the stopping server gives up waiting for.
+    static func stopping() -> HTTPResponse {
+        .problem(
+            status: 503, type: "shutting-down", detail: "The server is stopping; try again.",
+            headers: ["Retry-After": "1"])
     }
 
     /// The coding the request's `Accept-Encoding` prefers, read from
@@ -209,6 +261,10 @@ extension HTTPServer {
 
     /// The request is over: count it, log it.
     func finish(_ context: RequestContext, reason: MHD_RequestTerminationCode) {
+        if let deferred = context.deferred {
+            deferred.detach()
+            unregister(deferred)
+        }
         let nanoseconds = context.nanoseconds
         metricsRecorder.end(
             method: context.method,

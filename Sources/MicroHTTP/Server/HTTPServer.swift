@@ -23,6 +23,11 @@ public final class HTTPServer: Sendable {
         var daemon: OpaquePointer?
         var port = 0
         var streams: [ObjectIdentifier: EventStream] = [:]
+        /// Requests whose answer is deferred, until they are over.
+        var deferrals: [ObjectIdentifier: DeferredResponse] = [:]
+        /// Set once shutdown has answered the deferrals left: later ones are
+        /// answered at once (a suspended connection must not outlive the daemon).
+        var refusesDeferrals = false
         var heartbeat: DispatchSourceTimer?
     }
 
@@ -120,6 +125,7 @@ public final class HTTPServer: Sendable {
         // A request counted after this wait began reads `isRunning` as false
         // and closes its connection; one counted before is waited for.
         waitUntil(deadline) { metricsRecorder.requestsInFlight == 0 }
+        answerDeferrals()
         let remaining = state.withLock { Array($0.streams.values) }
         if !remaining.isEmpty {
             remaining.forEach { $0.drop() }
@@ -131,6 +137,40 @@ public final class HTTPServer: Sendable {
             state.phase = .stopped
         }
         Unmanaged.passUnretained(self).release()
+    }
+
+    /// Completes, with 503, every deferred answer the grace period did not see
+    /// completed, and waits (at most a second) for those requests to end:
+    /// libmicrohttpd 0.9.75 aborts when stopped with a connection suspended.
+    private func answerDeferrals() {
+        let waiting = state.withLock { state in
+            state.refusesDeferrals = true
+            return Array(state.deferrals.values)
+        }
+        guard !waiting.isEmpty else {
+            return
+        }
+        waiting.forEach { $0.complete(Self.stopping()) }
+        waitUntil(.now + .seconds(1)) { state.withLock { $0.deferrals.isEmpty } }
+    }
+
+    /// Keeps `deferral` until its request ends; false once shutdown answered
+    /// the deferrals left.
+    func register(_ deferral: DeferredResponse) -> Bool {
+        state.withLock { state in
+            guard !state.refusesDeferrals else {
+                return false
+            }
+            state.deferrals[ObjectIdentifier(deferral)] = deferral
+            return true
+        }
+    }
+
+    /// The request of `deferral` is over.
+    func unregister(_ deferral: DeferredResponse) {
+        state.withLock { state in
+            state.deferrals[ObjectIdentifier(deferral)] = nil
+        }
     }
 
     /// Whether new connections and kept-alive ones are still welcome.

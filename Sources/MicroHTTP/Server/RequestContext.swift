@@ -26,6 +26,12 @@ final class RequestContext {
     var isEventStream = false
     /// When the response was queued (0 until then), like ``start``.
     var queuedAt: UInt64 = 0
+    /// The handler's answer comes later (see ``DeferredResponse``); the
+    /// connection is suspended until then.
+    var deferred: DeferredResponse?
+    /// What is done to a deferred answer before it is queued (CORS fields,
+    /// content coding), as to any other answer.
+    var finishDeferred: ((HTTPResponse) -> HTTPResponse)?
 
     init(method: UnsafePointer<CChar>) {
         self.method = HTTPMethod(cString: method)

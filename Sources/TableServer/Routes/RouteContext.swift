@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import MicroHTTP
 import TableModel
@@ -85,6 +86,7 @@ struct RouteBuilder {
         let token = context.token
         let logger = context.logger
         let corsOrigins = context.corsOrigins
+        let commitsInGroups = context.store.commitsInGroups
         router.add(method, pattern) { request in
             if CrossSite.isRefused(request, corsOrigins: corsOrigins) {
                 return CrossSite.refusal()
@@ -92,7 +94,20 @@ struct RouteBuilder {
             if let token, !token.authorizes(request.headers["Authorization"]) {
                 return EditToken.challenge()
             }
-            return Respond.catching(logger: logger) { try handler(request) }
+            guard commitsInGroups, request.parameters["t"] != nil else {
+                return Respond.catching(logger: logger) { try handler(request) }
+            }
+            // An edit that joins its table's group commit waits for the commit
+            // on a thread of Dispatch's pool, not on the connection's worker
+            // thread, which serves other connections meanwhile (docs/SCALING.md,
+            // "Group commit"). A serial queue of its own: Dispatch gives it a
+            // thread even when every other one waits, so no edit waits for a
+            // thread behind edits that wait for it.
+            let deferral = DeferredResponse()
+            DispatchQueue(label: "webtableview.edit").async {
+                deferral.complete(Respond.catching(logger: logger) { try handler(request) })
+            }
+            return .deferred(deferral)
         }
     }
 }

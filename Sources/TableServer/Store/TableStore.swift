@@ -164,6 +164,12 @@ final class TableStore: Sendable {
         return (result.table.version, result.changes)
     }
 
+    /// Whether edits join their table's group commit (`GroupCommit`): with the
+    /// shared database, where an edit waits for a commit.
+    var commitsInGroups: Bool {
+        log?.commitsInGroups ?? false
+    }
+
     /// Makes one edit: `stage` validates it against the table (without changing
     /// it) and answers what it does; the log records that, and only then is it
     /// made and published. With a log that commits in groups (the shared
@@ -172,7 +178,7 @@ final class TableStore: Sendable {
     func edit(_ id: String, _ stage: @escaping (Table) throws -> StagedEdit) throws -> EditResult {
         let handle = try handle(id)
         let result: EditResult
-        if let log, log.commitsInGroups {
+        if let log, commitsInGroups {
             result = try commitInGroup(handle, log: log, stage)
         } else {
             result = try handle.withState { state in

@@ -36,6 +36,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
 /// it from thread to thread, and only one uses it at a time.
 final class PostgresConnection: @unchecked Sendable {
     private let connection: OpaquePointer
+    /// The names of the statements prepared on this connection (`query(_:_:prepared:)`).
+    private var prepared: Set<String> = []
 
     /// Connects with a libpq URL or conninfo string; gives up after `timeout` seconds.
     init(url: String, timeout: Int) throws(DatabaseError) {
@@ -65,26 +67,45 @@ final class PostgresConnection: @unchecked Sendable {
     /// False once the connection broke; the pool then drops it.
     var isHealthy: Bool { PQstatus(connection) == CONNECTION_OK }
 
-    /// Runs one statement with text parameters and answers its rows.
+    /// Runs one statement with text parameters and answers its rows. With a
+    /// name, the statement is prepared on this connection the first time
+    /// (parsed and planned once), then only executed: for the statements every
+    /// edit or notice runs.
     @discardableResult
-    func query(_ sql: String, _ parameters: [String?] = []) throws(DatabaseError) -> [[String?]] {
+    func query(_ sql: String, _ parameters: [String?] = [], prepared name: String? = nil) throws(DatabaseError) -> [[String?]] {
+        if let name, !prepared.contains(name) {
+            guard let made = PQprepare(connection, name, sql, Int32(parameters.count), nil) else { throw failure() }
+            defer { PQclear(made) }
+            try check(made)
+            prepared.insert(name)
+        }
         let result: OpaquePointer? = parameters.withOptionalCStrings { pointers in
-            PQexecParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+            if let name {
+                PQexecPrepared(connection, name, Int32(parameters.count), pointers, nil, nil, 0)
+            } else {
+                PQexecParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+            }
         }
         guard let result else { throw failure() }
         defer { PQclear(result) }
+        try check(result)
+        var rows: [[String?]] = []
+        let count = PQntuples(result), columns = PQnfields(result)
+        rows.reserveCapacity(Int(count))
+        for row in 0..<count {
+            rows.append(
+                (0..<columns).map { column in
+                    PQgetisnull(result, row, column) == 1 ? nil : Self.text(PQgetvalue(result, row, column))
+                })
+        }
+        return rows
+    }
+
+    /// Throws the error of a failed statement's result.
+    private func check(_ result: OpaquePointer) throws(DatabaseError) {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
-            var rows: [[String?]] = []
-            let count = PQntuples(result), columns = PQnfields(result)
-            rows.reserveCapacity(Int(count))
-            for row in 0..<count {
-                rows.append(
-                    (0..<columns).map { column in
-                        PQgetisnull(result, row, column) == 1 ? nil : Self.text(PQgetvalue(result, row, column))
-                    })
-            }
-            return rows
+            return
         default:
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let message = Self.text(PQresultErrorMessage(result))

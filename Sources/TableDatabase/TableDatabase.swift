@@ -61,8 +61,9 @@ public final class TableDatabase: Sendable {
     /// Table `id`'s head, or nil when there is no such table.
     public func head(of id: String) throws -> TableHead? {
         try pool.withConnection { connection in
-            try connection.query("SELECT id, incarnation, version FROM webtableview_tables WHERE id = $1", [id])
-                .first.map(TableHead.init(row:))
+            try connection.query(
+                "SELECT id, incarnation, version FROM webtableview_tables WHERE id = $1", [id], prepared: "table_head"
+            ).first.map(TableHead.init(row:))
         }
     }
 
@@ -167,7 +168,9 @@ public final class TableDatabase: Sendable {
     /// throws `.tableMissing` when it is gone or re-created.
     func isCurrent(_ id: String, incarnation: Int64, version: Int) throws -> Bool {
         let row = try pool.withConnection { connection in
-            try connection.query("SELECT incarnation, version FROM webtableview_tables WHERE id = $1", [id]).first
+            try connection.query(
+                "SELECT incarnation, version FROM webtableview_tables WHERE id = $1", [id], prepared: "table_version"
+            ).first
         }
         guard let row, Int64(row[0] ?? "") == incarnation else { throw Self.missing(id) }
         return Int(row[1] ?? "") == version
@@ -188,7 +191,9 @@ public final class TableDatabase: Sendable {
             parameters.append(String(decoding: json, as: UTF8.self))
         }
         return try pool.withConnection { connection in
-            try !connection.query(ChangeInsert.compareAndAppend(count: jsons.count), parameters).isEmpty
+            try !connection.query(
+                ChangeInsert.compareAndAppend(count: jsons.count), parameters, prepared: "compare_and_append_\(jsons.count)"
+            ).isEmpty
         }
     }
 
@@ -298,7 +303,7 @@ public final class TableDatabase: Sendable {
     static func changes(of incarnation: Int64, after version: Int, on connection: PostgresConnection) throws -> [StoredChange] {
         try connection.query(
             "SELECT version, change FROM webtableview_changes WHERE incarnation = $1 AND version > $2 ORDER BY version",
-            ["\(incarnation)", "\(version)"]
+            ["\(incarnation)", "\(version)"], prepared: "changes_after"
         ).map { row in
             guard let version = Int(row[0] ?? ""), let json = row[1] else {
                 throw DatabaseError(.inconsistent, "a change row without its version or JSON")

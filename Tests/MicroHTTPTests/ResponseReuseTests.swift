@@ -129,26 +129,59 @@ import Testing
     /// spread over more paths than fit do not empty it at every turn.
     @Test func aFullShelfKeepsTheAnswersOfPathsReadAgain() throws {
         try withCountingServer(budget: 4 * 1024) { (revision, calls, client) throws in
-            // Reads `items` in order; answers how many answers were made.
-            func made(reading items: [Int]) throws -> Int {
-                let before = calls.value
-                for item in items {
-                    #expect(try client.request(.GET, "/items/\(item)").text == "item \(item) at \(revision.current)")
-                }
-                return calls.value - before
-            }
-            #expect(try made(reading: Array(0..<15) + Array(0..<15)) == 15)
-            #expect(try made(reading: [15, 15]) == 1)
-            #expect(try made(reading: Array(16..<40)) == 24)
+            let made = { (items: [Int]) in try Self.made(reading: items, client, revision, calls) }
+            #expect(try made(Array(0..<15) + Array(0..<15)) == 15)
+            #expect(try made([15, 15]) == 1)
+            #expect(try made(Array(16..<40)) == 24)
             // Read once since the shelf was emptied: made again, and kept now.
-            #expect(try made(reading: [20, 20]) == 1)
+            #expect(try made([20, 20]) == 1)
             // Emptied away: made at its first read since, kept at its second.
-            #expect(try made(reading: [0, 0, 0, 15]) == 2)
+            #expect(try made([0, 0, 0, 15]) == 2)
             // Out of date, a kept path is kept again at its first read.
             revision.set(2)
-            #expect(try made(reading: [20, 20]) == 1)
+            #expect(try made([20, 20]) == 1)
             // A path read for the first time is made, not kept.
-            #expect(try made(reading: [41, 41, 41]) == 2)
+            #expect(try made([41, 41, 41]) == 2)
+        }
+    }
+
+    /// A shelf whose answers were sent fewer times than they were made
+    /// thrashes: it is emptied and rests, keeping nothing for 8 times the
+    /// misses it took to thrash, then keeps paths read again as before.
+    @Test func aShelfThatThrashesRestsEmpty() throws {
+        try withCountingServer(budget: 4 * 1024) { (revision, calls, client) throws in
+            let made = { (items: [Int]) in try Self.made(reading: items, client, revision, calls) }
+            #expect(try made(Array(0..<15)) == 15)
+            // Full at its 16th miss, with none of its 15 answers sent again: it rests 128 misses.
+            #expect(try made([15]) == 1)
+            #expect(try made(Array(0..<15)) == 15)
+            #expect(try made([0, 0]) == 2)
+            #expect(try made(Array(100..<211)) == 111)
+            // Rested: a path is kept at its second read again.
+            #expect(try made([16, 16, 16, 16]) == 2)
+        }
+    }
+
+    /// Reads `items` in order from `/items/{i}`; answers how many answers were made.
+    private static func made(reading items: [Int], _ client: TestClient, _ revision: Revision, _ calls: Shared<Int>) throws
+        -> Int
+    {
+        let before = calls.value
+        for item in items {
+            #expect(try client.request(.GET, "/items/\(item)").text == "item \(item) at \(revision.current)")
+        }
+        return calls.value - before
+    }
+
+    /// From 256 answers kept on, a shelf is judged before it fills: when
+    /// fewer than a quarter of them were sent again, it thrashes and rests.
+    @Test func aShelfIsJudgedBeforeItFills() throws {
+        try withCountingServer(budget: 1 << 20) { (revision, calls, client) throws in
+            let made = { (items: [Int]) in try Self.made(reading: items, client, revision, calls) }
+            #expect(try made(Array(0..<256) + Array(0..<63)) == 256)
+            // The 257th answer: 63 sent again, fewer than 64: 257 misses × 8 of rest.
+            #expect(try made([256, 256]) == 2)
+            #expect(try made([0]) == 1)
         }
     }
 

@@ -340,7 +340,8 @@ def reads(tools, rounds, seconds):
     """GET rows of a 100,000-row table (10 sections × 10,000) as users read them: the same row,
     uniformly random rows, Zipf-distributed rows (s = 1.1) — `reads.lua` — from WebTableView
     with its kept answers, with `--answer-cache 0`, and from the C floor serving each row's
-    bytes from an answer made at start-up (`mhd_floor --paths`). Patterns and servers take turns."""
+    bytes from an answer made at start-up (`mhd_floor --paths`). Servers take turns; each
+    pattern is measured after a warm-up run on every server."""
     product = Server(READ_SERVERS[0], tools.serve("--data", tools.data["reads"]))
     made = floor = None
     try:
@@ -357,10 +358,14 @@ def reads(tools, rounds, seconds):
         script = os.path.join(tools.scripts, "reads.lua")
         cpu = {pattern: {server.name: [] for server in servers} for pattern in READ_PATTERNS}
         rate = {pattern: {server.name: [] for server in servers} for pattern in READ_PATTERNS}
-        for round_index in range(rounds):
-            turn = round_index % len(servers)
-            for pattern in READ_PATTERNS:
-                os.environ["BENCH_READS"] = pattern
+        # A pattern at a time, each server first warmed on it: the rounds measure reads that
+        # keep that pattern, as a server under one kind of use sees them, not the switch.
+        for pattern in READ_PATTERNS:
+            os.environ["BENCH_READS"] = pattern
+            for server in servers:
+                loaded(server, server.base + "/", seconds, 32, script)
+            for round_index in range(rounds):
+                turn = round_index % len(servers)
                 for server in servers[turn:] + servers[:turn]:
                     used, served = loaded(server, server.base + "/", seconds, 32, script)
                     cpu[pattern][server.name].append(used)

@@ -197,7 +197,8 @@ def reads_section(reads):
            "`wrk -c32 -s scripts/bench/reads.lua`: the same row, uniformly random rows, or Zipf-distributed rows "
            "(the row of rank k read with weight 1/k^1.1, ranks scattered over the table). The C floor "
            "(`mhd_floor --paths`) answers each row with its own bytes, made at start-up and found by the path's "
-           "hash. Patterns and servers take turns; server CPU µs per request.", "",
+           "hash. Servers take turns, a pattern at a time, each server warmed on the pattern by one run first; "
+           "server CPU µs per request.", "",
            "| rows read | webtableview | `--answer-cache 0` | C floor | kept vs floor | made vs floor | kept vs made |",
            "|---|---|---|---|---|---|---|"]
     for pattern, v in reads.items():

@@ -68,11 +68,33 @@ final class PreparedResponses: Sendable {
         /// Made when the shelf first fills: from then on only answers to
         /// paths in it are kept.
         var seen: SeenPaths?
+        /// Answers sent from the shelf, answers kept on it, and misses it
+        /// was asked to keep, since it was last emptied.
+        var hits = 0
+        var kept = 0
+        var misses = 0
+        /// Misses left before a resting (empty) shelf keeps answers again; 0 when not resting.
+        var restingMisses = 0
+        /// The next rest, in multiples of the misses since the shelf was last emptied.
+        var restLength = Shelf.shortestRest
 
-        /// Drops every answer.
+        static let shortestRest = 8
+        static let longestRest = 64
+        /// Answers kept after which a shelf is judged before it fills.
+        static let judgedAfter = 256
+
+        /// Drops every answer, and starts remembering paths anew.
         func empty() {
             entries.forEach { $0.removeAll() }
             bytes = 0
+            hits = 0
+            kept = 0
+            misses = 0
+            if let seen {
+                seen.removeAll()
+            } else {
+                seen = SeenPaths()
+            }
         }
     }
 
@@ -100,25 +122,66 @@ final class PreparedResponses: Sendable {
         shelfBudget > 0
     }
 
-    /// The answer kept for `key` on this thread's shelf, when its revision
-    /// still holds.
-    func entry(for key: Key) -> Entry? {
-        let entry = shelves.current.entries[key.coding.rawValue].value(for: key.path, hash: key.hash)
-        return entry?.reuse.holds == true ? entry : nil
+    /// What ``lookUp(_:coding:ifPlain:)`` found.
+    enum Lookup {
+        /// The answer kept, still up to date.
+        case found(Entry)
+        /// None, or one out of date: the key to keep the answer under.
+        case missed(Key)
+        /// This thread's shelf rests (see ``keep(_:for:)``): nothing was looked up.
+        case resting
+        /// The request is not one a kept answer fits, or nothing is kept.
+        case skipped
     }
 
-    /// Whether this thread's shelf would keep an answer for `key`, which it
-    /// does not hold: always until the shelf first fills; after that, when
-    /// the path was asked for before since the shelf was last emptied, or
-    /// its answer there is out of date. A path asked for the first time is
-    /// remembered, and its answer made but not kept.
-    func admits(_ key: Key) -> Bool {
-        let shelf = shelves.current
-        guard let seen = shelf.seen else {
-            return true
+    /// The answer kept for `path` in `coding` on this thread's shelf, when
+    /// its revision still holds. `isPlain` (whether a kept answer fits the
+    /// request) is asked only when the shelf does not rest; a resting shelf
+    /// is empty, so its requests are not hashed either.
+    func lookUp(_ path: UnsafePointer<CChar>, coding: ContentCoding, ifPlain isPlain: () -> Bool) -> Lookup {
+        guard keepsAnswers else {
+            return .skipped
         }
-        return seen.insert(key.hash, key.coding)
-            || shelf.entries[key.coding.rawValue].value(for: key.path, hash: key.hash) != nil
+        let shelf = shelves.current
+        guard shelf.restingMisses == 0 else {
+            return .resting
+        }
+        guard isPlain() else {
+            return .skipped
+        }
+        let key = Key(path: path, coding: coding)
+        guard let entry = shelf.entries[coding.rawValue].value(for: key.path, hash: key.hash), entry.reuse.holds else {
+            return .missed(key)
+        }
+        shelf.hits &+= 1
+        return .found(entry)
+    }
+
+    /// The key to keep a reusable answer under, after `lookup` missed, when
+    /// this thread's shelf keeps it: always until the shelf first fills;
+    /// after that, when the path was asked for before since the shelf was
+    /// last emptied, or its answer there is out of date. A path asked for
+    /// the first time is remembered, and its answer made but not kept. A
+    /// resting shelf counts the miss and keeps nothing.
+    func admits(_ lookup: Lookup) -> Key? {
+        switch lookup {
+        case .found, .skipped:
+            return nil
+        case .resting:
+            let shelf = shelves.current
+            shelf.restingMisses = max(shelf.restingMisses - 1, 0)
+            return nil
+        case .missed(let key):
+            let shelf = shelves.current
+            shelf.misses += 1
+            guard let seen = shelf.seen else {
+                return key
+            }
+            let admitted =
+                seen.insert(key.hash, key.coding)
+                || shelf.entries[key.coding.rawValue].value(for: key.path, hash: key.hash) != nil
+            return admitted ? key : nil
+        }
     }
 
     /// Keeps `entry` for `key` on this thread's shelf, in place of the one
@@ -127,21 +190,41 @@ final class PreparedResponses: Sendable {
     /// cost a scan each time, and the answers still read come back on their
     /// second read. An answer whose revision has moved on stays until then,
     /// or until its path is kept again.
+    ///
+    /// Unless the shelf thrashes: when the answers kept since it was last
+    /// emptied were sent fewer times than they were made (judged when it
+    /// fills, and from 256 answers kept on, when fewer than a quarter of
+    /// them), the reads are spread over more paths than fit, and refilling
+    /// it would only keep more answers read once. It is emptied and then
+    /// rests: it keeps nothing for 8 times the misses it took to thrash,
+    /// doubling up to 64 times while it keeps thrashing, before it is tried
+    /// again. It rests empty rather than full because an answer found among
+    /// many rarely read is cold in the processor's caches and saves little,
+    /// while holding thousands of them slows everything else
+    /// (docs/PERFORMANCE.md, Findings).
     func keep(_ entry: Entry, for key: Key) {
         guard entry.size <= shelfBudget else {
             return
         }
         let shelf = shelves.current
-        if shelf.bytes + entry.size > shelfBudget {
-            shelf.empty()
-            if let seen = shelf.seen {
-                seen.removeAll()
-            } else {
-                shelf.seen = SeenPaths()
+        let table = shelf.entries[key.coding.rawValue]
+        let full = shelf.bytes + entry.size > shelfBudget
+        if full || shelf.kept >= Shelf.judgedAfter {
+            if shelf.hits < (full ? shelf.kept : shelf.kept / 4) {
+                let misses = shelf.misses
+                shelf.empty()
+                shelf.restingMisses = misses * shelf.restLength
+                shelf.restLength = min(shelf.restLength * 2, Shelf.longestRest)
+                return
+            }
+            if full {
+                shelf.restLength = Shelf.shortestRest
+                shelf.empty()
             }
         }
-        let replaced = shelf.entries[key.coding.rawValue].set(entry, for: key.path, hash: key.hash)
+        let replaced = table.set(entry, for: key.path, hash: key.hash)
         shelf.bytes += entry.size - (replaced?.size ?? 0)
+        shelf.kept += 1
     }
 }
 

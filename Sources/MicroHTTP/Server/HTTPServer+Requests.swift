@@ -123,10 +123,10 @@ extension HTTPServer {
             return .NO
         }
         let coding = Self.coding(on: connection)
-        let key =
-            preparedResponses.keepsAnswers && (method == .GET || method == .HEAD) && Self.isPlain(context, on: connection)
-            ? PreparedResponses.Key(path: url, coding: coding) : nil
-        if let key, let entry = preparedResponses.entry(for: key) {
+        let lookup =
+            method == .GET || method == .HEAD
+            ? preparedResponses.lookUp(url, coding: coding) { Self.isPlain(context, on: connection) } : .skipped
+        if case .found(let entry) = lookup {
             return queue(entry, for: context, connection: connection)
         }
         var headers = Self.values(of: .HEADER_KIND, on: connection)
@@ -147,7 +147,7 @@ extension HTTPServer {
         var (answer, route) = router.dispatch(request)
         configuration.originPolicy.applyCORS(to: &answer, origin: request.headers["Origin"], request: request)
         let response = ContentEncoding.encode(answer, in: coding, namesCoded: namesCoded)
-        if let key, response.reuse != nil, preparedResponses.admits(key), let entry = prepare(response, route: route) {
+        if response.reuse != nil, let key = preparedResponses.admits(lookup), let entry = prepare(response, route: route) {
             preparedResponses.keep(entry, for: key)
             return queue(entry, for: context, connection: connection)
         }

@@ -14,8 +14,8 @@ import Synchronization
 /// stream costs a few microseconds, mostly the socket write, so a table edited
 /// faster than its subscribers can be written to one change at a time spends
 /// a bounded share of a core on them instead of a share that grows with the
-/// rate of edits; the price is at most that pause of delay: 50 µs for one
-/// subscriber, 5 ms from 100 on.
+/// rate of edits; the price is at most that pause of delay: 100 µs for one
+/// subscriber, 10 ms from 100 on (less than a frame of a 60 Hz screen).
 final class EventDelivery: Sendable {
     private enum Item {
         /// Events for the streams subscribed when they were queued.
@@ -39,7 +39,7 @@ final class EventDelivery: Sendable {
     private let pausePerStream: UInt64
     private let longestPause: UInt64
 
-    init(pausePerStream: Duration = .microseconds(50), longestPause: Duration = .milliseconds(5)) {
+    init(pausePerStream: Duration = .microseconds(100), longestPause: Duration = .milliseconds(10)) {
         self.pausePerStream = Self.nanoseconds(pausePerStream)
         self.longestPause = Self.nanoseconds(longestPause)
     }

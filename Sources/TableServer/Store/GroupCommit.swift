@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import TableModel
 
 /// The edits of one table waiting for, or in, its group commit: with a log
@@ -123,8 +124,8 @@ struct GroupCommit: Sendable {
 /// Unchecked `Sendable`: `stage`, `staged`, `base` and `after` are used under
 /// the table's lock only — `stage` by the leading thread too (validating the
 /// group again), while the edit's own thread waits, so what it captures is not
-/// used by two threads at once; `outcome` is written before `wake` is signalled
-/// and read by the edit's own thread after it waited.
+/// used by two threads at once; `outcome` has its own lock, set before `wake`
+/// is signalled and read by the edit's own thread after it waited.
 final class QueuedEdit: @unchecked Sendable {
     enum Outcome {
         /// Commit the next group.
@@ -140,7 +141,7 @@ final class QueuedEdit: @unchecked Sendable {
     /// The version it was validated against, and the table once it is made.
     var base = 0
     var after: Table
-    private var outcome: Outcome?
+    private let outcome = Mutex<Outcome?>(nil)
     private let wake = DispatchSemaphore(value: 0)
 
     init(on table: Table, _ stage: @escaping (Table) throws -> StagedEdit) {
@@ -161,20 +162,20 @@ final class QueuedEdit: @unchecked Sendable {
 
     /// Answers the edit: its thread returns `result`.
     func finish(_ result: Result<EditResult, any Error>) {
-        outcome = .done(result)
+        outcome.withLock { $0 = .done(result) }
         wake.signal()
     }
 
     /// Hands the edit's thread the lead.
     func lead() {
-        outcome = .lead
+        outcome.withLock { $0 = .lead }
         wake.signal()
     }
 
     /// Waits for `finish` or `lead`.
     func wait() -> Outcome {
         wake.wait()
-        guard let outcome else { preconditionFailure("woken without an outcome") }
+        guard let outcome = outcome.withLock({ $0 }) else { preconditionFailure("woken without an outcome") }
         return outcome
     }
 }

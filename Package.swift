@@ -19,7 +19,9 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 // Run-time exclusivity checks cost MicroHTTP about 400 instructions a request,
-// a sixth of its own work on a kept answer (docs/PERFORMANCE.md). Release
+// a sixth of its own work on a kept answer, and TableModel a check and a
+// thread-local lookup on every read of a row's rarer properties (its shared
+// box), an eighth of drawing a page's rows (docs/PERFORMANCE.md). Release
 // builds leave them out; debug builds, which every test and sanitizer run
 // uses, keep them.
 let requestPath: [SwiftSetting] =
@@ -67,7 +69,7 @@ let package = Package(
         ),
         .target(name: "TestSupport", swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
-        .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: strict),
+        .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: requestPath),
         .target(
             name: "TableRendering",
             dependencies: ["TableModel", "JSON", .product(name: "Mustache", package: "swift-mustache")],

@@ -302,12 +302,7 @@ final class TableStore: Sendable {
     func subscribe(_ id: String, since: Int?, stream: EventStream) throws {
         let handle = try handle(id)
         let streamID = ObjectIdentifier(stream)
-        // The close action holds the handle strongly: a stream ends when its
-        // client goes, its table is deleted or the server stops, and its close
-        // actions are let go then. A weak reference here gave the handle a side
-        // table that outlived it when a stream was still being let go as the
-        // process exited, which LeakSanitizer reports as a leak.
-        stream.onClose { handle.removeSubscriber(streamID) }
+        stream.onClose { [weak handle] in handle?.removeSubscriber(streamID) }
         try handle.withState { state in
             let current = state.table.version
             if let since {

@@ -227,6 +227,23 @@ import Testing
         }
     }
 
+    /// Each part of the budget has its own largest body, a sixteenth of it:
+    /// an answer too large for a shelf is still shared.
+    @Test func sharedAnswersKeepBodiesTooLargeForAShelf() throws {
+        try withCountingServer(budget: 16 * 1024, shared: 64 * 1024, size: 2048) { (_, calls, client) throws in
+            for _ in 0..<3 {
+                #expect(try client.request(.GET, "/big").body.count == 2048)
+            }
+            #expect(calls.value == 1)
+        }
+        try withCountingServer(budget: 16 * 1024, shared: 16 * 1024, size: 2048) { (_, calls, client) throws in
+            for _ in 0..<3 {
+                #expect(try client.request(.GET, "/big").body.count == 2048)
+            }
+            #expect(calls.value == 3)
+        }
+    }
+
     /// Each coding's answer is kept apart, compressed, with its own entity tag.
     @Test func sharedAnswersAreKeptPerCoding() throws {
         try withCountingServer(budget: 0, shared: 64 * 1024, size: 2048) { (_, calls, client) throws in

@@ -118,9 +118,9 @@ final class PreparedResponses: Sendable {
         self.shared = SharedAnswers(budget: sharedBudget)
     }
 
-    /// The largest body kept.
+    /// The largest body kept on a shelf.
     var largestBody: Int {
-        max(budget, shared.budget) / 16
+        budget / 16
     }
 
     /// Whether anything is ever kept: when not, requests are not hashed.

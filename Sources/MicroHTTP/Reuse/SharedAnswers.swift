@@ -118,11 +118,11 @@ final class SharedAnswers: Sendable {
         return answer
     }
 
-    /// Keeps `response`, when it is a reusable 200 of at most `largestBody`
-    /// bytes, for `key`, in place of the answer kept for it before.
-    func keep(_ response: HTTPResponse, route: RouteLabel?, for key: PreparedResponses.Key, largestBody: Int) {
+    /// Keeps `response`, when it is a reusable 200 of at most a sixteenth of
+    /// the budget, for `key`, in place of the answer kept for it before.
+    func keep(_ response: HTTPResponse, route: RouteLabel?, for key: PreparedResponses.Key) {
         guard keepsAnswers, let reuse = response.reuse, response.status == 200, case .bytes(let body) = response.body,
-            body.count <= largestBody, body.count + key.path.count + Self.answerOverhead <= budget
+            body.count <= budget / 16, body.count + key.path.count + Self.answerOverhead <= budget
         else {
             return
         }

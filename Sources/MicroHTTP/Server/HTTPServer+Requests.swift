@@ -134,7 +134,7 @@ extension HTTPServer {
             return queue(entry, for: context, connection: connection)
         }
         if let key = lookup.key, let answer = preparedResponses.shared.answer(for: key), let entry = prepare(answer) {
-            if let key = preparedResponses.admits(lookup) {
+            if answer.body.count <= preparedResponses.largestBody, let key = preparedResponses.admits(lookup) {
                 preparedResponses.keep(entry, for: key)
             }
             return queue(entry, for: context, connection: connection)
@@ -168,7 +168,7 @@ extension HTTPServer {
         configuration.originPolicy.applyCORS(to: &answer, origin: request.headers["Origin"], request: request)
         let response = ContentEncoding.encode(answer, in: coding, namesCoded: namesCoded)
         if response.reuse != nil, let key = lookup.key {
-            preparedResponses.shared.keep(response, route: route, for: key, largestBody: preparedResponses.largestBody)
+            preparedResponses.shared.keep(response, route: route, for: key)
         }
         if response.reuse != nil, let key = preparedResponses.admits(lookup), let entry = prepare(response, route: route) {
             preparedResponses.keep(entry, for: key)

@@ -87,11 +87,11 @@ private final class RowJSONKeys: Sendable {
     let link = JSONKey("link")
     let detailLink = JSONKey("detailLink")
 
-    /// The enumerations' names, quoted once, in the order of `allCases`.
-    private let styles = CellStyle.allCases.map { JSONQuotedString($0.rawValue) }
-    private let accessories = Accessory.allCases.map { JSONQuotedString($0.rawValue) }
-    private let selectionStyles = SelectionStyle.allCases.map { JSONQuotedString($0.rawValue) }
-    private let editingStyles = EditingStyle.allCases.map { JSONQuotedString($0.rawValue) }
+    /// The enumerations' cases with their names quoted once.
+    private let styles = RowJSONKeys.names(of: CellStyle.self)
+    private let accessories = RowJSONKeys.names(of: Accessory.self)
+    private let selectionStyles = RowJSONKeys.names(of: SelectionStyle.self)
+    private let editingStyles = RowJSONKeys.names(of: EditingStyle.self)
 
     /// The most bytes of each step of `Row.writeJSON` besides its free-length
     /// strings: keys, brackets, enumerations' names, booleans and numbers.
@@ -101,7 +101,8 @@ private final class RowJSONKeys: Sendable {
 
     private init() {
         let literal = JSONSpan.maximumLiteralCount
-        let name = 1 + (styles + accessories + selectionStyles + editingStyles).map(\.bytes.count).max()!
+        let names = styles.map(\.name) + accessories.map(\.name) + selectionStyles.map(\.name) + editingStyles.map(\.name)
+        let name = 1 + names.map(\.bytes.count).max()!
         firstCount =
             literal + [id, style, text, detail, image, accessory, accessoryView].map(\.bytes.count).reduce(0, +)
             + 2 * name + literal
@@ -117,15 +118,18 @@ private final class RowJSONKeys: Sendable {
     func name(of style: SelectionStyle) -> JSONQuotedString { Self.name(of: style, in: selectionStyles) }
     func name(of style: EditingStyle) -> JSONQuotedString { Self.name(of: style, in: editingStyles) }
 
-    /// `value`'s name among `names` (made from `allCases`, in order): a scan of at most five cases.
-    private static func name<Value: CaseIterable & Equatable>(of value: Value, in names: [JSONQuotedString])
+    private static func names<Value: CaseIterable & RawRepresentable<String>>(of _: Value.Type)
+        -> [(value: Value, name: JSONQuotedString)]
+    {
+        Value.allCases.map { ($0, JSONQuotedString($0.rawValue)) }
+    }
+
+    /// `value`'s name among `names`: a scan of at most five cases (`allCases` would
+    /// make an array on every call).
+    private static func name<Value: Equatable>(of value: Value, in names: [(value: Value, name: JSONQuotedString)])
         -> JSONQuotedString
     {
-        var index = 0
-        for candidate in Value.allCases {
-            if candidate == value { return names[index] }
-            index += 1
-        }
+        for candidate in names where candidate.value == value { return candidate.name }
         preconditionFailure("every case has a name")
     }
 }

@@ -149,10 +149,9 @@ final class RowStamp: Sendable {
     /// writing a row retains nothing but it and `steps`.
     let literals: [UInt8]
     let steps: [Step]
-    /// By slot: the most bytes the plan writes for one byte of the slot's value
-    /// (``StampValues/count(of:)``), summed over the steps that print it; 0 for a
-    /// slot the template does not print.
-    let slotWeights: [Int]
+    /// The slots the plan prints, each with the most bytes it writes for one byte
+    /// of the slot's value (``StampValues/count(of:)``), summed over its steps.
+    let slotWeights: [(slot: RowSlot, weight: Int)]
 
     /// Values that render as `\u{1}sS<slot>&\u{2}`: control characters that no
     /// template writes, mixed-case letters that a case transform would change, and
@@ -221,13 +220,13 @@ final class RowStamp: Sendable {
         steps.append(Step(literalEnd: literals.count, slot: nil, escapedAgain: false))
         self.literals = literals
         self.steps = steps
-        var slotWeights = Array(repeating: 0, count: RowSlot.allCases.count)
+        var weights = Array(repeating: 0, count: RowSlot.allCases.count)
         for step in steps {
             guard let slot = step.slot else { continue }
-            slotWeights[slot.rawValue] +=
+            weights[slot.rawValue] +=
                 step.escapedAgain ? HTMLEscaping.maximumEscapedAgainCount(1) : HTMLEscaping.maximumEscapedCount(1)
         }
-        self.slotWeights = slotWeights
+        slotWeights = RowSlot.allCases.compactMap { weights[$0.rawValue] > 0 ? ($0, weights[$0.rawValue]) : nil }
     }
 
     /// Writes `row` (of shape `shape`, at `indexPath`) by the plan: what
@@ -238,8 +237,8 @@ final class RowStamp: Sendable {
     ) {
         let values = StampValues(row, shape: shape, at: indexPath, defaults: defaults)
         var maximumCount = literals.count
-        for slot in RowSlot.allCases where slotWeights[slot.rawValue] > 0 {
-            maximumCount += slotWeights[slot.rawValue] * values.count(of: slot)
+        for (slot, weight) in slotWeights {
+            maximumCount += weight * values.count(of: slot)
         }
         bytes.append(atMost: maximumCount) { output in
             literals.withUnsafeBufferPointer { literals in

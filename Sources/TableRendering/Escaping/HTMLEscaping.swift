@@ -93,7 +93,9 @@ extension ReservedBytes {
     /// `{{name}}` escapes it once more: no `<`, `>`, `"` or `'` is left in it, and
     /// every `&` starts a reference, so only the `&` change (to `&amp;`).
     mutating func appendEscapedAgain(_ escaped: [UInt8]) {
-        write(atMost: 5 * escaped.count) { output in
+        // Four more bytes for each `&`: at most ten for a byte of the text escaped once.
+        let ampersands = escaped.reduce(0) { $0 + ($1 == UInt8(ascii: "&") ? 1 : 0) }
+        write(atMost: escaped.count + 4 * ampersands) { output in
             var written = 0
             for byte in escaped {
                 if byte == UInt8(ascii: "&") {

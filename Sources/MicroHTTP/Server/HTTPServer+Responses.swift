@@ -54,15 +54,26 @@ extension HTTPServer {
         )
     }
 
+    /// A shared answer (``SharedAnswers``) made into a libmicrohttpd
+    /// response to send, or to keep on this thread's shelf.
+    func prepare(_ answer: SharedAnswers.Answer) -> PreparedResponses.Entry? {
+        guard let native = withExtendedLifetime(answer, { Self.copying(answer.body) }) else {
+            return nil
+        }
+        answer.fields.add(to: native)
+        addPolicyHeaders(to: native)
+        return PreparedResponses.Entry(
+            native: native, status: 200, route: answer.route, reuse: answer.reuse,
+            size: answer.body.count + PreparedResponses.entryOverhead)
+    }
+
     /// A libmicrohttpd response holding its own copy of `bytes`.
     private static func copying(_ bytes: [UInt8]) -> OpaquePointer? {
-        bytes.withUnsafeBytes { buffer in
-            MHD_create_response_from_buffer(
-                buffer.count,
-                UnsafeMutableRawPointer(mutating: buffer.baseAddress),
-                .RESPMEM_MUST_COPY
-            )
-        }
+        bytes.withUnsafeBytes(copying)
+    }
+
+    private static func copying(_ buffer: UnsafeRawBufferPointer) -> OpaquePointer? {
+        MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
     }
 
     /// Bodies from this size up are sent from the array's own buffer (``lending(_:)``);
@@ -112,9 +123,7 @@ extension HTTPServer {
 
     /// The fields every answer carries (``OriginPolicy/responseHeaders``).
     private func addPolicyHeaders(to native: OpaquePointer) {
-        for (name, value) in configuration.originPolicy.responseHeaders {
-            _ = MHD_add_response_header(native, name, value)
-        }
+        policyFields.add(to: native)
     }
 
     private static func addHeaders(of response: HTTPResponse, to native: OpaquePointer) {

@@ -198,23 +198,21 @@ struct SnapshotDiffer {
     /// when an id is not ASCII, see `RowKey`) and serves both passes.
     static func matchRows(_ old: FlatSnapshot, _ new: FlatSnapshot, sections: Matching) -> Matching {
         var matching = Matching(oldCount: old.count, newCount: new.count)
-        let oldIDs = old.ids
-        let newIDs = new.ids
         let ascii = old.idsAreASCII && new.idsAreASCII
-        let oldIDHashes = ascii ? old.idHashes : oldIDs.map { $0?.hashValue ?? 0 }
-        let newIDHashes = ascii ? new.idHashes : newIDs.map { $0?.hashValue ?? 0 }
+        let oldIDHashes = ascii ? old.idHashes : old.indices.map { old.id($0)?.hashValue ?? 0 }
+        let newIDHashes = ascii ? new.idHashes : new.indices.map { new.id($0)?.hashValue ?? 0 }
         let byContent = old.hasRowsWithoutID && new.hasRowsWithoutID
-        // Usually every row has an id: then no id is read to learn whether it has one.
+        // Usually every row has an id: then no row is asked whether it has one.
         let allKeyed = !old.hasRowsWithoutID && !new.hasRowsWithoutID
         // Rows without an id are their whole content.
-        let oldContent = byContent ? old.indices.map { oldIDs[$0] == nil ? old.row($0).hashValue : 0 } : []
-        let newContent = byContent ? new.indices.map { newIDs[$0] == nil ? new.row($0).hashValue : 0 } : []
+        let oldContent = byContent ? old.indices.map { old.hasID($0) ? 0 : old.row($0).hashValue } : []
+        let newContent = byContent ? new.indices.map { new.hasID($0) ? 0 : new.row($0).hashValue } : []
         func pair(old oldRange: Range<Int>, new newRange: Range<Int>) {
             matching.pair(
                 old: oldRange,
                 new: newRange,
-                oldHash: { allKeyed || oldIDs[$0] != nil ? oldIDHashes[$0] : nil },
-                newHash: { allKeyed || newIDs[$0] != nil ? newIDHashes[$0] : nil },
+                oldHash: { allKeyed || old.hasID($0) ? oldIDHashes[$0] : nil },
+                newHash: { allKeyed || new.hasID($0) ? newIDHashes[$0] : nil },
                 sameOld: { old.sameID($0, $1, of: old) },
                 sameKey: { old.sameID($0, $1, of: new) }
             )
@@ -222,8 +220,8 @@ struct SnapshotDiffer {
             matching.pair(
                 old: oldRange,
                 new: newRange,
-                oldHash: { oldIDs[$0] == nil ? oldContent[$0] : nil },
-                newHash: { newIDs[$0] == nil ? newContent[$0] : nil },
+                oldHash: { old.hasID($0) ? nil : oldContent[$0] },
+                newHash: { new.hasID($0) ? nil : newContent[$0] },
                 sameOld: { old.rowEquals($0, $1, of: old) },
                 sameKey: { old.rowEquals($0, $1, of: new) }
             )
@@ -386,9 +384,11 @@ struct SnapshotDiffer {
             return before.header != after.header || before.footer != after.footer
                 || before.indexTitle != after.indexTitle
         }
+        // New rows in order, old ones mostly so: each side's leaf is read once a run.
+        var cursors = (FlatSnapshot.LeafCursor(), FlatSnapshot.LeafCursor())
         rowChanged = new.indices.map { newRow in
             let oldRow = rows.newToOld[newRow]
-            return oldRow >= 0 && !old.rowEquals(oldRow, newRow, of: new)
+            return oldRow >= 0 && !old.rowEquals(oldRow, newRow, of: new, cursors: &cursors)
         }
         // A changed section can be reloaded by the main batch, final rows and all,
         // when it neither moves nor trades rows with another section there.

@@ -136,6 +136,21 @@ struct DiffSupportTests {
         #expect(matching.newToOld == [0, -1, 2])
     }
 
+    @Test("sorting only when needed gives what sorting gives, in order or not")
+    func sortIfNeeded() {
+        var random = SeededGenerator(seed: 7)
+        for count in [0, 1, 2, 5, 40] {
+            let sorted = Array(0..<count)
+            var shuffled = sorted.shuffled(using: &random)
+            if count > 1 && shuffled == sorted { shuffled.swapAt(0, 1) }
+            for values in [sorted, shuffled, sorted.reversed()] {
+                var result = values
+                result.sortIfNeeded(by: <)
+                #expect(result == sorted)
+            }
+        }
+    }
+
     @Test("the longest increasing subsequence is as long as a quadratic search finds", arguments: [1, 2, 3])
     func longestIncreasing(seed: UInt64) {
         var random = SeededGenerator(seed: seed)

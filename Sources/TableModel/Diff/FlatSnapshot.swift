@@ -19,7 +19,7 @@
 /// The ids are kept as bytes in one buffer, not as `String`s: an array of a
 /// hundred thousand strings costs a retain for each when it is built and a call
 /// to destroy each when it is let go, which together were a fifth of a diff
-/// (docs/ARCHITECTURE.md, *The snapshot diff*). When every id is ASCII (bytes equal
+/// (docs/ARCHITECTURE.md, *Rows in memory*). When every id is ASCII (bytes equal
 /// exactly when strings are equal, see `RowKey`) ids are compared as bytes; when
 /// one is not, as `String`s read in place.
 ///

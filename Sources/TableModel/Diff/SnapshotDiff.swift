@@ -75,15 +75,19 @@
 //
 // ## Complexity
 // n rows and s sections on both sides: O(n + s) passes, expected. The rows are
-// read where the tables keep them (`FlatSnapshot`: ids, hashes and where each row
-// lies; no row is copied), and each row's id is hashed once (`RowKey`). Matching
-// is Heckel's symbol table (one pass over the old items, one over the new), an
-// open-addressing table on those hashes: first one small table per matched
-// section, then one table-wide for the rows still unmatched. Every matched pair is
-// compared once for a change of content. Choosing what stays adds the longest
-// increasing subsequence of the k rows that stay in each section, and of the
-// surviving sections: O(k) when they mostly keep their order, O(k log k) at
-// worst. Memory O(n + s). `make bench` times six shapes against the previous
+// read where the tables keep them (`FlatSnapshot`: where each row lies, and each
+// id's hash and UTF-8 bytes, in flat arrays of plain values; no row or id is
+// copied out, so nothing is retained or destroyed a row), and each row's id is
+// hashed once (`RowKey`). Matching is Heckel's symbol table (one pass over the old
+// items, one over the new), an open-addressing table on those hashes: first one
+// small table per matched section, then one table-wide for the rows still
+// unmatched; ids are compared as bytes. Every matched pair is compared once for a
+// change of content, in new order through a leaf cursor (a leaf is retained once
+// a run of rows in it, not twice a pair). The main batch lists row moves in old
+// order, the order a published batch has, so they need no sort. Choosing what
+// stays adds the longest increasing subsequence of the k rows that stay in each
+// section, and of the surviving sections: O(k) when they mostly keep their order,
+// O(k log k) at worst. Memory O(n + s), plus the ids' bytes. `make bench` times six shapes against the previous
 // diff and Swift's `difference(from:).inferringMoves()` (docs/PERFORMANCE.md).
 // This file decides; `SnapshotDiff+Batches.swift` writes the batches.
 //

@@ -82,8 +82,9 @@
 // items, one over the new), an open-addressing table on those hashes: first one
 // small table per matched section, then one table-wide for the rows still
 // unmatched; ids are compared as bytes. Every matched pair is compared once for a
-// change of content, in new order through a leaf cursor (a leaf is retained once
-// a run of rows in it, not twice a pair). The main batch lists row moves in old
+// change of content, right after the pass that paired it (its section's entries
+// still in cache) and through a leaf cursor (a leaf is retained once a run of rows
+// in it, not twice a pair). The main batch lists row moves in old
 // order, the order a published batch has, so they need no sort. Choosing what
 // stays adds the longest increasing subsequence of the k rows that stay in each
 // section, and of the surviving sections: O(k) when they mostly keep their order,
@@ -156,7 +157,7 @@ struct SnapshotDiffer {
     var rowMoved: [Bool] = []
     /// By new section: kept, with a different header, footer or index title.
     var sectionChanged: [Bool] = []
-    /// By new row: matched, with different content.
+    /// By new row: matched, with different content (`matchRows`).
     var rowChanged: [Bool] = []
     var stage = ReloadStage.none
     /// By new section: reloaded with its final rows by the main batch.
@@ -170,7 +171,9 @@ struct SnapshotDiffer {
         old = FlatSnapshot(oldTable.sections)
         new = FlatSnapshot(newTable.sections)
         sections = Self.matchSections(old, new)
-        rows = Self.matchRows(old, new, sections: sections)
+        let matched = Self.matchRows(old, new, sections: sections)
+        rows = matched.rows
+        rowChanged = matched.changed
         classifySections()
         layOutOpening()
         layOutMainSections()
@@ -200,7 +203,16 @@ struct SnapshotDiffer {
     /// then across the table for the rows still unmatched: those that changed section.
     /// Each row's key is hashed once (`FlatSnapshot.idHashes`, or Swift's `hashValue`
     /// when an id is not ASCII, see `RowKey`) and serves both passes.
-    static func matchRows(_ old: FlatSnapshot, _ new: FlatSnapshot, sections: Matching) -> Matching {
+    ///
+    /// Every pair is compared for a change of content (`changed`, by new row) right
+    /// after the pass that made it, while its section's entries are still in cache —
+    /// a pass of its own over every matched row afterwards missed the cache on them
+    /// again. Pairs are never undone, the section passes cover disjoint new rows, and
+    /// the table-wide pass pairs only rows unmatched before it: each pair is compared
+    /// once.
+    static func matchRows(
+        _ old: FlatSnapshot, _ new: FlatSnapshot, sections: Matching
+    ) -> (rows: Matching, changed: [Bool]) {
         var matching = Matching(oldCount: old.count, newCount: new.count)
         let ascii = old.idsAreASCII && new.idsAreASCII
         let oldIDHashes = ascii ? old.idHashes : old.indices.map { old.id($0)?.hashValue ?? 0 }
@@ -230,12 +242,26 @@ struct SnapshotDiffer {
                 sameKey: { old.rowEquals($0, $1, of: new) }
             )
         }
+        var changed = [Bool](repeating: false, count: new.count)
+        // New rows in order, old ones mostly so: each side's leaf is read once a run.
+        var cursors = (FlatSnapshot.LeafCursor(), FlatSnapshot.LeafCursor())
+        func compare(_ newRows: some Sequence<Int>) {
+            for newRow in newRows {
+                let oldRow = matching.newToOld[newRow]
+                if oldRow >= 0 { changed[newRow] = !old.rowEquals(oldRow, newRow, of: new, cursors: &cursors) }
+            }
+        }
         for newSection in new.sections.indices {
             let oldSection = sections.newToOld[newSection]
-            if oldSection >= 0 { pair(old: old.rows(of: oldSection), new: new.rows(of: newSection)) }
+            if oldSection >= 0 {
+                pair(old: old.rows(of: oldSection), new: new.rows(of: newSection))
+                compare(new.rows(of: newSection))
+            }
         }
+        let unmatched = new.indices.filter { matching.newToOld[$0] < 0 }
         pair(old: old.indices, new: new.indices)
-        return matching
+        compare(unmatched)
+        return (matching, changed)
     }
 
     // MARK: Stage 2 — sections the main batch cannot insert or delete
@@ -387,12 +413,6 @@ struct SnapshotDiffer {
             let after = new.sections[newSection]
             return before.header != after.header || before.footer != after.footer
                 || before.indexTitle != after.indexTitle
-        }
-        // New rows in order, old ones mostly so: each side's leaf is read once a run.
-        var cursors = (FlatSnapshot.LeafCursor(), FlatSnapshot.LeafCursor())
-        rowChanged = new.indices.map { newRow in
-            let oldRow = rows.newToOld[newRow]
-            return oldRow >= 0 && !old.rowEquals(oldRow, newRow, of: new, cursors: &cursors)
         }
         // A changed section can be reloaded by the main batch, final rows and all,
         // when it neither moves nor trades rows with another section there.

@@ -44,107 +44,84 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\n"))
     }
 
-    private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    /// Writes what `body` writes through a ``JSONSpan``, at most `maximumCount`
+    /// bytes, in one step: room is reserved once and the values are stored
+    /// without a check of the buffer each (see ``ReservedBytes``).
+    public mutating func write(atMost maximumCount: Int, _ body: (inout JSONSpan) -> Void) {
+        var needsComma = self.needsComma
+        bytes.append(atMost: maximumCount) { output in
+            var span = JSONSpan(output: output, needsComma: needsComma)
+            body(&span)
+            output = span.output
+            needsComma = span.needsComma
+        }
+        self.needsComma = needsComma
     }
 
     public mutating func beginObject() {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        needsComma = false
+        write(atMost: JSONSpan.maximumLiteralCount) { $0.beginObject() }
     }
 
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
-        needsComma = true
+        write(atMost: JSONSpan.maximumLiteralCount) { $0.endObject() }
     }
 
     public mutating func beginArray() {
-        separate()
-        bytes.append(UInt8(ascii: "["))
-        needsComma = false
+        write(atMost: JSONSpan.maximumLiteralCount) { $0.beginArray() }
     }
 
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
-        needsComma = true
+        write(atMost: JSONSpan.maximumLiteralCount) { $0.endArray() }
     }
 
     /// Writes an object member's key; the next value written is its value.
     public mutating func key(_ key: String) {
-        separate()
-        appendQuoted(key)
-        bytes.append(UInt8(ascii: ":"))
-        needsComma = false
+        write(atMost: JSONSpan.maximumCount(ofKey: key)) { $0.key(key) }
     }
 
     /// Writes a key made once (``JSONKey``): one copy, nothing to escape again.
     public mutating func key(_ key: JSONKey) {
-        key.bytes.withUnsafeBufferPointer { member in
-            bytes.append(contentsOf: needsComma ? member : UnsafeBufferPointer(rebasing: member.dropFirst()))
-        }
-        needsComma = false
+        write(atMost: key.bytes.count) { $0.key(key) }
     }
 
     public mutating func string(_ value: String) {
-        separate()
-        appendQuoted(value)
-        needsComma = true
+        write(atMost: JSONSpan.maximumCount(of: value)) { $0.string(value) }
     }
 
     /// Writes `value` as a string, or `null` when it is nil.
     public mutating func string(_ value: String?) {
-        if let value { string(value) } else { null() }
+        write(atMost: JSONSpan.maximumCount(of: value)) { $0.string(value) }
     }
 
     public mutating func integer(_ value: Int) {
-        separate()
-        appendDecimal(value)
-        needsComma = true
+        write(atMost: JSONSpan.maximumIntegerCount) { $0.integer(value) }
     }
 
     /// Writes the shortest text that reads back as the same `Double`; integral
     /// values without a fraction (`44`, not `44.0`). Non-finite values, which JSON
     /// cannot express, are written as `null`.
     public mutating func double(_ value: Double) {
-        separate()
-        if value.isFinite, value.rounded(.towardZero) == value, value.magnitude < 0x1p53 {
-            if value == 0, value.sign == .minus {
-                bytes.append(contentsOf: "-0".utf8)
-            } else {
-                appendDecimal(Int(value))
-            }
-        } else if value.isFinite {
-            bytes.append(contentsOf: value.description.utf8)
-        } else {
-            bytes.append(contentsOf: "null".utf8)
-        }
-        needsComma = true
+        write(atMost: JSONSpan.maximumDoubleCount) { $0.double(value) }
     }
 
     /// Writes `value`, or `null` when it is nil.
     public mutating func double(_ value: Double?) {
-        if let value { double(value) } else { null() }
+        write(atMost: JSONSpan.maximumDoubleCount) { $0.double(value) }
     }
 
     public mutating func bool(_ value: Bool) {
-        separate()
-        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
-        needsComma = true
+        write(atMost: JSONSpan.maximumLiteralCount) { $0.bool(value) }
     }
 
     public mutating func null() {
-        separate()
-        bytes.append(contentsOf: "null".utf8)
-        needsComma = true
+        write(atMost: JSONSpan.maximumLiteralCount) { $0.null() }
     }
 
     /// Writes bytes that already hold one complete JSON value, such as a cached
     /// encoding, as the next value.
     public mutating func rawValue(_ json: some Sequence<UInt8>) {
-        separate()
+        write(atMost: 1) { $0.beginValue() }
         bytes.append(contentsOf: json)
-        needsComma = true
     }
 
     /// Writes a whole parsed value, keeping object members in their order.
@@ -199,13 +176,29 @@ public struct JSONWriter: Sendable {
 /// it in one step where ``JSONWriter/key(_:)-(String)`` escapes the key each time.
 public struct JSONKey: Sendable {
     /// `,"name":`; the comma is left out before an object's first member.
-    let bytes: [UInt8]
+    public let bytes: [UInt8]
 
     public init(_ name: String) {
-        var writer = JSONWriter(reservingCapacity: name.utf8.count + 4)
-        writer.bytes.append(UInt8(ascii: ","))
-        writer.appendQuoted(name)
-        writer.bytes.append(UInt8(ascii: ":"))
-        bytes = writer.bytes
+        var bytes: [UInt8] = []
+        bytes.append(atMost: 2 + ReservedBytes.maximumJSONQuotedCount(name)) { output in
+            output.append(UInt8(ascii: ","))
+            output.appendJSONQuoted(name)
+            output.append(UInt8(ascii: ":"))
+        }
+        self.bytes = bytes
+    }
+}
+
+/// A string value quoted and escaped once, for encoders that write the same few
+/// values for many rows (an enumeration's names): ``JSONSpan/string(_:)-(JSONQuotedString)``
+/// copies it in one step.
+public struct JSONQuotedString: Sendable {
+    /// `"value"`, escaped.
+    public let bytes: [UInt8]
+
+    public init(_ value: String) {
+        var bytes: [UInt8] = []
+        bytes.append(atMost: ReservedBytes.maximumJSONQuotedCount(value)) { $0.appendJSONQuoted(value) }
+        self.bytes = bytes
     }
 }

@@ -34,7 +34,7 @@ public struct JournalEntry: Sendable {
 
     /// A table added, at its version.
     public static func create(_ table: Table) -> JournalEntry {
-        var writer = JSONWriter(reservingCapacity: 512 + table.rowCount * 400)
+        var writer = JSONWriter(reservingCapacity: table.estimatedJSONCount)
         writer.beginObject()
         writer.key("create"); table.writeJSON(to: &writer)
         writer.endObject()

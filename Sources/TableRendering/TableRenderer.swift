@@ -21,6 +21,8 @@ public struct TableRenderer: Sendable {
     /// Where pages link the stylesheet and scripts from: `/public`, or the
     /// versioned folder the server keeps immutable (`/assets/<hash>`).
     private let assets: String
+    /// Pages' heads and tails drawn so far.
+    private let pageHeads = PageHeads()
 
     /// Loads every `*.mustache` file below `templatesDirectory`.
     ///
@@ -66,6 +68,12 @@ public struct TableRenderer: Sendable {
     ) -> PagePieces {
         let style = style ?? table.style
         let rowLimits = Self.rowLimits(table, rowLimit: rowLimit, pageRowLimit: pageRowLimit)
+        let key = PageHeads.Key(table, style: style)
+        if let kept = pageHeads.page(for: key) {
+            return PagePieces(
+                head: kept.head, tail: kept.tail, table: table, rowLimits: rowLimits, renderer: self,
+                sectionCount: table.sections.count)
+        }
         let drawer = drawer(for: table)
         let marker = PagePieces.sectionsMarker
         let inner = InnerTemplate()
@@ -91,9 +99,11 @@ public struct TableRenderer: Sendable {
             return PagePieces(
                 head: Array(page.utf8), tail: [], table: table, rowLimits: rowLimits, renderer: self, sectionCount: 0)
         }
+        let head = Array(whole[..<split.lowerBound])
+        let tail = Array(whole[split.upperBound...])
+        pageHeads.keep(head: head, tail: tail, for: key)
         return PagePieces(
-            head: Array(whole[..<split.lowerBound]), tail: Array(whole[split.upperBound...]),
-            table: table, rowLimits: rowLimits, renderer: self, sectionCount: table.sections.count)
+            head: head, tail: tail, table: table, rowLimits: rowLimits, renderer: self, sectionCount: table.sections.count)
     }
 
     /// The HTML document of `GET /`: every table with a link, its title, style

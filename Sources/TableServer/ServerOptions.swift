@@ -23,8 +23,9 @@ public struct ServerOptions: Sendable {
     public var connectionTimeout = 30
     public var connectionLimit = 10_000
     /// Bytes of JSON read answers kept ready to send again while their table is
-    /// unchanged; 0 keeps none.
-    public var answerCacheBytes = 8 << 20
+    /// unchanged; 0 keeps none. An eighth is the worker threads' shelves of
+    /// ready answers, the rest the answers they share.
+    public var answerCacheBytes = 64 << 20
     /// Bearer token edits must carry; nil leaves edits open.
     public var token: String?
     public var limits = ModelLimits()

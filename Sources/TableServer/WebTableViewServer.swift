@@ -96,7 +96,10 @@ public final class WebTableViewServer: Sendable {
         configuration.maxBodySize = options.maxBodySize
         configuration.connectionTimeout = .seconds(options.connectionTimeout)
         configuration.connectionLimit = options.connectionLimit
-        configuration.preparedResponseBudget = options.answerCacheBytes
+        // An eighth for the worker threads' shelves of ready answers, the rest
+        // for the answers they share (docs/ARCHITECTURE.md, Kept answers).
+        configuration.preparedResponseBudget = options.answerCacheBytes / 8
+        configuration.sharedAnswerBudget = options.answerCacheBytes - configuration.preparedResponseBudget
         configuration.originPolicy = Self.originPolicy(options)
         http = HTTPServer(configuration: configuration, router: router, logger: logger)
         metrics.attach(http)

@@ -8,9 +8,11 @@ import Testing
     /// Runs `body` against a live server whose `/items/{i}` answers `item i
     /// at r` (r the revision's value) and `/big` answers `size` bytes, both
     /// reusable; `calls` counts the handlers' calls. One worker thread by
-    /// default, so one shelf: each answer is made once a revision.
+    /// default, so one shelf: each answer is made once a revision. No shared
+    /// answers unless `shared` gives them a budget.
     private func withCountingServer(
         budget: Int? = nil,
+        shared: Int = 0,
         size: Int = 16,
         threads: Int = 1,
         _ body: (_ revision: Revision, _ calls: Shared<Int>, _ client: TestClient) throws -> Void
@@ -35,6 +37,7 @@ import Testing
         if let budget {
             configuration.preparedResponseBudget = budget
         }
+        configuration.sharedAnswerBudget = shared
         try withLiveServer(router, configuration: configuration) { (server: HTTPServer, client: TestClient) throws in
             try body(revision, calls, client)
             #expect(eventually { server.metrics.requestsInFlight == 0 })
@@ -182,6 +185,88 @@ import Testing
             // The 257th answer: 63 sent again, fewer than 64: 257 misses × 8 of rest.
             #expect(try made([256, 256]) == 2)
             #expect(try made([0]) == 1)
+        }
+    }
+
+    /// With shared answers and no shelves, an answer is kept once for every
+    /// worker thread: made once a revision however many threads send it.
+    @Test func sharedAnswersAreMadeOnceARevisionForEveryThread() throws {
+        try withCountingServer(budget: 0, shared: 64 * 1024, threads: 2) { (revision, calls, client) throws in
+            for _ in 0..<20 {
+                let response = try client.request(.GET, "/items/7")
+                #expect(response.text == "item 7 at 1")
+                #expect(response.headers["ETag"] == "\"1\"")
+                #expect(response.headers["Content-Type"] == "text/plain; charset=utf-8")
+            }
+            #expect(calls.value == 1)
+            let head = try client.request(.HEAD, "/items/7")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.headers["Content-Length"] == "11")
+            #expect(calls.value == 1)
+            revision.set(2)
+            for _ in 0..<20 {
+                #expect(try client.request(.GET, "/items/7").text == "item 7 at 2")
+            }
+            #expect(calls.value == 2)
+        }
+    }
+
+    /// A shelf that does not keep an answer (full, or resting) leaves it to the
+    /// shared answers: reads spread over more paths than a shelf holds are
+    /// made once each while the shared answers hold them all.
+    @Test func sharedAnswersHoldWhatTheShelfDoesNot() throws {
+        try withCountingServer(budget: 4 * 1024, shared: 64 * 1024) { (revision, calls, client) throws in
+            let made = { (items: [Int]) in try Self.made(reading: items, client, revision, calls) }
+            #expect(try made(Array(0..<100)) == 100)
+            #expect(try made(Array(0..<100) + Array(0..<100)) == 0)
+            #expect(try made(Array((0..<100).reversed())) == 0)
+            _ = try client.request(.GET, "/items/1", headers: ["If-None-Match": "\"1\""])
+            _ = try client.request(.GET, "/items/1?x=1")
+            #expect(calls.value == 102)
+        }
+    }
+
+    /// Each part of the budget has its own largest body, a sixteenth of it:
+    /// an answer too large for a shelf is still shared.
+    @Test func sharedAnswersKeepBodiesTooLargeForAShelf() throws {
+        try withCountingServer(budget: 16 * 1024, shared: 64 * 1024, size: 2048) { (_, calls, client) throws in
+            for _ in 0..<3 {
+                #expect(try client.request(.GET, "/big").body.count == 2048)
+            }
+            #expect(calls.value == 1)
+        }
+        try withCountingServer(budget: 16 * 1024, shared: 16 * 1024, size: 2048) { (_, calls, client) throws in
+            for _ in 0..<3 {
+                #expect(try client.request(.GET, "/big").body.count == 2048)
+            }
+            #expect(calls.value == 3)
+        }
+    }
+
+    /// Each coding's answer is kept apart, compressed, with its own entity tag.
+    @Test func sharedAnswersAreKeptPerCoding() throws {
+        try withCountingServer(budget: 0, shared: 64 * 1024, size: 2048) { (_, calls, client) throws in
+            for _ in 0..<3 {
+                for coding in ["gzip", "br", "identity"] {
+                    let response = try client.request(.GET, "/big", headers: ["Accept-Encoding": coding])
+                    #expect(response.status == 200)
+                    #expect(response.headers["Content-Encoding"] == (coding == "identity" ? nil : coding))
+                    #expect((response.body.count < 2048) == (coding != "identity"))
+                }
+            }
+            #expect(calls.value == 3)
+        }
+    }
+
+    /// Each shared answer counts its body, path and bookkeeping: when the next
+    /// does not fit, every answer is dropped and kept again at its next read.
+    @Test func fullSharedAnswersAreEmptiedAndFilledAgain() throws {
+        let each = "item 10 at 1".utf8.count + "/items/10".utf8.count + 176
+        try withCountingServer(budget: 0, shared: each * 10) { (revision, calls, client) throws in
+            let made = { (items: [Int]) in try Self.made(reading: items, client, revision, calls) }
+            #expect(try made(Array(10..<20) + Array(10..<20)) == 10)
+            #expect(try made([20, 20, 10, 10]) == 2)
         }
     }
 

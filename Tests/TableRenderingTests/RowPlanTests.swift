@@ -150,4 +150,21 @@ import Testing
             #expect(renderer.page(table).contains(expected))
         }
     }
+
+    /// A row whose values are all quotes or ampersands, in a template that prints
+    /// them escaped once more (`{{name}}`) and nothing else: each value takes ten
+    /// bytes a byte, the most the row's room is sized for.
+    @Test func valuesEscapedTwiceTakeTheirMostRoom() throws {
+        let folder = try Self.templates(["row": "{{text}}{{deleteTitle}}{{id}}{{detail}}\n"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let renderer = try TableRenderer(templatesDirectory: folder.path)
+        let rows = ["\"", "&", "'", "<>"].map { unit in
+            let text = String(repeating: unit, count: 300)
+            return Row(id: text, style: .subtitle, text: text, detail: text, deleteTitle: text)
+        }
+        let table = Self.table(rows)
+        let single = Self.singleRows(renderer, table)
+        #expect(single.contains(String(repeating: "&amp;quot;", count: 300)))
+        #expect(renderer.rows(table, section: 0, range: 0..<table.rowCount) == single)
+    }
 }

@@ -18,6 +18,9 @@ import Glibc
 /// keep an answer at every miss and empty the shelf every few thousand
 /// requests, paying for answers never read again (docs/ARCHITECTURE.md, Kept
 /// answers), while the paths read again and again still get theirs.
+///
+/// Behind the shelves, ``SharedAnswers`` may keep answers once for every
+/// thread, more compactly, for paths no shelf keeps.
 final class PreparedResponses: Sendable {
     /// One kept answer. libmicrohttpd responses are reference counted and
     /// never changed once made, so many connections may send one at once;
@@ -106,20 +109,23 @@ final class PreparedResponses: Sendable {
     let budget: Int
     /// Bytes kept at most on one thread's shelf.
     private let shelfBudget: Int
+    /// The answers kept once for every thread, behind the shelves.
+    let shared: SharedAnswers
 
-    init(budget: Int, threads: Int) {
+    init(budget: Int, threads: Int, sharedBudget: Int = 0) {
         self.budget = budget
         self.shelfBudget = budget / max(threads, 1)
+        self.shared = SharedAnswers(budget: sharedBudget)
     }
 
-    /// The largest body kept.
+    /// The largest body kept on a shelf.
     var largestBody: Int {
         budget / 16
     }
 
     /// Whether anything is ever kept: when not, requests are not hashed.
     var keepsAnswers: Bool {
-        shelfBudget > 0
+        shelfBudget > 0 || shared.keepsAnswers
     }
 
     /// What ``lookUp(_:coding:ifPlain:)`` found.
@@ -128,23 +134,35 @@ final class PreparedResponses: Sendable {
         case found(Entry)
         /// None, or one out of date: the key to keep the answer under.
         case missed(Key)
-        /// This thread's shelf rests (see ``keep(_:for:)``): nothing was looked up.
-        case resting
+        /// This thread's shelf rests (see ``keep(_:for:)``): nothing was
+        /// looked up on it. The key, when the request is plain and the shared
+        /// answers (``SharedAnswers``) are kept: they are looked up under it.
+        case resting(Key?)
         /// The request is not one a kept answer fits, or nothing is kept.
         case skipped
+
+        /// The key of a plain request no shelf answered.
+        var key: Key? {
+            switch self {
+            case .missed(let key): key
+            case .resting(let key): key
+            case .found, .skipped: nil
+            }
+        }
     }
 
     /// The answer kept for `path` in `coding` on this thread's shelf, when
     /// its revision still holds. `isPlain` (whether a kept answer fits the
-    /// request) is asked only when the shelf does not rest; a resting shelf
-    /// is empty, so its requests are not hashed either.
+    /// request) is asked only when the shelf does not rest or the shared
+    /// answers are kept; otherwise a resting shelf is empty, so its requests
+    /// are not hashed either.
     func lookUp(_ path: UnsafePointer<CChar>, coding: ContentCoding, ifPlain isPlain: () -> Bool) -> Lookup {
         guard keepsAnswers else {
             return .skipped
         }
         let shelf = shelves.current
         guard shelf.restingMisses == 0 else {
-            return .resting
+            return .resting(shared.keepsAnswers && isPlain() ? Key(path: path, coding: coding) : nil)
         }
         guard isPlain() else {
             return .skipped
@@ -172,6 +190,9 @@ final class PreparedResponses: Sendable {
             shelf.restingMisses = max(shelf.restingMisses - 1, 0)
             return nil
         case .missed(let key):
+            guard shelfBudget > 0 else {
+                return nil
+            }
             let shelf = shelves.current
             shelf.misses += 1
             guard let seen = shelf.seen else {
@@ -197,10 +218,11 @@ final class PreparedResponses: Sendable {
     /// them), the reads are spread over more paths than fit, and refilling
     /// it would only keep more answers read once. It is emptied and then
     /// rests: it keeps nothing for 8 times the misses it took to thrash,
-    /// doubling up to 64 times while it keeps thrashing, before it is tried
-    /// again. It rests empty rather than full because an answer found among
-    /// many rarely read is cold in the processor's caches and saves little,
-    /// while holding thousands of them slows everything else
+    /// doubling up to 64 times while it keeps thrashing (but not when shared
+    /// answers are kept), before it is tried again. It rests empty rather
+    /// than full because an answer found among many rarely read is cold in
+    /// the processor's caches and saves little, while holding thousands of
+    /// them slows everything else
     /// (docs/PERFORMANCE.md, Findings).
     func keep(_ entry: Entry, for key: Key) {
         guard entry.size <= shelfBudget else {
@@ -214,7 +236,10 @@ final class PreparedResponses: Sendable {
                 let misses = shelf.misses
                 shelf.empty()
                 shelf.restingMisses = misses * shelf.restLength
-                shelf.restLength = min(shelf.restLength * 2, Shelf.longestRest)
+                // Behind shared answers a miss costs little more than a hit
+                // (the answer is not made): the rest does not grow, so a shelf
+                // comes back soon when the reads narrow to fewer paths.
+                shelf.restLength = shared.keepsAnswers ? Shelf.shortestRest : min(shelf.restLength * 2, Shelf.longestRest)
                 return
             }
             if full {

@@ -20,6 +20,9 @@ extension HTTPServer {
         /// Bytes of reusable GET answers kept ready to send again (see
         /// ``ResponseReuse``); 0 keeps none.
         public var preparedResponseBudget: Int
+        /// Bytes of reusable GET answers kept once for all worker threads,
+        /// behind their own (see ``SharedAnswers``); 0 keeps none.
+        public var sharedAnswerBudget: Int
         /// Longer request targets (path and query) are answered 414.
         public var maxTargetLength: Int
         /// Request targets with more query arguments are answered 414.
@@ -37,6 +40,7 @@ extension HTTPServer {
             heartbeat: Duration = .seconds(15),
             shutdownGracePeriod: Duration = .seconds(10),
             preparedResponseBudget: Int = 8 << 20,
+            sharedAnswerBudget: Int = 0,
             maxTargetLength: Int = 8 << 10,
             maxQueryArguments: Int = 256
         ) {
@@ -49,6 +53,7 @@ extension HTTPServer {
             self.heartbeat = heartbeat
             self.shutdownGracePeriod = shutdownGracePeriod
             self.preparedResponseBudget = preparedResponseBudget
+            self.sharedAnswerBudget = sharedAnswerBudget
             self.maxTargetLength = maxTargetLength
             self.maxQueryArguments = maxQueryArguments
         }

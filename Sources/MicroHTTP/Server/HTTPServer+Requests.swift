@@ -116,8 +116,9 @@ extension HTTPServer {
         return nil
     }
 
-    /// The whole request is in: send the answer kept for it, or route it and
-    /// queue the handler's answer (keeping it, when the handler allows).
+    /// The whole request is in: send the answer kept for it (on this thread's
+    /// shelf, else among the shared answers), or route it and queue the
+    /// handler's answer (keeping it, when the handler allows).
     private func respond(_ context: RequestContext, url: UnsafePointer<CChar>, connection: OpaquePointer) -> MHD_Result {
         guard let method = context.method else {
             return .NO
@@ -130,6 +131,12 @@ extension HTTPServer {
             method == .GET || method == .HEAD
             ? preparedResponses.lookUp(url, coding: coding) { Self.isPlain(context, on: connection) } : .skipped
         if case .found(let entry) = lookup {
+            return queue(entry, for: context, connection: connection)
+        }
+        if let key = lookup.key, let answer = preparedResponses.shared.answer(for: key), let entry = prepare(answer) {
+            if answer.body.count <= preparedResponses.largestBody, let key = preparedResponses.admits(lookup) {
+                preparedResponses.keep(entry, for: key)
+            }
             return queue(entry, for: context, connection: connection)
         }
         var headers = Self.values(of: .HEADER_KIND, on: connection)
@@ -160,6 +167,9 @@ extension HTTPServer {
         }
         configuration.originPolicy.applyCORS(to: &answer, origin: request.headers["Origin"], request: request)
         let response = ContentEncoding.encode(answer, in: coding, namesCoded: namesCoded)
+        if response.reuse != nil, let key = lookup.key {
+            preparedResponses.shared.keep(response, route: route, for: key)
+        }
         if response.reuse != nil, let key = preparedResponses.admits(lookup), let entry = prepare(response, route: route) {
             preparedResponses.keep(entry, for: key)
             return queue(entry, for: context, connection: connection)

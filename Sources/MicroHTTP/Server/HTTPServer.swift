@@ -44,10 +44,15 @@ public final class HTTPServer: Sendable {
     /// request: read once, so a request that logs nothing asks nothing.
     let logsRequests: Bool
     let preparedResponses: PreparedResponses
+    /// ``OriginPolicy/responseHeaders``, made once into libmicrohttpd's bytes.
+    let policyFields: NativeHeaderFields
 
     public init(configuration: Configuration, router: Router, logger: Logger) {
         self.configuration = configuration
-        self.preparedResponses = PreparedResponses(budget: configuration.preparedResponseBudget, threads: configuration.threads)
+        self.preparedResponses = PreparedResponses(
+            budget: configuration.preparedResponseBudget, threads: configuration.threads,
+            sharedBudget: configuration.sharedAnswerBudget)
+        self.policyFields = NativeHeaderFields(configuration.originPolicy.responseHeaders)
         self.router = router
         self.logger = logger
         self.logsRequests = logger.logLevel <= .info

@@ -4,7 +4,7 @@ extension Section {
     /// Writes the section with all its rows, as docs/FORMAT.md shows it.
     public func writeJSON(to writer: inout JSONWriter) {
         writeOpening(to: &writer)
-        for row in rows { row.writeJSON(to: &writer) }
+        rows.forEachRow(in: 0..<rows.count) { $0.writeJSON(to: &writer) }
         writer.endArray()
         writer.endObject()
     }

@@ -43,9 +43,13 @@ extension Table {
         writer.key("allowsMultipleSelection"); writer.bool(allowsMultipleSelection)
     }
 
+    /// Room for the Table document's JSON, from the row count: a writer reserved
+    /// so grows at most once or twice instead of doubling from a few hundred bytes.
+    public var estimatedJSONCount: Int { 512 + rowCount * 400 }
+
     /// The Table document as JSON, sized up front from the row count.
     public var jsonBytes: [UInt8] {
-        var writer = JSONWriter(reservingCapacity: 512 + rowCount * 400)
+        var writer = JSONWriter(reservingCapacity: estimatedJSONCount)
         writeJSON(to: &writer)
         return writer.bytes
     }

@@ -54,9 +54,7 @@ public struct TableJSONPieces: Sequence, Sendable {
                 table.sections[section].writeOpening(to: &writer)
             }
             let end = Swift.min(rows.count, row + rowsPerPiece)
-            for written in rows.rows(in: row..<end) {
-                written.writeJSON(to: &writer)
-            }
+            rows.forEachRow(in: row..<end) { $0.writeJSON(to: &writer) }
             if end == rows.count {
                 writer.endArray()
                 writer.endObject()

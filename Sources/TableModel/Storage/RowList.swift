@@ -113,6 +113,20 @@ public struct RowList: Sendable, Equatable, RandomAccessCollection, ExpressibleB
         return result
     }
 
+    /// Calls `body` with each row in `range`, in order, read in place from the
+    /// tree's leaves: no row is copied out (`rows(in:)` copies them into an array).
+    /// O(log n + range.count).
+    public func forEachRow(in range: Range<Int>, _ body: (Row) -> Void) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "RowList range out of range")
+        guard !range.isEmpty else { return }
+        root.visitLeaves(in: range) { leaf in
+            leaf.withUnsafeBufferPointer { rows in
+                // By index: the subscript lends each row, where iterating would copy it.
+                for index in rows.indices { body(rows[index]) }
+            }
+        }
+    }
+
     /// An iterator over the rows in order, O(1) amortised per row.
     public func makeIterator() -> Iterator { Iterator(root: root) }
 

@@ -167,8 +167,14 @@ final class RowListNode: @unchecked Sendable {
 
     /// Appends the rows of this subtree in `range` (relative to this node, non-empty).
     func appendRows(in range: Range<Int>, to result: inout [Row]) {
+        visitLeaves(in: range) { result.append(contentsOf: $0) }
+    }
+
+    /// Hands `body` the rows in `range` (positions under this node), leaf by leaf,
+    /// in order, as slices of the leaves' own arrays: nothing is copied.
+    func visitLeaves(in range: Range<Int>, _ body: (ArraySlice<Row>) -> Void) {
         if isLeaf {
-            result.append(contentsOf: rows[range])
+            body(rows[range])
             return
         }
         var start = 0
@@ -177,7 +183,7 @@ final class RowListNode: @unchecked Sendable {
             if end > range.lowerBound {
                 let lower = max(range.lowerBound, start) - start
                 let upper = min(range.upperBound, end) - start
-                children[index].appendRows(in: lower..<upper, to: &result)
+                children[index].visitLeaves(in: lower..<upper, body)
             }
             if end >= range.upperBound { return }
             start = end

@@ -171,15 +171,6 @@ extension Row {
         let css = "height:\(height ?? defaults.rowHeight)px"
         return indentation > 0 ? css + ";--indent:\(indentation)" : css
     }
-
-    /// Appends ``cssStyle(defaults:)``; the usual one, the table's row height, without making it.
-    func appendCSSStyle(defaults: RowDefaults, to bytes: inout [UInt8]) {
-        if height == nil, indentationLevel == 0 {
-            bytes.append(contentsOf: defaults.rowStyleBytes)
-        } else {
-            bytes.append(contentsOf: cssStyle(defaults: defaults).utf8)
-        }
-    }
 }
 
 /// What `row.mustache`, `accessory.mustache` and the cell templates read for one

@@ -5,6 +5,8 @@
 /// unescaped, which would close an attribute. Every value the renderer hands to a
 /// template is therefore escaped here, byte by byte, and templates print it with
 /// `{{{name}}}`.
+import JSON
+
 enum HTMLEscaping {
     /// `text` with `&`, `<`, `>`, `"` and `'` replaced by character references.
     ///
@@ -42,46 +44,70 @@ enum HTMLEscaping {
         }
     }
 
-    /// Appends `text` escaped as ``escape(_:)`` escapes it: runs of bytes that need
-    /// no escape are copied in one step. Nothing for nil.
-    static func append(_ text: String?, to bytes: inout [UInt8]) {
+    /// The most bytes escaping `count` bytes writes: `"` becomes `&quot;`.
+    static func maximumEscapedCount(_ count: Int) -> Int { 6 * count }
+
+    /// The most bytes ``appendEscapedAgain(_:to:)`` writes for `count` bytes of
+    /// text escaped once (`&quot;`, six bytes for one, becomes `&amp;quot;`).
+    static func maximumEscapedAgainCount(_ count: Int) -> Int { 10 * count }
+}
+
+extension ReservedBytes {
+    /// Appends `text` escaped as ``HTMLEscaping/escape(_:)`` escapes it. Nothing for nil.
+    mutating func appendHTMLEscaped(_ text: String?) {
         guard var text else { return }
-        text.withUTF8 { append($0, to: &bytes) }
+        text.withUTF8 { appendHTMLEscaped($0) }
     }
 
-    static func append(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-        var runStart = 0
-        for index in 0..<utf8.count {
-            let byte = utf8[index]
-            // Every special byte is below `?`: one comparison passes letters, digits
-            // above `>` and every byte of a multi-byte sequence.
-            guard byte <= UInt8(ascii: ">") else { continue }
-            let reference: StaticString
-            switch byte {
-            case UInt8(ascii: "&"): reference = "&amp;"
-            case UInt8(ascii: "<"): reference = "&lt;"
-            case UInt8(ascii: ">"): reference = "&gt;"
-            case UInt8(ascii: "\""): reference = "&quot;"
-            case UInt8(ascii: "'"): reference = "&#39;"
-            default: continue
+    mutating func appendHTMLEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        write(atMost: HTMLEscaping.maximumEscapedCount(utf8.count)) { output in
+            var written = 0
+            for byte in utf8 {
+                // Every special byte is below `?`: one comparison passes letters, digits
+                // above `>` and every byte of a multi-byte sequence.
+                guard byte <= UInt8(ascii: ">") else {
+                    output[written] = byte
+                    written += 1
+                    continue
+                }
+                let reference: StaticString
+                switch byte {
+                case UInt8(ascii: "&"): reference = "&amp;"
+                case UInt8(ascii: "<"): reference = "&lt;"
+                case UInt8(ascii: ">"): reference = "&gt;"
+                case UInt8(ascii: "\""): reference = "&quot;"
+                case UInt8(ascii: "'"): reference = "&#39;"
+                default:
+                    output[written] = byte
+                    written += 1
+                    continue
+                }
+                (output + written).initialize(from: reference.utf8Start, count: reference.utf8CodeUnitCount)
+                written += reference.utf8CodeUnitCount
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-            reference.withUTF8Buffer { bytes.append(contentsOf: $0) }
-            runStart = index + 1
+            return written
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
 
-    /// Appends `escaped`, text this type escaped already, as swift-mustache's
+    /// Appends `escaped`, text ``HTMLEscaping`` escaped already, as swift-mustache's
     /// `{{name}}` escapes it once more: no `<`, `>`, `"` or `'` is left in it, and
     /// every `&` starts a reference, so only the `&` change (to `&amp;`).
-    static func appendEscapedAgain(_ escaped: [UInt8], to bytes: inout [UInt8]) {
-        for byte in escaped {
-            if byte == UInt8(ascii: "&") {
-                bytes.append(contentsOf: "&amp;".utf8)
-            } else {
-                bytes.append(byte)
+    mutating func appendEscapedAgain(_ escaped: [UInt8]) {
+        // Four more bytes for each `&`: at most ten for a byte of the text escaped once.
+        let ampersands = escaped.reduce(0) { $0 + ($1 == UInt8(ascii: "&") ? 1 : 0) }
+        write(atMost: escaped.count + 4 * ampersands) { output in
+            var written = 0
+            for byte in escaped {
+                if byte == UInt8(ascii: "&") {
+                    let reference: StaticString = "&amp;"
+                    (output + written).initialize(from: reference.utf8Start, count: reference.utf8CodeUnitCount)
+                    written += reference.utf8CodeUnitCount
+                } else {
+                    output[written] = byte
+                    written += 1
+                }
             }
+            return written
         }
     }
 }

@@ -8,7 +8,8 @@ import TableModel
 /// values, and cut at the markers into a plan (`RowStamp`): runs of literal bytes
 /// and the places where row values go. Each row of that shape is then written
 /// by copying the runs and writing its own values HTML-escaped into the same
-/// buffer (`HTMLEscaping.append`): no `String`, dictionary or context per row.
+/// buffer (`ReservedBytes.appendHTMLEscaped`), in room reserved once for the
+/// row: no `String`, dictionary or context per row.
 /// The output is byte for byte what rendering each row through the template
 /// gives (`FragmentTests`, `RowPlanTests`), with the stock templates and with
 /// any `--templates` folder. Custom cells, rows with `fields`, and any shape
@@ -23,8 +24,6 @@ import TableModel
 final class RowDrawer {
     private let templates: TemplateSet
     let defaults: RowDefaults
-    /// Stamps by shape; a nil stamp marks a shape that must be rendered directly.
-    private var stamps: [RowShape: RowStamp?] = [:]
     /// The last shape looked up and its stamp: rows of a table mostly share one
     /// shape, and comparing two shapes is cheaper than hashing one.
     private var lastShape: RowShape?
@@ -74,7 +73,7 @@ final class RowDrawer {
     func appendRows(of section: Section, at sectionIndex: Int, in range: Range<Int>, to bytes: inout [UInt8]) {
         guard !range.isEmpty else { return }
         var position = range.lowerBound
-        for row in section.rows.rows(in: range) {
+        section.rows.forEachRow(in: range) { row in
             append(row, at: TableIndexPath(sectionIndex, position), to: &bytes)
             position += 1
         }
@@ -96,14 +95,10 @@ final class RowDrawer {
 
     private func stamp(for shape: RowShape) -> RowStamp? {
         if let lastShape, lastShape == shape { return lastStamp }
-        let stamp: RowStamp?
-        if let known = stamps[shape] {
-            stamp = known
-        } else {
-            stamp = RowStamp(
+        let stamp = templates.stamps.stamp(for: shape) {
+            RowStamp(
                 rendered: templates.render(
                     RowContext(shape: shape, values: RowStamp.markers, fields: JSONObject()), "row"))
-            stamps[shape] = .some(stamp)
         }
         lastShape = shape
         lastStamp = stamp
@@ -138,8 +133,9 @@ final class RowDrawer {
 
 /// `row.mustache` rendered for one shape, cut at the places where row values go:
 /// the plan a row of that shape is written by. A class, so that handing it from
-/// the drawer's cache to the row being written is one retain.
-final class RowStamp {
+/// the cache (``StampCache``) to the row being written is one retain; immutable,
+/// so shared by every render.
+final class RowStamp: Sendable {
     /// One step of the plan: copy the literal bytes up to `literalEnd`, then write
     /// the value of `slot` (none for the last step), escaped once more by the
     /// template when `escapedAgain` (printed with `{{name}}` rather than `{{{name}}}`).
@@ -153,6 +149,9 @@ final class RowStamp {
     /// writing a row retains nothing but it and `steps`.
     let literals: [UInt8]
     let steps: [Step]
+    /// The slots the plan prints, each with the most bytes it writes for one byte
+    /// of the slot's value (``StampValues/count(of:)``), summed over its steps.
+    let slotWeights: [(slot: RowSlot, weight: Int)]
 
     /// Values that render as `\u{1}sS<slot>&\u{2}`: control characters that no
     /// template writes, mixed-case letters that a case transform would change, and
@@ -221,27 +220,42 @@ final class RowStamp {
         steps.append(Step(literalEnd: literals.count, slot: nil, escapedAgain: false))
         self.literals = literals
         self.steps = steps
+        var weights = Array(repeating: 0, count: RowSlot.allCases.count)
+        for step in steps {
+            guard let slot = step.slot else { continue }
+            weights[slot.rawValue] +=
+                step.escapedAgain ? HTMLEscaping.maximumEscapedAgainCount(1) : HTMLEscaping.maximumEscapedCount(1)
+        }
+        slotWeights = RowSlot.allCases.compactMap { weights[$0.rawValue] > 0 ? ($0, weights[$0.rawValue]) : nil }
     }
 
     /// Writes `row` (of shape `shape`, at `indexPath`) by the plan: what
-    /// ``RowValues`` would hold for each slot, escaped straight into `bytes`.
+    /// ``RowValues`` would hold for each slot, escaped straight into `bytes`, in
+    /// one step of room reserved for the most the row can take (``ReservedBytes``).
     func write(
         _ row: Row, shape: RowShape, at indexPath: TableIndexPath, defaults: RowDefaults, to bytes: inout [UInt8]
     ) {
-        literals.withUnsafeBufferPointer { literals in
-            steps.withUnsafeBufferPointer { steps in
+        let values = StampValues(row, shape: shape, at: indexPath, defaults: defaults)
+        var maximumCount = literals.count
+        for (slot, weight) in slotWeights {
+            maximumCount += weight * values.count(of: slot)
+        }
+        bytes.append(atMost: maximumCount) { output in
+            literals.withUnsafeBufferPointer { literals in
                 var literalStart = 0
                 for step in steps {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: literals[literalStart..<step.literalEnd]))
+                    output.append(UnsafeBufferPointer(rebasing: literals[literalStart..<step.literalEnd]))
                     literalStart = step.literalEnd
                     guard let slot = step.slot else { continue }
                     guard !step.escapedAgain else {
                         var value: [UInt8] = []
-                        write(slot, of: row, shape: shape, at: indexPath, defaults: defaults, to: &value)
-                        HTMLEscaping.appendEscapedAgain(value, to: &bytes)
+                        value.append(atMost: HTMLEscaping.maximumEscapedCount(values.count(of: slot))) {
+                            values.write(slot, to: &$0)
+                        }
+                        output.appendEscapedAgain(value)
                         continue
                     }
-                    write(slot, of: row, shape: shape, at: indexPath, defaults: defaults, to: &bytes)
+                    values.write(slot, to: &output)
                 }
             }
         }
@@ -249,26 +263,4 @@ final class RowStamp {
 
     private static let ampersand = Array("&".utf8)
     private static let escapedAmpersand = Array("&amp;".utf8)
-
-    /// Writes the value of `slot` for `row`: what ``RowValues`` holds for it.
-    @inline(__always)
-    private func write(
-        _ slot: RowSlot, of row: Row, shape: RowShape, at indexPath: TableIndexPath, defaults: RowDefaults,
-        to bytes: inout [UInt8]
-    ) {
-        switch slot {
-        case .section: JSONWriter.appendDecimal(indexPath.section, to: &bytes)
-        case .row: JSONWriter.appendDecimal(indexPath.row, to: &bytes)
-        case .id: HTMLEscaping.append(row.id, to: &bytes)
-        case .text: HTMLEscaping.append(row.text, to: &bytes)
-        case .detail: HTMLEscaping.append(row.detail, to: &bytes)
-        // A URL that `SafeURL` refuses is written as nothing (the shape says which are kept).
-        case .image: if shape.hasImage { HTMLEscaping.append(row.image, to: &bytes) }
-        case .link: if shape.hasLink { HTMLEscaping.append(row.link, to: &bytes) }
-        case .detailLink: if shape.hasDetailLink { HTMLEscaping.append(row.detailLink, to: &bytes) }
-        case .deleteTitle: HTMLEscaping.append(row.deleteTitle, to: &bytes)
-        case .cssStyle: row.appendCSSStyle(defaults: defaults, to: &bytes)
-        case .accessoryTitle: HTMLEscaping.append(row.accessoryTitle, to: &bytes)
-        }
-    }
 }

@@ -42,6 +42,8 @@ struct TemplateSet: Sendable {
     let library: MustacheLibrary
     /// Names of the custom cell templates, without the `cells/` prefix.
     let customCells: Set<String>
+    /// The row plans made from these templates so far.
+    let stamps = StampCache()
 
     init(directory: String) throws(TemplateLoadingError) {
         let root = directory.hasSuffix("/") ? String(directory.dropLast()) : directory

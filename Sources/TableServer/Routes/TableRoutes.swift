@@ -47,8 +47,10 @@ struct TableRoutes: RouteCollection {
         guard table.rowCount <= Respond.rowsPerPiece else {
             return Respond.json(pieces: table.jsonPieces(rowsPerPiece: Respond.rowsPerPiece), version: table.version)
         }
-        return Respond.json(version: table.version) { table.writeJSON(to: &$0) }
-            .reusable(while: handle.revision, at: table.version)
+        let response = Respond.json(version: table.version, reservingCapacity: table.estimatedJSONCount) {
+            table.writeJSON(to: &$0)
+        }
+        return response.reusable(while: handle.revision, at: table.version)
     }
 
     func replaceTable(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -24,8 +24,10 @@ enum Respond {
         HTTPResponse(status: status, headers: headers(jsonType, version: version, status: status), body: .bytes(bytes))
     }
 
-    static func json(status: Int = 200, version: Int? = nil, _ write: (inout JSONWriter) -> Void) -> HTTPResponse {
-        var writer = JSONWriter()
+    static func json(
+        status: Int = 200, version: Int? = nil, reservingCapacity capacity: Int = 256, _ write: (inout JSONWriter) -> Void
+    ) -> HTTPResponse {
+        var writer = JSONWriter(reservingCapacity: capacity)
         write(&writer)
         writer.lineFeed()
         return json(writer.bytes, status: status, version: version)

@@ -16,13 +16,49 @@ struct DiffSupportTests {
         let expected = sections.flatMap { Array($0.rows) }
         #expect(flat.count == expected.count)
         #expect(flat.indices.map { flat.row($0) } == expected)
-        #expect(flat.ids == expected.map(\.id))
+        #expect(flat.indices.map { flat.id($0) } == expected.map(\.id))
+        #expect(flat.indices.allSatisfy { flat.hasID($0) })
         #expect(flat.start == [0, 0, 1, 101, 1_101])
         #expect(flat.rowIndex(flat.start[3] + 7) == 7 && flat.sectionOf[flat.start[3] + 7] == 3)
         #expect(flat.idsAreASCII && !flat.hasRowsWithoutID)
         #expect(flat.rowEquals(5, 5, of: flat) && !flat.rowEquals(5, 6, of: flat))
         var ascii = true
         #expect(flat.idHashes[42] == RowKey.hash(expected[42].id!, isASCII: &ascii))
+    }
+
+    @Test("a flat snapshot knows which rows have ids, the first one without one included")
+    func flatSnapshotRowsWithoutIDs() {
+        let rows = [Row(text: "first"), Row(id: "a", text: "a"), Row(text: "plain"), Row(id: "b", text: "b")]
+        let flat = FlatSnapshot([Section(id: "s0", rows: rows), Section(id: "s1", rows: [Row(id: "c", text: "c")])])
+        #expect(flat.hasRowsWithoutID)
+        #expect(flat.indices.map { flat.hasID($0) } == [false, true, false, true, true])
+        #expect(flat.indices.map { flat.id($0) } == [nil, "a", nil, "b", "c"])
+        #expect(flat.idHashes[0] == 0 && flat.idHashes[2] == 0)
+        #expect(!flat.sameID(0, 0, of: flat) && !flat.sameID(0, 2, of: flat))
+        #expect(flat.sameID(1, 1, of: flat) && !flat.sameID(1, 3, of: flat))
+    }
+
+    @Test("ids compared as bytes: every length around a word, a prefix, one byte apart; as strings when not ASCII")
+    func sameIDs() {
+        func snapshot(_ ids: [String]) -> FlatSnapshot {
+            FlatSnapshot([Section(id: "s", rows: ids.map { Row(id: $0, text: "") })])
+        }
+        // Each id, then the same id in another buffer, then one differing in its last byte, then a prefix.
+        let ids = (0...20).map { String(repeating: "x", count: $0) + "yz" }
+        let old = snapshot(ids)
+        let new = snapshot(
+            ids.flatMap { [String(decoding: Array($0.utf8), as: UTF8.self), $0.dropLast() + "Z", String($0.dropLast())] })
+        #expect(old.idsAreASCII && new.idsAreASCII)
+        for index in ids.indices {
+            #expect(old.sameID(index, 3 * index, of: new))
+            #expect(!old.sameID(index, 3 * index + 1, of: new))
+            #expect(!old.sameID(index, 3 * index + 2, of: new))
+        }
+        // "é" precomposed and decomposed: different bytes, equal strings.
+        let accented = snapshot(["caf\u{E9}", "x"])
+        let decomposed = snapshot(["cafe\u{301}", "y"])
+        #expect(!accented.idsAreASCII && !decomposed.idsAreASCII)
+        #expect(accented.sameID(0, 0, of: decomposed) && !accented.sameID(1, 1, of: decomposed))
     }
 
     @Test("rows compared in place: same bytes, or equal content in other buffers, or different")
@@ -98,6 +134,21 @@ struct DiffSupportTests {
             oldHash: { keys[$0] }, newHash: { keys[$0] },
             sameOld: { keys[$0] == keys[$1] }, sameKey: { keys[$0] == keys[$1] })
         #expect(matching.newToOld == [0, -1, 2])
+    }
+
+    @Test("sorting only when needed gives what sorting gives, in order or not")
+    func sortIfNeeded() {
+        var random = SeededGenerator(seed: 7)
+        for count in [0, 1, 2, 5, 40] {
+            let sorted = Array(0..<count)
+            var shuffled = sorted.shuffled(using: &random)
+            if count > 1 && shuffled == sorted { shuffled.swapAt(0, 1) }
+            for values in [sorted, shuffled, sorted.reversed()] {
+                var result = values
+                result.sortIfNeeded(by: <)
+                #expect(result == sorted)
+            }
+        }
     }
 
     @Test("the longest increasing subsequence is as long as a quadratic search finds", arguments: [1, 2, 3])

@@ -203,17 +203,33 @@ extension Batch {
     /// set something. Inserted and reloaded rows and sections are kept in full.
     public func normalised() -> Batch {
         var batch = self
-        batch.deleteSections.sort()
-        batch.insertSections.sort { $0.at < $1.at }
-        batch.reloadSections.sort { $0.at < $1.at }
-        batch.moveSections.sort { ($0.from, $0.to) < ($1.from, $1.to) }
-        batch.deleteRows.sort()
-        batch.insertRows.sort { $0.at < $1.at }
-        batch.reloadRows.sort { $0.at < $1.at }
-        batch.moveRows.sort { ($0.from, $0.to) < ($1.from, $1.to) }
+        batch.deleteSections.sortIfNeeded(by: <)
+        batch.insertSections.sortIfNeeded { $0.at < $1.at }
+        batch.reloadSections.sortIfNeeded { $0.at < $1.at }
+        batch.moveSections.sortIfNeeded { ($0.from, $0.to) < ($1.from, $1.to) }
+        batch.deleteRows.sortIfNeeded(by: <)
+        batch.insertRows.sortIfNeeded { $0.at < $1.at }
+        batch.reloadRows.sortIfNeeded { $0.at < $1.at }
+        batch.moveRows.sortIfNeeded { ($0.from, $0.to) < ($1.from, $1.to) }
         if batch.properties?.isEmpty ?? false { batch.properties = nil }
         batch.expect = nil
         return batch
+    }
+}
+
+extension Array {
+    /// Sorts the array unless it is already in order: one pass, and no copy of a
+    /// shared buffer, for the lists that are built in order (most of a diff's).
+    /// Positions in a batch are unique, so the result is the sort's.
+    mutating func sortIfNeeded(by areInIncreasingOrder: (Element, Element) -> Bool) {
+        var index = 1
+        while index < count {
+            if areInIncreasingOrder(self[index], self[index - 1]) {
+                sort(by: areInIncreasingOrder)
+                return
+            }
+            index += 1
+        }
     }
 }
 

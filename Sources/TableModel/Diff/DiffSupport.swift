@@ -1,156 +1,7 @@
-/// Building blocks of `SnapshotDiff` (see `SnapshotDiff.swift`): the flattened
-/// form of a table, identity matching through a symbol table, and the longest
-/// increasing subsequence that decides which items stay put.
-
-/// The rows of a table addressed by one flat index, without copying them.
-///
-/// A row is named by its flat index `f` in `0..<count`; its section is
-/// `sectionOf[f]` and its row index inside that section `f - start[sectionOf[f]]`.
-///
-/// Invariants:
-/// - `start[s]` is the flat index of section `s`'s first row and
-///   `start[sections.count] == count`; so `sectionOf[f] == s` exactly when
-///   `start[s] <= f < start[s + 1]`.
-/// - `row(f)` is the row at that place: `leaves` are the sections' leaf buffers in
-///   order, shared with the table (one retain a leaf, never a copy of a row), and
-///   `location[f]` names the leaf and the offset in it.
-/// - `ids[f] == row(f).id` and `idHashes[f] == RowKey.hash(ids[f]!)` when that id
-///   exists (unspecified otherwise).
-///
-/// Building it is one pass over the leaves: O(n) with n/16 retains at most, where
-/// copying the rows themselves (every `Row` is about 200 bytes with retained
-/// strings) took a quarter of a diff.
-struct FlatSnapshot {
-    let sections: [Section]
-    let start: [Int]
-    /// The section of each flat row.
-    let sectionOf: [Int]
-    /// Each row's id, in flat order.
-    let ids: [String?]
-    /// Each row's id hashed with `RowKey.hash` (0 for a row without one).
-    let idHashes: [Int]
-    /// True when every id is ASCII, so equal ids have equal bytes (see `RowKey`).
-    let idsAreASCII: Bool
-    /// True when at least one row has no id (and so is matched by content).
-    let hasRowsWithoutID: Bool
-    private let leaves: [[Row]]
-    /// `location[f]`: leaf index of row `f` times 64 plus its offset in the leaf
-    /// (a leaf holds at most `RowListNode.leafCapacity`, under 64, rows).
-    private let location: [UInt32]
-
-    init(_ sections: [Section]) {
-        self.sections = sections
-        let total = sections.reduce(0) { $0 + $1.rows.count }
-        var start: [Int] = []
-        var sectionOf: [Int] = []
-        var ids: [String?] = []
-        var idHashes: [Int] = []
-        var leaves: [[Row]] = []
-        var location: [UInt32] = []
-        start.reserveCapacity(sections.count + 1)
-        sectionOf.reserveCapacity(total)
-        ids.reserveCapacity(total)
-        idHashes.reserveCapacity(total)
-        location.reserveCapacity(total)
-        var ascii = true
-        var withoutID = false
-        for (index, section) in sections.enumerated() {
-            start.append(ids.count)
-            sectionOf.append(contentsOf: repeatElement(index, count: section.rows.count))
-            let firstLeaf = leaves.count
-            section.rows.appendLeaves(to: &leaves)
-            for leaf in firstLeaf..<leaves.count {
-                leaves[leaf].withUnsafeBufferPointer { rows in
-                    // Read in place: `rows[offset].id` alone, not a copy of the row.
-                    for offset in rows.indices {
-                        location.append(UInt32(leaf << 6 | offset))
-                        if let id = rows[offset].id {
-                            idHashes.append(RowKey.hash(id, isASCII: &ascii))
-                            ids.append(id)
-                        } else {
-                            idHashes.append(0)
-                            ids.append(nil)
-                            withoutID = true
-                        }
-                    }
-                }
-            }
-        }
-        start.append(ids.count)
-        self.start = start
-        self.sectionOf = sectionOf
-        self.ids = ids
-        self.idHashes = idHashes
-        self.leaves = leaves
-        self.location = location
-        idsAreASCII = ascii
-        hasRowsWithoutID = withoutID
-    }
-
-    /// The number of rows.
-    var count: Int { ids.count }
-
-    /// The flat indexes of every row.
-    var indices: Range<Int> { 0..<ids.count }
-
-    /// Flat row `flat`: O(1).
-    func row(_ flat: Int) -> Row {
-        let place = Int(location[flat])
-        return leaves[place >> 6][place & 63]
-    }
-
-    /// Whether flat row `flat` has the same content as row `other` of `snapshot`,
-    /// compared where they lie (copying two rows to compare them was most of the cost).
-    func rowEquals(_ flat: Int, _ other: Int, of snapshot: FlatSnapshot) -> Bool {
-        let place = Int(location[flat])
-        let otherPlace = Int(snapshot.location[other])
-        return leaves[place >> 6].withUnsafeBufferPointer { rows in
-            snapshot.leaves[otherPlace >> 6].withUnsafeBufferPointer { otherRows in
-                Row.sameContent(rows.baseAddress! + (place & 63), otherRows.baseAddress! + (otherPlace & 63))
-            }
-        }
-    }
-
-    /// Whether rows `flat` and `other` both have ids, and the same.
-    func sameID(_ flat: Int, _ other: Int, of snapshot: FlatSnapshot) -> Bool {
-        guard let id = ids[flat], let otherID = snapshot.ids[other] else { return false }
-        return id == otherID
-    }
-
-    /// The flat indexes of the rows of section `section`.
-    func rows(of section: Int) -> Range<Int> { start[section]..<start[section + 1] }
-
-    /// The row index of flat row `flat` inside its section.
-    func rowIndex(_ flat: Int) -> Int { flat - start[sectionOf[flat]] }
-}
-
-extension Row {
-    /// `a.pointee == b.pointee`, read in place: the diff compares every matched
-    /// pair, and copying each row to compare it was most of the diff's cost.
-    ///
-    /// Two rows with the same bytes are equal without a field-by-field comparison:
-    /// the same small strings inline, the same string and array buffers, the same
-    /// numbers (a NaN height aside, which JSON cannot write). Rows that differ in
-    /// their bytes — long texts in buffers of their own — are compared with `==`.
-    static func sameContent(_ a: UnsafePointer<Row>, _ b: UnsafePointer<Row>) -> Bool {
-        let left = UnsafeRawPointer(a)
-        let right = UnsafeRawPointer(b)
-        let size = MemoryLayout<Row>.size
-        var offset = 0
-        var same = true
-        while same && offset + 8 <= size {
-            same =
-                left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            offset += 8
-        }
-        while same && offset < size {
-            same = left.load(fromByteOffset: offset, as: UInt8.self) == right.load(fromByteOffset: offset, as: UInt8.self)
-            offset += 1
-        }
-        return same || a.pointee == b.pointee
-    }
-}
+/// Building blocks of `SnapshotDiff` (see `SnapshotDiff.swift`): how ids are
+/// hashed, identity matching through a symbol table, and the longest increasing
+/// subsequence that decides which items stay put. The flattened form of a table is
+/// `FlatSnapshot.swift`.
 
 /// How row ids are hashed for matching.
 ///
@@ -175,23 +26,40 @@ enum RowKey {
         return value
     }
 
-    /// The hash of `bytes`; ORs every 8 of them into `seen`.
-    static func hash(_ bytes: UnsafeRawBufferPointer, seen: inout UInt64) -> Int {
-        var state = seed ^ UInt64(bytes.count)
+    /// The hash of `bytes`; ORs every 8 of them into `seen`. `seed` is `RowKey.seed`,
+    /// which a caller hashing many ids reads once (each read of a `static let` is a
+    /// call to check that it is initialised).
+    static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = seed, seen: inout UInt64) -> Int {
+        let count = bytes.count
+        var state = seed ^ UInt64(count)
         var offset = 0
-        while offset + 8 <= bytes.count {
+        while offset + 8 <= count {
             let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
             seen |= word
             state = mix(state ^ word)
             offset += 8
         }
-        if offset < bytes.count {
+        if offset < count {
+            // The last bytes in one word, read whole rather than byte by byte: past
+            // eight bytes, the last eight (overlapping the word before); under eight,
+            // a four-, a two- and a one-byte read as the count asks. Either way a
+            // function of the bytes and their count alone, so equal ids hash equal.
             var word: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < bytes.count {
-                word |= UInt64(bytes.load(fromByteOffset: offset, as: UInt8.self)) << shift
-                shift += 8
-                offset += 1
+            if count >= 8 {
+                word = bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            } else {
+                var at = 0
+                if count & 4 != 0 {
+                    word = UInt64(bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+                    at = 4
+                }
+                if count & 2 != 0 {
+                    word |= UInt64(bytes.loadUnaligned(fromByteOffset: at, as: UInt16.self)) << UInt64(8 * at)
+                    at += 2
+                }
+                if count & 1 != 0 {
+                    word |= UInt64(bytes.load(fromByteOffset: at, as: UInt8.self)) << UInt64(8 * at)
+                }
             }
             seen |= word
             state = mix(state ^ word)
@@ -253,7 +121,10 @@ struct Matching {
     /// (`oldHash`, `newHash`; nil: the item has no key and takes no part). A slot
     /// keeps the first old occurrence of its key (to compare keys with,
     /// `sameKey(old, old)` and `sameKey(old, new)`) and the next one still
-    /// unmatched (`-1` once all are taken): a `HeckelSlot`.
+    /// unmatched (`-1` once all are taken): a `HeckelSlot`. Inlined into its few
+    /// callers so that the key closures are too (called through a pointer, once or
+    /// twice an item, they were a tenth of the matching).
+    @inline(__always)
     mutating func pair(
         old oldRange: Range<Int>,
         new newRange: Range<Int>,

@@ -113,11 +113,17 @@ extension SnapshotDiffer {
                     if oldSection >= 0 {
                         batch.insertRows.append(Batch.RowItem(at: t2Path(newRow), row: new.row(newRow)))
                     }
-                } else if rowMoved[newRow] {
-                    batch.moveRows.append(Batch.RowMove(from: t1Path(oldRow), to: t2Path(newRow)))
-                } else if update(of: newRow) == .main {
+                } else if !rowMoved[newRow] && update(of: newRow) == .main {
                     batch.reloadRows.append(Batch.RowItem(at: t1Path(oldRow), row: new.row(newRow)))
                 }
+            }
+        }
+        // Moves in old order, so already by source as a batch lists them (`Batch.normalised`);
+        // none in a section the main batch reloads, whose reload places its rows.
+        for oldRow in old.indices {
+            let newRow = rows.oldToNew[oldRow]
+            if newRow >= 0 && rowMoved[newRow] && !foldedInMain[new.sectionOf[newRow]] {
+                batch.moveRows.append(Batch.RowMove(from: t1Path(oldRow), to: t2Path(newRow)))
             }
         }
         return batch

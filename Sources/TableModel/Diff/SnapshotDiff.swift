@@ -75,15 +75,20 @@
 //
 // ## Complexity
 // n rows and s sections on both sides: O(n + s) passes, expected. The rows are
-// read where the tables keep them (`FlatSnapshot`: ids, hashes and where each row
-// lies; no row is copied), and each row's id is hashed once (`RowKey`). Matching
-// is Heckel's symbol table (one pass over the old items, one over the new), an
-// open-addressing table on those hashes: first one small table per matched
-// section, then one table-wide for the rows still unmatched. Every matched pair is
-// compared once for a change of content. Choosing what stays adds the longest
-// increasing subsequence of the k rows that stay in each section, and of the
-// surviving sections: O(k) when they mostly keep their order, O(k log k) at
-// worst. Memory O(n + s). `make bench` times six shapes against the previous
+// read where the tables keep them (`FlatSnapshot`: where each row lies, and each
+// id's hash and UTF-8 bytes, in flat arrays of plain values; no row or id is
+// copied out, so nothing is retained or destroyed a row), and each row's id is
+// hashed once (`RowKey`). Matching is Heckel's symbol table (one pass over the old
+// items, one over the new), an open-addressing table on those hashes: first one
+// small table per matched section, then one table-wide for the rows still
+// unmatched; ids are compared as bytes. Every matched pair is compared once for a
+// change of content, right after the pass that paired it (its section's entries
+// still in cache) and through a leaf cursor (a leaf is retained once a run of rows
+// in it, not twice a pair). The main batch lists row moves in old
+// order, the order a published batch has, so they need no sort. Choosing what
+// stays adds the longest increasing subsequence of the k rows that stay in each
+// section, and of the surviving sections: O(k) when they mostly keep their order,
+// O(k log k) at worst. Memory O(n + s), plus the ids' bytes. `make bench` times six shapes against the previous
 // diff and Swift's `difference(from:).inferringMoves()` (docs/PERFORMANCE.md).
 // This file decides; `SnapshotDiff+Batches.swift` writes the batches.
 //
@@ -152,7 +157,7 @@ struct SnapshotDiffer {
     var rowMoved: [Bool] = []
     /// By new section: kept, with a different header, footer or index title.
     var sectionChanged: [Bool] = []
-    /// By new row: matched, with different content.
+    /// By new row: matched, with different content (`matchRows`).
     var rowChanged: [Bool] = []
     var stage = ReloadStage.none
     /// By new section: reloaded with its final rows by the main batch.
@@ -166,7 +171,9 @@ struct SnapshotDiffer {
         old = FlatSnapshot(oldTable.sections)
         new = FlatSnapshot(newTable.sections)
         sections = Self.matchSections(old, new)
-        rows = Self.matchRows(old, new, sections: sections)
+        let matched = Self.matchRows(old, new, sections: sections)
+        rows = matched.rows
+        rowChanged = matched.changed
         classifySections()
         layOutOpening()
         layOutMainSections()
@@ -196,25 +203,32 @@ struct SnapshotDiffer {
     /// then across the table for the rows still unmatched: those that changed section.
     /// Each row's key is hashed once (`FlatSnapshot.idHashes`, or Swift's `hashValue`
     /// when an id is not ASCII, see `RowKey`) and serves both passes.
-    static func matchRows(_ old: FlatSnapshot, _ new: FlatSnapshot, sections: Matching) -> Matching {
+    ///
+    /// Every pair is compared for a change of content (`changed`, by new row) right
+    /// after the pass that made it, while its section's entries are still in cache —
+    /// a pass of its own over every matched row afterwards missed the cache on them
+    /// again. Pairs are never undone, the section passes cover disjoint new rows, and
+    /// the table-wide pass pairs only rows unmatched before it: each pair is compared
+    /// once.
+    static func matchRows(
+        _ old: FlatSnapshot, _ new: FlatSnapshot, sections: Matching
+    ) -> (rows: Matching, changed: [Bool]) {
         var matching = Matching(oldCount: old.count, newCount: new.count)
-        let oldIDs = old.ids
-        let newIDs = new.ids
         let ascii = old.idsAreASCII && new.idsAreASCII
-        let oldIDHashes = ascii ? old.idHashes : oldIDs.map { $0?.hashValue ?? 0 }
-        let newIDHashes = ascii ? new.idHashes : newIDs.map { $0?.hashValue ?? 0 }
+        let oldIDHashes = ascii ? old.idHashes : old.indices.map { old.id($0)?.hashValue ?? 0 }
+        let newIDHashes = ascii ? new.idHashes : new.indices.map { new.id($0)?.hashValue ?? 0 }
         let byContent = old.hasRowsWithoutID && new.hasRowsWithoutID
-        // Usually every row has an id: then no id is read to learn whether it has one.
+        // Usually every row has an id: then no row is asked whether it has one.
         let allKeyed = !old.hasRowsWithoutID && !new.hasRowsWithoutID
         // Rows without an id are their whole content.
-        let oldContent = byContent ? old.indices.map { oldIDs[$0] == nil ? old.row($0).hashValue : 0 } : []
-        let newContent = byContent ? new.indices.map { newIDs[$0] == nil ? new.row($0).hashValue : 0 } : []
+        let oldContent = byContent ? old.indices.map { old.hasID($0) ? 0 : old.row($0).hashValue } : []
+        let newContent = byContent ? new.indices.map { new.hasID($0) ? 0 : new.row($0).hashValue } : []
         func pair(old oldRange: Range<Int>, new newRange: Range<Int>) {
             matching.pair(
                 old: oldRange,
                 new: newRange,
-                oldHash: { allKeyed || oldIDs[$0] != nil ? oldIDHashes[$0] : nil },
-                newHash: { allKeyed || newIDs[$0] != nil ? newIDHashes[$0] : nil },
+                oldHash: { allKeyed || old.hasID($0) ? oldIDHashes[$0] : nil },
+                newHash: { allKeyed || new.hasID($0) ? newIDHashes[$0] : nil },
                 sameOld: { old.sameID($0, $1, of: old) },
                 sameKey: { old.sameID($0, $1, of: new) }
             )
@@ -222,18 +236,32 @@ struct SnapshotDiffer {
             matching.pair(
                 old: oldRange,
                 new: newRange,
-                oldHash: { oldIDs[$0] == nil ? oldContent[$0] : nil },
-                newHash: { newIDs[$0] == nil ? newContent[$0] : nil },
+                oldHash: { old.hasID($0) ? nil : oldContent[$0] },
+                newHash: { new.hasID($0) ? nil : newContent[$0] },
                 sameOld: { old.rowEquals($0, $1, of: old) },
                 sameKey: { old.rowEquals($0, $1, of: new) }
             )
         }
+        var changed = [Bool](repeating: false, count: new.count)
+        // New rows in order, old ones mostly so: each side's leaf is read once a run.
+        var cursors = (FlatSnapshot.LeafCursor(), FlatSnapshot.LeafCursor())
+        func compare(_ newRows: some Sequence<Int>) {
+            for newRow in newRows {
+                let oldRow = matching.newToOld[newRow]
+                if oldRow >= 0 { changed[newRow] = !old.rowEquals(oldRow, newRow, of: new, cursors: &cursors) }
+            }
+        }
         for newSection in new.sections.indices {
             let oldSection = sections.newToOld[newSection]
-            if oldSection >= 0 { pair(old: old.rows(of: oldSection), new: new.rows(of: newSection)) }
+            if oldSection >= 0 {
+                pair(old: old.rows(of: oldSection), new: new.rows(of: newSection))
+                compare(new.rows(of: newSection))
+            }
         }
+        let unmatched = new.indices.filter { matching.newToOld[$0] < 0 }
         pair(old: old.indices, new: new.indices)
-        return matching
+        compare(unmatched)
+        return (matching, changed)
     }
 
     // MARK: Stage 2 — sections the main batch cannot insert or delete
@@ -385,10 +413,6 @@ struct SnapshotDiffer {
             let after = new.sections[newSection]
             return before.header != after.header || before.footer != after.footer
                 || before.indexTitle != after.indexTitle
-        }
-        rowChanged = new.indices.map { newRow in
-            let oldRow = rows.newToOld[newRow]
-            return oldRow >= 0 && !old.rowEquals(oldRow, newRow, of: new)
         }
         // A changed section can be reloaded by the main batch, final rows and all,
         // when it neither moves nor trades rows with another section there.

@@ -28,6 +28,15 @@ wtv_daemon_port(struct MHD_Daemon *daemon)
   return (NULL == info) ? 0 : info->port;
 }
 
+/// The connection's socket, or -1 (`MHD_get_connection_info` is variadic).
+static inline int
+wtv_connection_socket(struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  return (NULL == info) ? -1 : info->connect_fd;
+}
+
 /// Macros with casts do not import into Swift.
 static const uint64_t WTV_SIZE_UNKNOWN = MHD_SIZE_UNKNOWN;
 static const ssize_t WTV_READER_END_OF_STREAM = MHD_CONTENT_READER_END_OF_STREAM;

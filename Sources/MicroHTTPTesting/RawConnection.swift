@@ -14,9 +14,12 @@ public final class RawConnection {
     public private(set) var isPeerClosed = false
     var chunkState = ChunkState.size
 
-    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`.
-    public init(host: String = "127.0.0.1", port: Int) throws {
-        descriptor = try Self.open(host: host, port: port)
+    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`; with
+    /// `receiveBuffer`, the socket's receive buffer is set that small first, so
+    /// that a server writing to a client that does not read soon finds its
+    /// socket full.
+    public init(host: String = "127.0.0.1", port: Int, receiveBuffer: Int32? = nil) throws {
+        descriptor = try Self.open(host: host, port: port, receiveBuffer: receiveBuffer)
     }
 
     deinit {
@@ -24,13 +27,16 @@ public final class RawConnection {
     }
 
     /// A connected socket; nothing is left open when it fails.
-    private static func open(host: String, port: Int) throws -> Int32 {
+    private static func open(host: String, port: Int, receiveBuffer: Int32?) throws -> Int32 {
         var v4 = sockaddr_in()
         var v6 = sockaddr_in6()
         let isIPv6 = inet_pton(AF_INET6, host, &v6.sin6_addr) == 1
         let descriptor = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else {
             throw TestClientError.cannotConnect(errno: errno)
+        }
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         let connected: Int32
         if isIPv6 {

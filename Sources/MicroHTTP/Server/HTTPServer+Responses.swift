@@ -187,7 +187,7 @@ extension HTTPServer {
     /// Keeps `stream` for heartbeats and shutdown; a stream answered while
     /// the server stops is closed at once.
     private func register(_ stream: EventStream, connection: OpaquePointer) {
-        stream.attach(to: ConnectionHandle(pointer: connection))
+        stream.attach(to: ConnectionHandle(pointer: connection), writeTimeout: configuration.connectionTimeout)
         let running = state.withLock { state in
             guard state.phase == .running else {
                 return false

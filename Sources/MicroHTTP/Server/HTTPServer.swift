@@ -236,7 +236,7 @@ public final class HTTPServer: Sendable {
         let (seconds, attoseconds) = configuration.heartbeat.components
         let interval = DispatchTimeInterval.nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
         timer.schedule(deadline: .now() + interval, repeating: interval)
-        let beat = ServerSentEvent.comment("keep-alive")
+        let beat = EventChunk([ServerSentEvent.comment("keep-alive")])
         timer.setEventHandler {
             let streams = self.state.withLock { Array($0.streams.values) }
             for stream in streams {

@@ -12,6 +12,19 @@ import Synchronization
 /// dropped for the size of one event; a client that stops reading is dropped
 /// once more than `bufferLimit` bytes wait. A stream holds at most the event
 /// being written, `bufferLimit` bytes and one more event.
+///
+/// The direct write (docs/ARCHITECTURE.md, Concurrency): events sent to a
+/// suspended stream with nothing queued are framed as one chunk and written to
+/// the socket at once, by the sender, with the connection left suspended — no
+/// resumption, no libmicrohttpd. That is safe because the stream suspends only
+/// from ``read(into:)``, when libmicrohttpd has written everything it framed,
+/// and libmicrohttpd touches no suspended socket. When the socket takes only
+/// part of the chunk, the rest is finished here, raw (libmicrohttpd would
+/// frame it as a chunk of its own), by retries spaced from 1 to 64 ms; the
+/// connection is handed back only once no byte of a chunk is left — when more
+/// events are queued, the stream is closed, or the client is dropped. A socket
+/// that takes nothing goes the usual way: queued, resumed, libmicrohttpd
+/// waits for it.
 public final class EventStream: Sendable {
     private struct State {
         /// Queued events, oldest first, from `head` on (earlier slots are spent).
@@ -27,6 +40,16 @@ public final class EventStream: Sendable {
         var dropped = false
         var suspended = false
         var connection: ConnectionHandle?
+        /// The connection's socket while it is attached, for the direct write.
+        var socket: Int32 = -1
+        /// A directly written chunk the socket took only part of, and how much.
+        /// While it is not empty the connection stays suspended (unless dropped).
+        var unfinished: ArraySlice<UInt8> = []
+        /// When the socket last took bytes of `unfinished`, and how long it may
+        /// take none before the client is dropped (`DispatchTime` nanoseconds).
+        var lastProgress: UInt64 = 0
+        var writeTimeout: UInt64 = 30_000_000_000
+        var retryDelay = DirectRetry.first
         var closeActions: [@Sendable () -> Void] = []
 
         /// Bytes waiting behind the event being written.
@@ -39,9 +62,10 @@ public final class EventStream: Sendable {
             return closeActions
         }
 
-        /// Lets a suspended connection run again (to write or to finish).
+        /// Lets a suspended connection run again (to write or to finish);
+        /// never with a chunk half written.
         mutating func wake() {
-            if suspended, let connection {
+            if suspended, unfinished.isEmpty, let connection {
                 suspended = false
                 MHD_resume_connection(connection.pointer)
             }
@@ -52,6 +76,32 @@ public final class EventStream: Sendable {
             head = 0
             sent = 0
             queuedCount = 0
+            unfinished = []
+        }
+
+        /// Nothing queued and libmicrohttpd holding the connection suspended.
+        var canWriteDirectly: Bool {
+            suspended && connection != nil && socket >= 0 && unfinished.isEmpty && head == events.count
+        }
+
+        /// Writes `chunk` to the socket; keeps what it did not take.
+        mutating func writeDirectly(_ chunk: [UInt8]) -> DirectWrite {
+            let outcome = DirectWrite.send(chunk[...], to: socket)
+            if case .partial(let count) = outcome {
+                unfinished = chunk[count...]
+                lastProgress = DispatchTime.now().uptimeNanoseconds
+                retryDelay = DirectRetry.first
+            }
+            return outcome
+        }
+
+        /// The client is cut off without the rest of what it was sent.
+        mutating func dropClient() -> [@Sendable () -> Void] {
+            closed = true
+            dropped = true
+            removeAll()
+            wake()
+            return takeCloseActions()
         }
 
         /// The head event is written: forget it.
@@ -94,18 +144,40 @@ public final class EventStream: Sendable {
     ///   (the ones after it are not queued).
     @discardableResult
     public func send(contentsOf events: some Collection<[UInt8]>) -> Bool {
+        send(Array(events), framed: nil)
+    }
+
+    /// Queues the chunk's events, as ``send(contentsOf:)`` does; a suspended
+    /// stream with nothing queued writes the chunk framed once for all.
+    @discardableResult
+    public func send(_ chunk: EventChunk) -> Bool {
+        send(chunk.events, framed: chunk.framed)
+    }
+
+    /// `framed` is `events` as one chunk (`[]`: not to be written directly),
+    /// or nil to be framed here if it is written directly.
+    private func send(_ events: [[UInt8]], framed: [UInt8]?) -> Bool {
+        var unfinished = false
         let (accepted, actions) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
             guard !state.closed else {
                 return (false, [])
             }
+            if state.canWriteDirectly, case let chunk = framed ?? EventChunk.frame(events), !chunk.isEmpty {
+                switch state.writeDirectly(chunk) {
+                case .complete:
+                    return (true, [])
+                case .partial:
+                    unfinished = true
+                    return (true, [])
+                case .wouldBlock, .failed:
+                    // Nothing written: libmicrohttpd writes it, or finds the client gone.
+                    break
+                }
+            }
             var queued = false
             for bytes in events where bytes.count > 0 {
                 guard state.waitingCount <= bufferLimit else {
-                    state.closed = true
-                    state.dropped = true
-                    state.removeAll()
-                    state.wake()
-                    return (false, state.takeCloseActions())
+                    return (false, state.dropClient())
                 }
                 state.events.append(bytes)
                 state.queuedCount += bytes.count
@@ -117,7 +189,49 @@ public final class EventStream: Sendable {
             return (true, [])
         }
         Self.runLater(actions)
+        if unfinished {
+            finishLater(after: DirectRetry.first)
+        }
         return accepted
+    }
+
+    /// Writes more of the unfinished chunk after `delay`, until it is written
+    /// (then hands the connection back if anything waits for libmicrohttpd), the
+    /// client is dropped, or the socket takes nothing for `writeTimeout`.
+    private func finishLater(after delay: Duration) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + DirectRetry.interval(delay)) {
+            self.finishWriting()
+        }
+    }
+
+    private func finishWriting() {
+        let (next, actions) = state.withLock { state -> (Duration?, [@Sendable () -> Void]) in
+            guard state.suspended, !state.unfinished.isEmpty else {
+                return (nil, [])
+            }
+            switch DirectWrite.send(state.unfinished, to: state.socket) {
+            case .complete:
+                state.unfinished = []
+                if state.head < state.events.count || state.closed {
+                    state.wake()
+                }
+                return (nil, [])
+            case .partial(let count):
+                state.unfinished = state.unfinished.dropFirst(count)
+                state.lastProgress = DispatchTime.now().uptimeNanoseconds
+                state.retryDelay = DirectRetry.first
+                return (state.retryDelay, [])
+            case .wouldBlock where DispatchTime.now().uptimeNanoseconds - state.lastProgress < state.writeTimeout:
+                state.retryDelay = min(state.retryDelay * 2, DirectRetry.longest)
+                return (state.retryDelay, [])
+            case .wouldBlock, .failed:
+                return (nil, state.dropClient())
+            }
+        }
+        Self.runLater(actions)
+        if let next {
+            finishLater(after: next)
+        }
     }
 
     /// Queues one event; see ``ServerSentEvent``.
@@ -184,9 +298,15 @@ public final class EventStream: Sendable {
 
     // MARK: Connection side
 
-    /// Binds the stream to the connection that will write it.
-    func attach(to connection: ConnectionHandle) {
-        state.withLock { $0.connection = connection }
+    /// Binds the stream to the connection that will write it; a client whose
+    /// socket takes nothing of a chunk for `writeTimeout` is dropped.
+    func attach(to connection: ConnectionHandle, writeTimeout: Duration) {
+        let socket = wtv_connection_socket(connection.pointer)
+        state.withLock { state in
+            state.connection = connection
+            state.socket = socket
+            state.writeTimeout = DirectRetry.nanoseconds(writeTimeout)
+        }
     }
 
     /// The connection is gone: the stream is closed and never resumes it
@@ -194,6 +314,8 @@ public final class EventStream: Sendable {
     func detach() {
         let actions = state.withLock { state -> [@Sendable () -> Void] in
             state.connection = nil
+            state.socket = -1
+            state.unfinished = []
             state.suspended = false
             state.closed = true
             return state.takeCloseActions()
@@ -206,6 +328,7 @@ public final class EventStream: Sendable {
         let actions = state.withLock { state -> [@Sendable () -> Void] in
             state.closed = true
             state.dropped = true
+            state.unfinished = []
             state.wake()
             return state.takeCloseActions()
         }
@@ -216,6 +339,7 @@ public final class EventStream: Sendable {
     /// queued the connection is suspended until ``send(_:)`` or ``close()``.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         state.withLock { state in
+            assert(state.unfinished.isEmpty, "resumed with a directly written chunk unfinished")
             if state.dropped {
                 return WTV_READER_END_WITH_ERROR
             }
@@ -245,5 +369,20 @@ public final class EventStream: Sendable {
             }
             return 0
         }
+    }
+}
+
+/// The spacing of retries of an unfinished direct write.
+enum DirectRetry {
+    static let first = Duration.milliseconds(1)
+    static let longest = Duration.milliseconds(64)
+
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+
+    static func interval(_ duration: Duration) -> DispatchTimeInterval {
+        .nanoseconds(Int(nanoseconds(duration)))
     }
 }

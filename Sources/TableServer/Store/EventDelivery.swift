@@ -114,9 +114,11 @@ final class EventDelivery: Sendable {
         if let run { Self.send(run.events, to: run.streams) }
     }
 
+    /// Frames the events once for every stream (`EventChunk`).
     private static func send(_ events: [[UInt8]], to streams: [EventStream]) {
+        let chunk = EventChunk(events)
         for stream in streams {
-            stream.send(contentsOf: events)
+            stream.send(chunk)
         }
     }
 }

@@ -157,4 +157,30 @@ import Testing
             #expect(try client.request(.DELETE, "/api/tables/t/section-ids/a").status == 409)
         }
     }
+
+    /// A path id no item can have is refused as a parameter (400) before the
+    /// table is looked at: `If-Match` naming another version does not turn it into a 412.
+    @Test(arguments: [TestTransport.inProcess, .live])
+    func aPathIDThatIsNoIDIsABadParameter(_ transport: TestTransport) throws {
+        try withServer(transport) { client in
+            let stale: HTTPHeaders = ["Content-Type": "application/json", "If-Match": "\"7\""]
+            let requests: [(HTTPMethod, String, String?)] = [
+                (.PUT, "/api/tables/t/items/a%20b", #"{"text": "x"}"#),
+                (.POST, "/api/tables/t/items/a%20b/reconfigure", #"{"text": "x"}"#),
+                (.DELETE, "/api/tables/t/items/a%20b", nil),
+                (.POST, "/api/tables/t/items/a%20b/move", #"{"toSection": "b"}"#),
+                (.POST, "/api/tables/t/items/a%20b/switch", #"{"on": true}"#),
+                (.POST, "/api/tables/t/items/%16%C2%8C/press", nil),
+                (.PUT, "/api/tables/t/section-ids/a%20b", #"{"header": "x"}"#),
+                (.DELETE, "/api/tables/t/section-ids/a%20b", nil),
+                (.POST, "/api/tables/t/section-ids/a%20b/move", #"{"afterSection": "b"}"#),
+            ]
+            for (method, path, text) in requests {
+                let answer = try client.request(method, path, headers: stale, body: text.map(body) ?? [])
+                #expect(answer.status == 400, "\(method) \(path)")
+                #expect(try answer.json["type"]?.string == "bad-parameter", "\(method) \(path)")
+            }
+            #expect(try client.request(.GET, "/api/tables/t").json["version"]?.int == 0)
+        }
+    }
 }

@@ -42,33 +42,36 @@ struct IdentifiedEditRoutes: RouteCollection {
     }
 
     func reloadItem(_ request: HTTPRequest) throws -> HTTPResponse {
+        let id = try request.rowID(limits)
         let row = try request.decodeBody { (value) throws(ValidationError) in
-            try ModelDecoder.identifiedRow(from: value, id: request.rowID, limits: limits)
+            try ModelDecoder.identifiedRow(from: value, id: id, limits: limits)
         }
         return try change(request, [.reloadItems([row])])
     }
 
     /// reconfigureItems: a reload that keeps the cell, so not animated unless asked.
     func reconfigureItem(_ request: HTTPRequest) throws -> HTTPResponse {
+        let id = try request.rowID(limits)
         let row = try request.decodeBody { (value) throws(ValidationError) in
-            try ModelDecoder.identifiedRow(from: value, id: request.rowID, limits: limits)
+            try ModelDecoder.identifiedRow(from: value, id: id, limits: limits)
         }
         return try change(request, defaultAnimation: RowAnimation.none, [.reconfigureItems([row])])
     }
 
     func deleteItem(_ request: HTTPRequest) throws -> HTTPResponse {
-        try change(request, [.deleteItems([request.rowID])])
+        try change(request, [.deleteItems([request.rowID(limits)])])
     }
 
     func moveItem(_ request: HTTPRequest) throws -> HTTPResponse {
+        let id = try request.rowID(limits)
         let place = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.itemPlace(from: value, limits: limits)
         }
-        return try change(request, [.moveItem(request.rowID, place)])
+        return try change(request, [.moveItem(id, place)])
     }
 
     func setItemSwitch(_ request: HTTPRequest) throws -> HTTPResponse {
-        let id = request.rowID
+        let id = try request.rowID(limits)
         let isOn = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.switchValue(from: value, limits: limits)
         }
@@ -82,7 +85,7 @@ struct IdentifiedEditRoutes: RouteCollection {
     }
 
     func pressItem(_ request: HTTPRequest) throws -> HTTPResponse {
-        let id = request.rowID
+        let id = try request.rowID(limits)
         return try store.change(request) { (table) throws in
             do throws(PressRefusal) {
                 return try table.pressBatch(forItem: id)
@@ -102,21 +105,23 @@ struct IdentifiedEditRoutes: RouteCollection {
     }
 
     func reloadSection(_ request: HTTPRequest) throws -> HTTPResponse {
+        let id = try request.sectionID(limits)
         let section = try request.decodeBody { (value) throws(ValidationError) in
-            try ModelDecoder.identifiedSection(from: value, id: request.sectionID, limits: limits)
+            try ModelDecoder.identifiedSection(from: value, id: id, limits: limits)
         }
         return try change(request, [.reloadSections([section])])
     }
 
     func deleteSection(_ request: HTTPRequest) throws -> HTTPResponse {
-        try change(request, [.deleteSections([request.sectionID])])
+        try change(request, [.deleteSections([request.sectionID(limits)])])
     }
 
     func moveSection(_ request: HTTPRequest) throws -> HTTPResponse {
+        let id = try request.sectionID(limits)
         let place = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.sectionPlace(from: value, limits: limits)
         }
-        return try change(request, [.moveSection(request.sectionID, place)])
+        return try change(request, [.moveSection(id, place)])
     }
 
     /// Applies `edits` as one batch; an unknown or duplicate id is refused (409).
@@ -130,10 +135,27 @@ struct IdentifiedEditRoutes: RouteCollection {
 }
 
 extension HTTPRequest {
-    /// The row id from the path (`{rowID}`).
-    fileprivate var rowID: String { parameters["rowID"] ?? "" }
-    /// The section id from the path (`{sectionID}`).
-    fileprivate var sectionID: String { parameters["sectionID"] ?? "" }
+    /// The row id from the path (`{rowID}`); 400 when no row can have it.
+    fileprivate func rowID(_ limits: ModelLimits) throws -> String {
+        try identifier("rowID", limits)
+    }
+
+    /// The section id from the path (`{sectionID}`); 400 when no section can have it.
+    fileprivate func sectionID(_ limits: ModelLimits) throws -> String {
+        try identifier("sectionID", limits)
+    }
+
+    /// A path parameter that names an item by its id: refused before the table
+    /// is looked at when it is no id at all, so that the answer does not depend
+    /// on the table's version (`If-Match`), as a position that is no number.
+    private func identifier(_ name: String, _ limits: ModelLimits) throws -> String {
+        let text = parameters[name] ?? ""
+        guard limits.isIdentifier(text) else {
+            throw TableServerError.badRequest(
+                type: "bad-parameter", detail: "\"\(text)\" is not an id: ids match [A-Za-z0-9_-]{1,\(limits.maxIDLength)}")
+        }
+        return text
+    }
 }
 
 extension IdentifiedBatch {

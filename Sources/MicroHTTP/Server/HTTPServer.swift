@@ -233,8 +233,7 @@ public final class HTTPServer: Sendable {
     /// libmicrohttpd callback — take the runtime's slow path.
     private func makeHeartbeat() -> DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global())
-        let (seconds, attoseconds) = configuration.heartbeat.components
-        let interval = DispatchTimeInterval.nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        let interval = configuration.heartbeat.dispatchInterval
         timer.schedule(deadline: .now() + interval, repeating: interval)
         let beat = EventChunk([ServerSentEvent.comment("keep-alive")])
         timer.setEventHandler {

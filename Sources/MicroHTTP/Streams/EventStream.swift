@@ -199,7 +199,7 @@ public final class EventStream: Sendable {
     /// (then hands the connection back if anything waits for libmicrohttpd), the
     /// client is dropped, or the socket takes nothing for `writeTimeout`.
     private func finishLater(after delay: Duration) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + DirectRetry.interval(delay)) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) {
             self.finishWriting()
         }
     }
@@ -305,7 +305,7 @@ public final class EventStream: Sendable {
         state.withLock { state in
             state.connection = connection
             state.socket = socket
-            state.writeTimeout = DirectRetry.nanoseconds(writeTimeout)
+            state.writeTimeout = writeTimeout.dispatchNanoseconds
         }
     }
 
@@ -376,13 +376,4 @@ public final class EventStream: Sendable {
 enum DirectRetry {
     static let first = Duration.milliseconds(1)
     static let longest = Duration.milliseconds(64)
-
-    static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
-    }
-
-    static func interval(_ duration: Duration) -> DispatchTimeInterval {
-        .nanoseconds(Int(nanoseconds(duration)))
-    }
 }

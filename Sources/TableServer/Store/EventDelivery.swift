@@ -40,13 +40,8 @@ final class EventDelivery: Sendable {
     private let longestPause: UInt64
 
     init(pausePerStream: Duration = .microseconds(100), longestPause: Duration = .milliseconds(10)) {
-        self.pausePerStream = Self.nanoseconds(pausePerStream)
-        self.longestPause = Self.nanoseconds(longestPause)
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        self.pausePerStream = pausePerStream.dispatchNanoseconds
+        self.longestPause = longestPause.dispatchNanoseconds
     }
 
     /// Queues `events` for `streams`. Call in version order (under the table's lock).

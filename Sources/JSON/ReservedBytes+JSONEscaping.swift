@@ -4,7 +4,13 @@ extension ReservedBytes {
     /// three bytes, becomes six).
     @inlinable
     public static func maximumJSONQuotedCount(_ text: String) -> Int {
-        2 + 6 * text.utf8.count
+        maximumJSONQuotedCount(utf8Count: text.utf8.count)
+    }
+
+    /// The same for text of `utf8Count` bytes.
+    @inlinable
+    public static func maximumJSONQuotedCount(utf8Count: Int) -> Int {
+        2 + 6 * utf8Count
     }
 
     /// Appends `text` quoted and escaped as ``JSONWriter`` escapes strings: runs
@@ -12,7 +18,7 @@ extension ReservedBytes {
     public mutating func appendJSONQuoted(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
-            write(atMost: 2 + 6 * utf8.count) { output in
+            write(atMost: Self.maximumJSONQuotedCount(utf8Count: utf8.count)) { output in
                 output[0] = UInt8(ascii: "\"")
                 var written = 1
                 var offset = 0

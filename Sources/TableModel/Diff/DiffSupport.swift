@@ -95,16 +95,20 @@ enum SectionIdentity: Hashable {
 ///
 /// Invariant: `oldToNew[o] == n` exactly when `newToOld[n] == o`; a pair, once
 /// made, is never undone.
+///
+/// The maps and the scratch chain hold 32-bit indexes (`CompactIndexes`): the
+/// table-wide pass reads them at random, and half the bytes are half the cache
+/// lines missed (see *Complexity* in `SnapshotDiff.swift`).
 struct Matching {
-    var oldToNew: [Int]
-    var newToOld: [Int]
+    var oldToNew: CompactIndexes
+    var newToOld: CompactIndexes
     /// Scratch for `pair`: the next old occurrence of the same key.
-    private var next: [Int]
+    private var next: CompactIndexes
 
     init(oldCount: Int, newCount: Int) {
-        oldToNew = [Int](repeating: -1, count: oldCount)
-        newToOld = [Int](repeating: -1, count: newCount)
-        next = [Int](repeating: -1, count: oldCount)
+        oldToNew = CompactIndexes(repeating: -1, count: oldCount)
+        newToOld = CompactIndexes(repeating: -1, count: newCount)
+        next = CompactIndexes(repeating: -1, count: oldCount)
     }
 
     /// Pairs the still unmatched old items in `oldRange` with the still unmatched
@@ -141,16 +145,16 @@ struct Matching {
         let mask = capacity - 1
         // One slot a key, its three fields side by side so that a probe reads one
         // cache line (three parallel arrays cost three misses a probe on large tables).
-        var slots = [HeckelSlot](repeating: HeckelSlot(first: -1, hash: 0, head: -1), count: capacity)
+        var slots = [HeckelSlot](repeating: HeckelSlot(hash: 0, first: -1, head: -1), count: capacity)
         var used = false
         for old in oldRange.reversed() where oldToNew[old] < 0 {
             guard let hash = oldHash(old) else { continue }
             var slot = hash & mask
-            while slots[slot].first >= 0 && !(slots[slot].hash == hash && sameOld(slots[slot].first, old)) {
+            while slots[slot].first >= 0 && !(slots[slot].hash == hash && sameOld(Int(slots[slot].first), old)) {
                 slot = (slot + 1) & mask
             }
-            next[old] = slots[slot].first >= 0 ? slots[slot].head : -1
-            slots[slot] = HeckelSlot(first: old, hash: hash, head: old)
+            next[old] = slots[slot].first >= 0 ? Int(slots[slot].head) : -1
+            slots[slot] = HeckelSlot(hash: hash, first: Int32(truncatingIfNeeded: old), head: Int32(truncatingIfNeeded: old))
             used = true
         }
         guard used else { return }
@@ -158,10 +162,10 @@ struct Matching {
             guard let hash = newHash(new) else { continue }
             var slot = hash & mask
             while slots[slot].first >= 0 {
-                if slots[slot].hash == hash && sameKey(slots[slot].first, new) {
-                    let old = slots[slot].head
+                if slots[slot].hash == hash && sameKey(Int(slots[slot].first), new) {
+                    let old = Int(slots[slot].head)
                     if old >= 0 {
-                        slots[slot].head = next[old]
+                        slots[slot].head = Int32(truncatingIfNeeded: next[old])
                         oldToNew[old] = new
                         newToOld[new] = old
                     }
@@ -173,13 +177,36 @@ struct Matching {
     }
 }
 
-/// A slot of `Matching.pair`'s table: the first old occurrence of its key (`-1`:
-/// the slot is empty), the key's hash, and the next occurrence still unmatched
-/// (`-1` once all are taken).
+/// A slot of `Matching.pair`'s table: the key's hash, the first old occurrence of
+/// its key (`-1`: the slot is empty), and the next occurrence still unmatched (`-1`
+/// once all are taken). Sixteen bytes: four slots a cache line.
 struct HeckelSlot {
-    var first: Int
     var hash: Int
-    var head: Int
+    var first: Int32
+    var head: Int32
+}
+
+/// Indexes of items (or `-1`) in 32 bits, read and written as `Int`: the diff's
+/// per-row maps, half the memory of `[Int]` and so half the cache misses where they
+/// are read at random. Every index is below `Int32.max`, as `FlatSnapshot` checks.
+struct CompactIndexes: RandomAccessCollection {
+    private var storage: [Int32]
+
+    init(repeating value: Int, count: Int) {
+        storage = [Int32](repeating: Int32(value), count: count)
+    }
+
+    init(_ storage: [Int32]) {
+        self.storage = storage
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { storage.count }
+
+    subscript(position: Int) -> Int {
+        get { Int(storage[position]) }
+        set { storage[position] = Int32(truncatingIfNeeded: newValue) }
+    }
 }
 
 /// Marks the elements of one longest strictly increasing subsequence of `values`.

@@ -29,7 +29,7 @@ struct FlatSnapshot {
     let sections: [Section]
     let start: [Int]
     /// The section of each flat row.
-    let sectionOf: [Int]
+    let sectionOf: CompactIndexes
     /// Each row's id hashed with `RowKey.hash` (0 for a row without one).
     let idHashes: [Int]
     /// True when every id is ASCII, so equal ids have equal bytes (see `RowKey`).
@@ -50,8 +50,10 @@ struct FlatSnapshot {
     init(_ sections: [Section]) {
         self.sections = sections
         let total = sections.reduce(0) { $0 + $1.rows.count }
+        // Flat indexes and section indexes are kept in 32 bits (`CompactIndexes`).
+        precondition(total < Int32.max && sections.count < Int32.max, "a table too large to diff")
         var start: [Int] = []
-        var sectionOf: [Int] = []
+        var sectionOf: [Int32] = []
         var idHashes: [Int] = []
         var idBytes: [UInt8] = []
         var idEnd: [Int] = []
@@ -69,7 +71,7 @@ struct FlatSnapshot {
         var withoutID = false
         for (index, section) in sections.enumerated() {
             start.append(location.count)
-            sectionOf.append(contentsOf: repeatElement(index, count: section.rows.count))
+            sectionOf.append(contentsOf: repeatElement(Int32(index), count: section.rows.count))
             let firstLeaf = leaves.count
             section.rows.appendLeaves(to: &leaves)
             for leaf in firstLeaf..<leaves.count {
@@ -101,7 +103,7 @@ struct FlatSnapshot {
         }
         start.append(location.count)
         self.start = start
-        self.sectionOf = sectionOf
+        self.sectionOf = CompactIndexes(sectionOf)
         self.idHashes = idHashes
         self.idBytes = idBytes
         self.idEnd = idEnd

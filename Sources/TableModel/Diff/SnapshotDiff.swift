@@ -88,8 +88,10 @@
 // order, the order a published batch has, so they need no sort. Choosing what
 // stays adds the longest increasing subsequence of the k rows that stay in each
 // section, and of the surviving sections: O(k) when they mostly keep their order,
-// O(k log k) at worst. Memory O(n + s), plus the ids' bytes. `make bench` times six shapes against the previous
-// diff and Swift's `difference(from:).inferringMoves()` (docs/PERFORMANCE.md).
+// O(k log k) at worst. Memory O(n + s), plus the ids' bytes; the per-row maps
+// (`sectionOf`, `Matching`) hold 32-bit indexes (`CompactIndexes`), so n < 2³¹.
+// `make bench` times six shapes against the previous diff and Swift's
+// `difference(from:).inferringMoves()` (docs/PERFORMANCE.md).
 // This file decides; `SnapshotDiff+Batches.swift` writes the batches.
 //
 // Precondition: ids are unique within each table, as validation guarantees.

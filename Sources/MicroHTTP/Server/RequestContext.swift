@@ -7,8 +7,7 @@ import Glibc
 /// One is made per connection, when libmicrohttpd accepts it
 /// (``connectionNotified``), and each request on the connection starts it
 /// afresh (``begin(method:)``): a kept answer then allocates and frees
-/// nothing for its context (scripts/bench/findings.md, *Fewer steps for a
-/// kept answer*).
+/// nothing for its context (docs/ARCHITECTURE.md, Kept answers).
 final class RequestContext {
     /// When the headers arrived, in nanoseconds of the monotonic clock.
     private(set) var start: UInt64 = 0

@@ -7,8 +7,8 @@ import Glibc
 ///
 /// Each `MHD_lookup_connection_value` walks the whole list comparing names
 /// without case; a kept answer asked for seven fields that way, a sixth of
-/// the instructions our code spends on it (scripts/bench/findings.md, *Fewer
-/// steps for a kept answer*). One pass sorts every field by the length of its
+/// the instructions our code spends on it (docs/ARCHITECTURE.md, Kept
+/// answers). One pass sorts every field by the length of its
 /// name and compares only names of a wanted length. As with the lookup, the
 /// first field of a name wins. The values are libmicrohttpd's bytes, which
 /// stay where they are until the request completes (they are the ones its

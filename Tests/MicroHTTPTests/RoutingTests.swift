@@ -133,4 +133,58 @@ import Testing
         #expect(router.respond(to: HTTPRequest(method: .HEAD, path: "/x")).status == 299)
         #expect(router.respond(to: HTTPRequest(method: .OPTIONS, path: "/x")).status == 298)
     }
+
+    @Test func segmentsAreMatchedOnTheirBytes() {
+        var router = Router()
+        router.add(.GET, "/a/{x}/b") { request in .text("x=\(request.parameters["x"] ?? "?")") }
+        router.add(.GET, "/a/{x}/bb") { request in .text("bb x=\(request.parameters["x"] ?? "?")") }
+        router.add(.GET, "/files/{path...}") { request in .text("[\(request.parameters["path"] ?? "?")]") }
+        let text = { (path: String) in
+            Self.text(of: router.respond(to: HTTPRequest(method: .GET, path: path)))
+        }
+        #expect(text("/a/é%/b") == "x=é%")
+        #expect(text("/a/1/bb") == "bb x=1")
+        // A literal is matched whole: a prefix or a longer segment is another path.
+        #expect(router.respond(to: HTTPRequest(method: .GET, path: "/a/1/b2")).status == 404)
+        #expect(router.respond(to: HTTPRequest(method: .GET, path: "/a/1/")).status == 404)
+        // An empty segment is no parameter value.
+        #expect(router.respond(to: HTTPRequest(method: .GET, path: "/a//b")).status == 404)
+        // The catch-all keeps empty segments and takes nothing when no segment is left.
+        #expect(text("/files/x//y/") == "[x//y/]")
+        #expect(text("/files/") == "[]")
+        #expect(text("/files") == "[]")
+        // A string that is not native (bridged, or a slice's copy) routes the same.
+        let built = String("/a/\u{2603}/b".utf16.map { Character(UnicodeScalar($0)!) })
+        #expect(text(built) == "x=\u{2603}")
+        #expect(router.respond(to: HTTPRequest(method: .GET, path: "a/1/b")).status == 404)
+        #expect(router.respond(to: HTTPRequest(method: .GET, path: "")).status == 404)
+    }
+
+    @Test func aPathParameterIsFoundByItsName() {
+        var router = Router()
+        router.add(.GET, "/{a}/{b}/{rest...}") { request in
+            let p = request.parameters
+            return .text("\(p["a"] ?? "-")|\(p["b"] ?? "-")|\(p["rest"] ?? "-")|\(p["c"] ?? "-")")
+        }
+        #expect(Self.text(of: router.respond(to: HTTPRequest(method: .GET, path: "/1/2/3/4"))) == "1|2|3/4|-")
+        #expect(HTTPRequest(method: .GET, path: "/").parameters["a"] == nil)
+    }
+
+    @Test func the405ListsTheMethodsOfEveryMatchingPattern() {
+        var router = Router()
+        router.add(.GET, "/t/{x}") { _ in .text("get") }
+        router.add(.DELETE, "/t/{x}") { _ in HTTPResponse(status: 204) }
+        router.add(.PUT, "/t/special") { _ in HTTPResponse(status: 204) }
+        let response = router.respond(to: HTTPRequest(method: .POST, path: "/t/special"))
+        #expect(response.status == 405)
+        #expect(response.headers["Allow"] == "GET, HEAD, PUT, DELETE, OPTIONS")
+        let options = router.respond(to: HTTPRequest(method: .OPTIONS, path: "/t/other"))
+        #expect(options.status == 204)
+        #expect(options.headers["Allow"] == "GET, HEAD, DELETE, OPTIONS")
+    }
+
+    private static func text(of response: HTTPResponse) -> String {
+        guard case .bytes(let bytes) = response.body else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

@@ -61,7 +61,7 @@ enum ReferenceRoutes {
 
     /// The path a route's handler must have been called for: its pattern with
     /// the captured values put back (a catch-all may have eaten a final `/`).
-    static func rebuild(_ pattern: String, _ parameters: [String: String]) -> String {
+    static func rebuild(_ pattern: String, _ parameters: PathParameters) -> String {
         pattern.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { piece in
             guard piece.hasPrefix("{") else { return String(piece) }
             let name = piece.dropFirst().dropLast().replacing("...", with: "")

@@ -124,9 +124,11 @@ public enum ContentEncoding {
 
     /// Adds `Accept-Encoding` to `Vary`, once.
     static func addVary(to headers: inout HTTPHeaders) {
-        let present = headers.values(for: "Vary").contains { value in
-            value.split(separator: ",").contains { trimmed($0).lowercased() == "accept-encoding" }
-        }
+        let present =
+            headers.contains("Vary")
+            && headers.values(for: "Vary").contains { value in
+                value.split(separator: ",").contains { trimmed($0).lowercased() == "accept-encoding" }
+            }
         if !present {
             headers.add("Vary", "Accept-Encoding")
         }

@@ -73,7 +73,13 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
     /// ASCII case-insensitive comparison; header names are ASCII tokens.
     /// Names of other lengths, most of those compared, differ at once.
     static func sameName(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
+        guard a.utf8.count == b.utf8.count else { return false }
+        let same = a.utf8.withContiguousStorageIfAvailable { a in
+            b.utf8.withContiguousStorageIfAvailable { b in
+                zip(a, b).allSatisfy { lowercased($0) == lowercased($1) }
+            }
+        }
+        return (same ?? nil) ?? a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

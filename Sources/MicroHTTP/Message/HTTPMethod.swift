@@ -13,3 +13,29 @@ public enum HTTPMethod: String, Sendable, CaseIterable {
         self = method
     }
 }
+
+extension HTTPMethod {
+    /// The method's place in `allCases`.
+    var position: Int {
+        switch self {
+        case .GET: 0
+        case .HEAD: 1
+        case .POST: 2
+        case .PUT: 3
+        case .PATCH: 4
+        case .DELETE: 5
+        case .OPTIONS: 6
+        }
+    }
+}
+
+/// A set of methods as bits, one per ``HTTPMethod/position``: what a path allows.
+struct HTTPMethodSet: Sendable, Equatable {
+    private var bits: UInt8 = 0
+
+    func contains(_ method: HTTPMethod) -> Bool { bits & (1 << method.position) != 0 }
+    mutating func insert(_ method: HTTPMethod) { bits |= 1 << method.position }
+    mutating func remove(_ method: HTTPMethod) { bits &= ~(1 << method.position) }
+    mutating func formUnion(_ other: HTTPMethodSet) { bits |= other.bits }
+    var isEmpty: Bool { bits == 0 }
+}

@@ -8,7 +8,7 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     public var body: [UInt8]
     /// Values of the route pattern's `{name}` segments, filled in by the router.
-    public var parameters: [String: String]
+    public var parameters: PathParameters
     /// The coding the server will send a compressible 200 in, chosen from
     /// `Accept-Encoding` (see ``ContentEncoding``).
     public var contentCoding: ContentCoding
@@ -26,7 +26,32 @@ public struct HTTPRequest: Sendable {
         self.query = query
         self.headers = headers
         self.body = body
-        self.parameters = [:]
+        self.parameters = PathParameters()
         self.contentCoding = contentCoding ?? ContentCoding.preferred(by: headers["Accept-Encoding"])
+    }
+}
+
+/// The values of a route pattern's `{name}` segments (and of its `{name...}`),
+/// by name: a pattern has a few, so they are found by comparing names, not hashing.
+public struct PathParameters: Sendable {
+    private let names: [String]
+    private let values: [String]
+
+    /// No parameters.
+    public init() {
+        names = []
+        values = []
+    }
+
+    /// `values[i]` is the value of `names[i]`.
+    init(names: [String], values: [String]) {
+        precondition(names.count == values.count, "one value for each parameter name")
+        self.names = names
+        self.values = values
+    }
+
+    /// The value of the segment called `name`, or nil when the pattern has none.
+    public subscript(name: String) -> String? {
+        names.firstIndex(of: name).map { values[$0] }
     }
 }

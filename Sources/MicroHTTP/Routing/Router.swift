@@ -48,32 +48,24 @@ public struct Router: Sendable {
     /// The response and the route that matched (nil when no path matched).
     /// HEAD answers keep their body; the server leaves it out on the wire.
     func dispatch(_ request: HTTPRequest) -> (response: HTTPResponse, route: RouteLabel?) {
-        guard request.path.hasPrefix("/") else {
-            return (Self.notFound(request), nil)
-        }
-        let segments = RouteNode.segments(of: request.path)
         let method = request.method
-        var allowed = Set<HTTPMethod>()
-        var matched: RouteLabel?
-        var found: (endpoint: Endpoint, values: [String])?
-        var captured: [String] = []
-        root.visitMatches(segments, captured: &captured) { endpoints, values in
-            if let endpoint = Self.endpoint(for: method, in: endpoints) {
-                found = (endpoint, values)
+        let routed = Self.withBytes(of: request.path) { path -> (endpoint: Endpoint, values: [String])? in
+            var found: (endpoint: Endpoint, values: [String])?
+            visitMatches(path) { endpoints, ranges in
+                guard let endpoint = Self.endpoint(for: method, in: endpoints) else {
+                    return false
+                }
+                found = (endpoint, ranges.map { String(decoding: UnsafeBufferPointer(rebasing: path[$0]), as: UTF8.self) })
                 return true
             }
-            allowed.formUnion(endpoints.keys)
-            matched = matched ?? endpoints.values.first?.route
-            return false
+            return found
         }
-        if let (endpoint, values) = found {
+        if let (endpoint, values) = routed {
             var request = request
-            for (name, value) in zip(endpoint.parameterNames, values) {
-                request.parameters[name] = value
-            }
+            request.parameters = PathParameters(names: endpoint.parameterNames, values: values)
             return (endpoint.handler(request), endpoint.route)
         }
-        guard let matched else {
+        guard let (allowed, matched) = allowedMethods(at: request.path) else {
             return (Self.notFound(request), nil)
         }
         let allow = Self.allowHeader(allowed)
@@ -87,23 +79,40 @@ public struct Router: Sendable {
     /// `BREW`…): 405 with the methods the path allows, as for any method the
     /// path does not allow (docs/API.md, "Status codes"), or 404 when nothing is at the path.
     func refuseUnroutedMethod(_ methodText: String, path: String) -> (response: HTTPResponse, route: RouteLabel?) {
-        let request = HTTPRequest(method: .OPTIONS, path: path)
-        guard path.hasPrefix("/") else {
-            return (Self.notFound(request), nil)
-        }
-        let segments = RouteNode.segments(of: path)
-        var allowed = Set<HTTPMethod>()
-        var matched: RouteLabel?
-        var captured: [String] = []
-        root.visitMatches(segments, captured: &captured) { endpoints, _ in
-            allowed.formUnion(endpoints.keys)
-            matched = matched ?? endpoints.values.first?.route
-            return false
-        }
-        guard let matched else {
-            return (Self.notFound(request), nil)
+        guard let (allowed, matched) = allowedMethods(at: path) else {
+            return (Self.notFound(HTTPRequest(method: .OPTIONS, path: path)), nil)
         }
         return (Self.methodNotAllowed(methodText, path: path, allow: Self.allowHeader(allowed)), matched)
+    }
+
+    /// Every method some pattern matching `path` takes, and the first such
+    /// pattern; nil when no pattern matches.
+    private func allowedMethods(at path: String) -> (HTTPMethodSet, RouteLabel)? {
+        Self.withBytes(of: path) { bytes in
+            var allowed = HTTPMethodSet()
+            var matched: RouteLabel?
+            visitMatches(bytes) { endpoints, _ in
+                allowed.formUnion(endpoints.methods)
+                matched = matched ?? endpoints.first?.route
+                return false
+            }
+            return matched.map { (allowed, $0) }
+        }
+    }
+
+    /// The trie's walk over a path that starts with `/` (any other matches nothing).
+    private func visitMatches(_ path: UnsafeBufferPointer<UInt8>, _ visit: (MethodEndpoints, [Range<Int>]) -> Bool) {
+        guard path.first == UInt8(ascii: "/") else {
+            return
+        }
+        var captured: [Range<Int>] = []
+        root.visitMatches(path, from: 1, captured: &captured, visit)
+    }
+
+    /// Runs `body` on the path's UTF-8 bytes, in place for a native string.
+    private static func withBytes<Result>(of path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var path = path
+        return path.withUTF8(body)
     }
 
     /// 405 with `Allow`, for a path that exists and a method it does not take.
@@ -116,14 +125,14 @@ public struct Router: Sendable {
         )
     }
 
-    private static func endpoint(for method: HTTPMethod, in endpoints: [HTTPMethod: Endpoint]) -> Endpoint? {
+    private static func endpoint(for method: HTTPMethod, in endpoints: MethodEndpoints) -> Endpoint? {
         if let endpoint = endpoints[method] {
             return endpoint
         }
         return method == .HEAD ? endpoints[.GET] : nil
     }
 
-    private static func allowHeader(_ methods: Set<HTTPMethod>) -> String {
+    private static func allowHeader(_ methods: HTTPMethodSet) -> String {
         var methods = methods
         if methods.contains(.GET) {
             methods.insert(.HEAD)

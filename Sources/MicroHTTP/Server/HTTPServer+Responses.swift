@@ -127,8 +127,10 @@ extension HTTPServer {
     }
 
     private static func addHeaders(of response: HTTPResponse, to native: OpaquePointer) {
+        // withCString lends a native or small string's bytes in place; passing
+        // the String itself would copy each one into a new array.
         for (name, value) in response.headers where !HTTPHeaders.sameName(name, "Content-Length") {
-            _ = MHD_add_response_header(native, name, value)
+            _ = name.withCString { name in value.withCString { value in MHD_add_response_header(native, name, value) } }
         }
     }
 

@@ -37,6 +37,16 @@ struct BatchValidation {
     static func plan(
         _ batch: Batch, expect: Batch.Expectation?, on table: Table
     ) throws(BatchError) -> BatchPlan {
+        if expect == nil, let move = batch.onlyRowMove {
+            return try planRowMove(move, on: table)
+        }
+        return try planInFull(batch, expect: expect, on: table)
+    }
+
+    /// `plan`, by the checks above for any batch.
+    static func planInFull(
+        _ batch: Batch, expect: Batch.Expectation?, on table: Table
+    ) throws(BatchError) -> BatchPlan {
         var validation = BatchValidation(table: table, batch: batch)
         try validation.checkSections()
         try validation.checkRowSources()

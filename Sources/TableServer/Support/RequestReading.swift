@@ -62,6 +62,10 @@ extension HTTPRequest {
 
     /// The media type of a `Content-Type` value, lowercased, without its parameters.
     static func mediaType(_ contentType: String) -> String {
+        // What nearly every edit sends, answered without slicing or trimming.
+        if contentType == "application/json" {
+            return contentType
+        }
         let type = contentType.utf8.firstIndex(of: UInt8(ascii: ";")).map { contentType[..<$0] } ?? contentType[...]
         let trimmed = type.trimmingSpaces()
         return trimmed.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? trimmed.lowercased() : trimmed

@@ -63,10 +63,12 @@ enum Respond {
     /// `Content-Type`, the `ETag` of `version` when there is one, and
     /// `Cache-Control`: `no-cache`, or `no-store` for an error.
     private static func headers(_ type: String, version: Int?, status: Int = 200) -> HTTPHeaders {
+        // Room for these three and the `Vary` that compression adds.
         var headers = HTTPHeaders()
-        headers.set("Content-Type", type)
-        if let version { headers.set("ETag", ETag.string(for: version)) }
-        headers.set("Cache-Control", status >= 400 ? neverStore : revalidate)
+        headers.reserveCapacity(4)
+        headers.add("Content-Type", type)
+        if let version { headers.add("ETag", ETag.string(for: version)) }
+        headers.add("Cache-Control", status >= 400 ? neverStore : revalidate)
         return headers
     }
 

@@ -37,6 +37,16 @@ wtv_connection_socket(struct MHD_Connection *connection)
   return (NULL == info) ? -1 : info->connect_fd;
 }
 
+/// What the connection's `MHD_OPTION_NOTIFY_CONNECTION` callback keeps for
+/// it, or NULL (`MHD_get_connection_info` is variadic).
+static inline void *
+wtv_connection_context(struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return (NULL == info) ? NULL : info->socket_context;
+}
+
 /// Macros with casts do not import into Swift.
 static const uint64_t WTV_SIZE_UNKNOWN = MHD_SIZE_UNKNOWN;
 static const ssize_t WTV_READER_END_OF_STREAM = MHD_CONTENT_READER_END_OF_STREAM;

@@ -17,6 +17,33 @@ import Testing
         return connection
     }
 
+    /// A live server whose streams may hold 64 MiB, and the stream of a small
+    /// reader left to suspend, so that what is sent to it goes out directly.
+    private func withSuspendedSmallReader(
+        configuration: HTTPServer.Configuration = HTTPServer.Configuration(),
+        _ body: (HTTPServer, RawConnection, EventStream, StreamFixture) throws -> Void
+    ) throws {
+        let fixture = StreamFixture(bufferLimit: 64 << 20)
+        try withLiveServer(fixture.router(), configuration: configuration) { server, _ in
+            let connection = try connectSmallReader(fixture, port: server.port)
+            let stream = try #require(fixture.streams.value.first)
+            Thread.sleep(forTimeInterval: 0.1)
+            try body(server, connection, stream, fixture)
+        }
+    }
+
+    /// Closes `stream` and expects the client to read `events` whole, in order,
+    /// then the last chunk, and the server to count no open stream.
+    private func expectEveryByteThenTheEnd(
+        of events: [ServerSentEvent], closing stream: EventStream, on connection: RawConnection, server: HTTPServer
+    ) {
+        stream.close()
+        let received = connection.readStream(timeout: .seconds(60)) { _ in false }
+        #expect(received == events.flatMap(\.bytes))
+        #expect(connection.sawLastChunk)
+        #expect(eventually { server.metrics.openEventStreams == 0 })
+    }
+
     private static func event(_ index: Int) -> ServerSentEvent {
         ServerSentEvent(id: "\(index)", data: String(repeating: Character(UnicodeScalar(UInt8(97 + index % 26))), count: 8_000))
     }
@@ -26,21 +53,12 @@ import Testing
     /// goes out before anything queued behind it and before the end of the
     /// stream, and the client reads every byte in order.
     @Test func theRestOfAChunkGoesOutBeforeWhatFollows() throws {
-        let fixture = StreamFixture(bufferLimit: 64 << 20)
-        try withLiveServer(fixture.router()) { server, _ in
-            let connection = try connectSmallReader(fixture, port: server.port)
-            let stream = try #require(fixture.streams.value.first)
-            // Let the stream suspend, so that the events go out directly.
-            Thread.sleep(forTimeInterval: 0.1)
+        try withSuspendedSmallReader { server, connection, stream, _ in
             let events = (0..<1_000).map(Self.event)
             for event in events {
                 #expect(stream.send(event))
             }
-            stream.close()
-            let received = connection.readStream(timeout: .seconds(60)) { _ in false }
-            #expect(received == events.flatMap(\.bytes))
-            #expect(connection.sawLastChunk)
-            #expect(eventually { server.metrics.openEventStreams == 0 })
+            expectEveryByteThenTheEnd(of: events, closing: stream, on: connection, server: server)
         }
     }
 
@@ -68,15 +86,30 @@ import Testing
         }
     }
 
+    /// Chunks of tens of KiB (a paced delivery under fast edits) are written
+    /// directly, mostly in part to a client with a small receive buffer, and
+    /// chunks over `directWriteLimit` go through libmicrohttpd: taking turns,
+    /// they reach the client whole and in order, and the stream then ends.
+    @Test func largeChunksEitherWayReachTheClientInOrder() throws {
+        try withSuspendedSmallReader { server, connection, stream, _ in
+            let perLimit = EventChunk.directWriteLimit / 8_000
+            var events: [ServerSentEvent] = []
+            for round in 0..<6 {
+                let count = round % 2 == 0 ? 5 : perLimit + 2
+                let batch = (events.count..<(events.count + count)).map(Self.event)
+                #expect(stream.send(EventChunk(batch.map(\.bytes))))
+                events += batch
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            expectEveryByteThenTheEnd(of: events, closing: stream, on: connection, server: server)
+        }
+    }
+
     /// A client that stops reading in the middle of a chunk is cut off once its
     /// socket has taken nothing for the connection timeout.
     @Test func aClientStuckInTheMiddleOfAChunkIsCutOff() throws {
-        let fixture = StreamFixture(bufferLimit: 64 << 20)
         let configuration = HTTPServer.Configuration(connectionTimeout: .seconds(1))
-        try withLiveServer(fixture.router(), configuration: configuration) { server, _ in
-            let connection = try connectSmallReader(fixture, port: server.port)
-            let stream = try #require(fixture.streams.value.first)
-            Thread.sleep(forTimeInterval: 0.1)
+        try withSuspendedSmallReader(configuration: configuration) { server, connection, stream, fixture in
             // The client may be cut off while these are sent (a slow build takes
             // longer than the timeout to send them): later ones are refused.
             var index = 0

@@ -12,12 +12,13 @@ struct BatchRowMoveTests {
             "\(section):" + removals.map { "\($0.row)/\($0.move ?? -1)" }.joined(separator: ",")
         }
         let insertions = plan.insertions.sorted { $0.key < $1.key }.map { section, insertions in
-            "\(section):" + insertions.map { insertion -> String in
-                switch insertion.source {
-                case .moved(let index): "\(insertion.row)/m\(index)"
-                case .inserted(let row): "\(insertion.row)/i\(row.text)"
-                }
-            }.joined(separator: ",")
+            "\(section):"
+                + insertions.map { insertion -> String in
+                    switch insertion.source {
+                    case .moved(let index): "\(insertion.row)/m\(index)"
+                    case .inserted(let row): "\(insertion.row)/i\(row.text)"
+                    }
+                }.joined(separator: ",")
         }
         let map = "\(plan.sections.countBefore)>\(plan.sections.countAfter) \(plan.sections.isIdentity)"
         return "\(map) -\(removals) +\(insertions) \(plan.ids.addedRowIDs) \(plan.ids.removedRowIDs)"

@@ -97,7 +97,8 @@ def summary_rows(r):
             f"{n:,}: {v['per_event_us']['median']:.2f} µs" for n, v in f.items()) + "; the C floor (one `send()` "
             "a subscriber) " + ", ".join(f"{v['floor_per_event_us']['median']:.2f} µs" for v in f.values()),
          f"{fan_worst:.2f} µs (worst), ×" + "/×".join(f"{v['vs_floor']['median']:.2f}" for v in f.values())
-         + " of the floor", "≤ 2 µs per delivered event", verdict(fan_worst <= 2)),
+         + " of the floor", "≤ ×1.10 of the floor, both (issue 17; the earlier ≤ 2 µs is below the floor itself)",
+         verdict(all(v["vs_floor"]["median"] <= 1.10 for v in f.values()))),
         ("idle subscribers", ", ".join(f"{n:,}: {v['idle_us_per_s']:.0f} µs CPU/s" for n, v in f.items()),
          f"{idle_worst / 10_000:.2f} % of a core", "no idle CPU", verdict(idle_worst <= 10_000)),
         ("memory, 1,000,000 short rows", f"{rss_mb:.0f} MB RSS (peak {e['hwm_kib'] / 1024:.0f} MB); JSON {e['json_bytes'] / 1e6:.1f} MB",

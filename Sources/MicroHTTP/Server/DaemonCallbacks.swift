@@ -34,6 +34,27 @@ let requestCompleted: MHD_RequestCompletedCallback = { server, _, slot, reason i
     Unmanaged<HTTPServer>.fromOpaque(server)._withUnsafeGuaranteedRef { $0.finish(request, reason: reason) }
 }
 
+/// Keeps a ``RequestContext`` for each connection while it is open, which
+/// its requests use one after the other (see ``HTTPServer/handle``). Each
+/// request retains it as well, so it outlives the connection when
+/// libmicrohttpd reports the connection closed before the request completed.
+let connectionNotified: MHD_NotifyConnectionCallback = { _, _, socketContext, code in
+    guard let socketContext else {
+        return
+    }
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED:
+        socketContext.pointee = Unmanaged.passRetained(RequestContext()).toOpaque()
+    case .CONNECTION_NOTIFY_CLOSED:
+        if let context = socketContext.pointee {
+            socketContext.pointee = nil
+            Unmanaged<RequestContext>.fromOpaque(context).release()
+        }
+    default:
+        break
+    }
+}
+
 /// Called with the request target before libmicrohttpd splits its query:
 /// libmicrohttpd 0.9.75 keeps every argument in the connection's 32 KiB
 /// memory pool and, when a few hundred fill it, stops answering. A target

@@ -14,7 +14,10 @@ extension HTTPServer {
     ) -> MHD_Result {
         let targetRefusal = slot.pointee.flatMap(TargetRefusal.init(marker:))
         guard let existing = slot.pointee, targetRefusal == nil else {
-            let context = RequestContext(method: method)
+            let context =
+                wtv_connection_context(connection).map { Unmanaged<RequestContext>.fromOpaque($0).takeUnretainedValue() }
+                ?? RequestContext()
+            context.begin(method: method)
             context.targetRefusal = targetRefusal
             if logsRequests {
                 _ = context.path(from: url)
@@ -53,12 +56,14 @@ extension HTTPServer {
     /// wait for the body. (Answering a GET on this call would work, but
     /// libmicrohttpd 0.9.75 then closes the connection instead of keeping it alive.)
     private func begin(_ context: RequestContext, url: UnsafePointer<CChar>, connection: OpaquePointer) -> MHD_Result {
-        if let refusal = framingRefusal(context, connection: connection) {
+        context.fields = RequestFields(of: connection)
+        let fields = context.fields
+        if let refusal = framingRefusal(context, fields: fields) {
             // What follows these headers cannot be trusted to be this request's body.
             context.closesConnection = true
             return queue(refusal, for: context, connection: connection)
         }
-        guard configuration.originPolicy.allows(host: MHD_lookup_connection_value(connection, .HEADER_KIND, "Host")) else {
+        guard configuration.originPolicy.allows(host: fields.host) else {
             context.closesConnection = true
             return queue(
                 .problem(
@@ -71,8 +76,7 @@ extension HTTPServer {
             context.route = route
             return queue(response, for: context, connection: connection)
         }
-        let contentLength = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
-            .flatMap { Int(String(cString: $0)) }
+        let contentLength = fields.contentLength.flatMap { Int(String(cString: $0)) }
         if let contentLength, contentLength > configuration.maxBodySize {
             return queue(tooLarge(), for: context, connection: connection)
         }
@@ -86,7 +90,7 @@ extension HTTPServer {
     /// over the limits (see ``uriLogger``), `Transfer-Encoding` together with
     /// `Content-Length` (RFC 9112 §6.1: a smuggling risk behind a proxy), or a
     /// transfer coding other than `chunked`.
-    private func framingRefusal(_ context: RequestContext, connection: OpaquePointer) -> HTTPResponse? {
+    private func framingRefusal(_ context: RequestContext, fields: RequestFields) -> HTTPResponse? {
         switch context.targetRefusal {
         case .tooLong:
             return .problem(
@@ -99,10 +103,10 @@ extension HTTPServer {
         case nil:
             break
         }
-        guard let coding = MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") else {
+        guard let coding = fields.transferEncoding else {
             return nil
         }
-        if MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") != nil {
+        if fields.contentLength != nil {
             return .problem(
                 status: 400, type: "bad-framing",
                 detail: "A request may not carry both Content-Length and Transfer-Encoding.")
@@ -126,10 +130,11 @@ extension HTTPServer {
         if let deferred = context.deferred {
             return resume(deferred, for: context, connection: connection)
         }
-        let coding = Self.coding(on: connection)
+        let fields = context.fields
+        let coding = Self.coding(accepted: fields.acceptEncoding)
         let lookup =
             method == .GET || method == .HEAD
-            ? preparedResponses.lookUp(url, coding: coding) { Self.isPlain(context, on: connection) } : .skipped
+            ? preparedResponses.lookUp(url, coding: coding) { Self.isPlain(context, fields: fields, on: connection) } : .skipped
         if case .found(let entry) = lookup {
             return queue(entry, for: context, connection: connection)
         }
@@ -217,10 +222,10 @@ extension HTTPServer {
             headers: ["Retry-After": "1"])
     }
 
-    /// The coding the request's `Accept-Encoding` prefers, read from
+    /// The coding the request's `Accept-Encoding` (`field`) prefers, read from
     /// libmicrohttpd's bytes.
-    private static func coding(on connection: OpaquePointer) -> ContentCoding {
-        guard let field = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept-Encoding") else {
+    private static func coding(accepted field: UnsafePointer<CChar>?) -> ContentCoding {
+        guard let field else {
             return .identity
         }
         return field.withMemoryRebound(to: UInt8.self, capacity: 1) { bytes in
@@ -253,12 +258,9 @@ extension HTTPServer {
     /// handler wait or refuse), not cross-origin (a kept answer carries no CORS
     /// fields), and its connection is not closing (a kept answer carries no
     /// `Connection: close`).
-    private static func isPlain(_ context: RequestContext, on connection: OpaquePointer) -> Bool {
-        context.body.isEmpty && !context.closesConnection
-            && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
-            && MHD_lookup_connection_value(connection, .HEADER_KIND, "If-None-Match") == nil
-            && MHD_lookup_connection_value(connection, .HEADER_KIND, "Min-Version") == nil
-            && MHD_lookup_connection_value(connection, .HEADER_KIND, "Origin") == nil
+    private static func isPlain(_ context: RequestContext, fields: RequestFields, on connection: OpaquePointer) -> Bool {
+        context.body.isEmpty && !context.closesConnection && fields.ifNoneMatch == nil && fields.minVersion == nil
+            && fields.origin == nil && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
     }
 
     private func tooLarge() -> HTTPResponse {

@@ -211,6 +211,11 @@ public final class HTTPServer: Sendable {
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Int(timeoutSeconds), ptr_value: nil),
                 MHD_OptionItem(
+                    option: .NOTIFY_CONNECTION,
+                    value: unsafeBitCast(connectionNotified, to: Int.self),
+                    ptr_value: nil
+                ),
+                MHD_OptionItem(
                     option: .NOTIFY_COMPLETED,
                     value: unsafeBitCast(requestCompleted, to: Int.self),
                     ptr_value: context

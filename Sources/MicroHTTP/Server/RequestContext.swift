@@ -1,20 +1,27 @@
 import Glibc
 
 /// What the server keeps about one request between libmicrohttpd's calls:
-/// stored in the connection's `req_cls`, released when the request completes.
-/// Only the connection's worker thread touches it.
+/// stored in the connection's `req_cls` from the first call until the
+/// request completes. Only the connection's worker thread touches it.
+///
+/// One is made per connection, when libmicrohttpd accepts it
+/// (``connectionNotified``), and each request on the connection starts it
+/// afresh (``begin(method:)``): a kept answer then allocates and frees
+/// nothing for its context (docs/ARCHITECTURE.md, Kept answers).
 final class RequestContext {
     /// When the headers arrived, in nanoseconds of the monotonic clock.
-    let start = RequestContext.now()
-    let method: HTTPMethod?
+    private(set) var start: UInt64 = 0
+    private(set) var method: HTTPMethod?
     /// The method as sent, kept as text only when it is not one of ``HTTPMethod``.
-    private let unroutedMethod: String?
+    private var unroutedMethod: String?
     /// The path as text, made only when something reads it: routing and the
     /// log line. Answering from a kept answer needs only libmicrohttpd's bytes.
     var path: String?
     var body: [UInt8] = []
     /// Body bytes thrown away since the body passed the size limit.
     var discarded = 0
+    /// The header fields the server reads itself, found when the headers arrived.
+    var fields = RequestFields()
     /// Why the request target is refused, as ``uriLogger`` found it.
     var targetRefusal: TargetRefusal?
     /// The server is stopping: the connection is not kept alive.
@@ -33,9 +40,23 @@ final class RequestContext {
     /// content coding), as to any other answer.
     var finishDeferred: ((HTTPResponse) -> HTTPResponse)?
 
-    init(method: UnsafePointer<CChar>) {
-        self.method = HTTPMethod(cString: method)
-        self.unroutedMethod = self.method == nil ? String(cString: method) : nil
+    /// Starts a request with `method`, forgetting everything about the one before.
+    func begin(method name: UnsafePointer<CChar>) {
+        start = Self.now()
+        method = HTTPMethod(cString: name)
+        unroutedMethod = method == nil ? String(cString: name) : nil
+        path = nil
+        body = []
+        discarded = 0
+        fields = RequestFields()
+        targetRefusal = nil
+        closesConnection = false
+        status = nil
+        route = nil
+        isEventStream = false
+        queuedAt = 0
+        deferred = nil
+        finishDeferred = nil
     }
 
     /// ``path``, made from libmicrohttpd's `url` the first time.

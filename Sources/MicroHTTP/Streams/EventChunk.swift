@@ -16,7 +16,10 @@ public struct EventChunk: Sendable {
 
     /// The most event bytes a stream writes to its socket itself; larger
     /// batches are queued for libmicrohttpd, which waits for a slow socket.
-    public static let directWriteLimit = 16 * 1024
+    /// Deliveries paced under a fast stream of edits carry tens of KiB to each
+    /// stream (docs/ARCHITECTURE.md, Concurrency: the direct write), which one
+    /// `send()` writes for less than libmicrohttpd's resumption and blocks.
+    public static let directWriteLimit = 256 * 1024
 
     public init(_ events: [[UInt8]]) {
         self.events = events

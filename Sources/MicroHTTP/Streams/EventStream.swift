@@ -26,25 +26,29 @@ import Synchronization
 /// that takes nothing goes the usual way: queued, resumed, libmicrohttpd
 /// waits for it.
 public final class EventStream: Sendable {
+    /// The fields the direct write reads come first, so that a delivery reaching
+    /// the stream finds them beside the lock, in the object's first cache line.
     private struct State {
-        /// Queued events, oldest first, from `head` on (earlier slots are spent).
-        var events: [[UInt8]] = []
-        var head = 0
-        /// Bytes of `events[head]` already handed to the connection.
-        var sent = 0
-        /// Bytes queued and not yet handed over, in all events.
-        var queuedCount = 0
         /// No more bytes are accepted; the queue is still written out.
         var closed = false
         /// The connection is to be cut without writing the rest.
         var dropped = false
         var suspended = false
-        var connection: ConnectionHandle?
         /// The connection's socket while it is attached, for the direct write.
         var socket: Int32 = -1
+        var connection: ConnectionHandle?
+        /// Bytes queued and not yet handed over, in all events: 0 exactly when
+        /// `head == events.count`, as only non-empty events are queued and an
+        /// event is forgotten once its last byte is handed over.
+        var queuedCount = 0
         /// A directly written chunk the socket took only part of, and how much.
         /// While it is not empty the connection stays suspended (unless dropped).
         var unfinished: ArraySlice<UInt8> = []
+        /// Queued events, oldest first, from `head` on (earlier slots are spent).
+        var events: [[UInt8]] = []
+        var head = 0
+        /// Bytes of `events[head]` already handed to the connection.
+        var sent = 0
         /// When the socket last took bytes of `unfinished`, and how long it may
         /// take none before the client is dropped (`DispatchTime` nanoseconds).
         var lastProgress: UInt64 = 0
@@ -81,7 +85,7 @@ public final class EventStream: Sendable {
 
         /// Nothing queued and libmicrohttpd holding the connection suspended.
         var canWriteDirectly: Bool {
-            suspended && connection != nil && socket >= 0 && unfinished.isEmpty && head == events.count
+            suspended && socket >= 0 && queuedCount == 0 && unfinished.isEmpty && connection != nil
         }
 
         /// Writes `chunk` to the socket; keeps what it did not take.

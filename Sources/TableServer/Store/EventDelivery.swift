@@ -94,7 +94,7 @@ final class EventDelivery: Sendable {
         for item in items {
             switch item {
             case .events(let events, let streams):
-                if let current = run, current.streams.elementsEqual(streams, by: ===) {
+                if let current = run, Self.same(current.streams, streams) {
                     run?.events += events
                 } else {
                     if let run { Self.send(run.events, to: run.streams) }
@@ -107,6 +107,17 @@ final class EventDelivery: Sendable {
             }
         }
         if let run { Self.send(run.events, to: run.streams) }
+    }
+
+    /// Whether two deliveries go to the same streams. A table hands every
+    /// delivery its one subscriber array until a stream joins or leaves, so the
+    /// arrays usually share their storage, which answers without reaching each
+    /// stream (a retain and release of every one, for every change, otherwise).
+    private static func same(_ some: [EventStream], _ others: [EventStream]) -> Bool {
+        let shared = some.withUnsafeBufferPointer { some in
+            others.withUnsafeBufferPointer { others in some.baseAddress == others.baseAddress && some.count == others.count }
+        }
+        return shared || some.elementsEqual(others, by: ===)
     }
 
     /// Frames the events once for every stream (`EventChunk`).

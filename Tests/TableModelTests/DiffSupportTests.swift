@@ -136,6 +136,16 @@ struct DiffSupportTests {
         #expect(Array(matching.newToOld) == [0, -1, 2])
     }
 
+    @Test("compact indexes keep every index and -1 through 32 bits")
+    func compactIndexes() {
+        var indexes = CompactIndexes(repeating: -1, count: 4)
+        #expect(Array(indexes) == [-1, -1, -1, -1])
+        let values = [0, Int(Int32.max) - 1, 123_456_789, -1]
+        for (position, value) in values.enumerated() { indexes[position] = value }
+        #expect(Array(indexes) == values)
+        #expect(Array(CompactIndexes([3, -1, 7])) == [3, -1, 7])
+    }
+
     @Test("sorting only when needed gives what sorting gives, in order or not")
     func sortIfNeeded() {
         var random = SeededGenerator(seed: 7)

@@ -36,16 +36,25 @@ import Testing
 }
 
 @Suite struct ProcessMetricsTests {
+    /// The heap is the whole process's, and other suites allocate and free
+    /// meanwhile (a million-row table is some 200 MB): a trial that one of
+    /// them spoils is tried again, and the figures must hold in one trial.
     @Test func heapInUseCountsWhatIsHeldAndNotWhatWasFreed() throws {
-        let before = try #require(ProcessMetrics.current().heapInUseBytes)
-        var held: [UInt8]? = [UInt8](repeating: 1, count: 256 << 20)
-        let holding = ProcessMetrics.current()
-        #expect(try #require(holding.heapInUseBytes) - before >= 200 << 20)
-        #expect(holding.residentMemoryBytes >= 256 << 20)
-        #expect(held?.last == 1)
-        held = nil
-        let after = try #require(ProcessMetrics.current().heapInUseBytes)
-        #expect(after < before + (56 << 20))
+        var trials: [(before: Int, holding: Int, resident: Int, after: Int)] = []
+        for _ in 0..<5 {
+            let before = try #require(ProcessMetrics.current().heapInUseBytes)
+            var held: [UInt8]? = [UInt8](repeating: 1, count: 256 << 20)
+            let holding = ProcessMetrics.current()
+            #expect(held?.last == 1)
+            held = nil
+            let after = try #require(ProcessMetrics.current().heapInUseBytes)
+            trials.append((before, try #require(holding.heapInUseBytes), holding.residentMemoryBytes, after))
+            let trial = trials[trials.count - 1]
+            if trial.holding - trial.before >= 200 << 20, trial.resident >= 256 << 20, trial.after < trial.before + (56 << 20) {
+                return
+            }
+        }
+        Issue.record("no trial saw 256 MiB held and then freed (before, holding, resident, after): \(trials)")
     }
 
     @Test func exposesTheStandardProcessFigures() throws {

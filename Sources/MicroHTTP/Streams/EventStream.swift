@@ -92,11 +92,17 @@ public final class EventStream: Sendable {
         mutating func writeDirectly(_ chunk: [UInt8]) -> DirectWrite {
             let outcome = DirectWrite.send(chunk[...], to: socket)
             if case .partial(let count) = outcome {
-                unfinished = chunk[count...]
-                lastProgress = DispatchTime.now().uptimeNanoseconds
-                retryDelay = DirectRetry.first
+                keepUnfinished(chunk[count...])
             }
             return outcome
+        }
+
+        /// The socket took bytes and left `rest` of a chunk: it is retried soon,
+        /// and the write timeout counts from now.
+        mutating func keepUnfinished(_ rest: ArraySlice<UInt8>) {
+            unfinished = rest
+            lastProgress = DispatchTime.now().uptimeNanoseconds
+            retryDelay = DirectRetry.first
         }
 
         /// The client is cut off without the rest of what it was sent.
@@ -221,9 +227,7 @@ public final class EventStream: Sendable {
                 }
                 return (nil, [])
             case .partial(let count):
-                state.unfinished = state.unfinished.dropFirst(count)
-                state.lastProgress = DispatchTime.now().uptimeNanoseconds
-                state.retryDelay = DirectRetry.first
+                state.keepUnfinished(state.unfinished.dropFirst(count))
                 return (state.retryDelay, [])
             case .wouldBlock where DispatchTime.now().uptimeNanoseconds - state.lastProgress < state.writeTimeout:
                 state.retryDelay = min(state.retryDelay * 2, DirectRetry.longest)

@@ -74,12 +74,16 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
     /// Names of other lengths, most of those compared, differ at once.
     static func sameName(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
+        // Native strings lend their bytes; any other is compared by its view.
         let same = a.utf8.withContiguousStorageIfAvailable { a in
             b.utf8.withContiguousStorageIfAvailable { b in
                 zip(a, b).allSatisfy { lowercased($0) == lowercased($1) }
             }
         }
-        return (same ?? nil) ?? a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
+        if let same = same.flatMap({ $0 }) {
+            return same
+        }
+        return a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

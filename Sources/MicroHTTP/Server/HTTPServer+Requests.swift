@@ -130,11 +130,10 @@ extension HTTPServer {
         if let deferred = context.deferred {
             return resume(deferred, for: context, connection: connection)
         }
-        let fields = context.fields
-        let coding = Self.coding(accepted: fields.acceptEncoding)
+        let coding = Self.coding(accepted: context.fields.acceptEncoding)
         let lookup =
             method == .GET || method == .HEAD
-            ? preparedResponses.lookUp(url, coding: coding) { Self.isPlain(context, fields: fields, on: connection) } : .skipped
+            ? preparedResponses.lookUp(url, coding: coding) { Self.isPlain(context, on: connection) } : .skipped
         if case .found(let entry) = lookup {
             return queue(entry, for: context, connection: connection)
         }
@@ -258,8 +257,9 @@ extension HTTPServer {
     /// handler wait or refuse), not cross-origin (a kept answer carries no CORS
     /// fields), and its connection is not closing (a kept answer carries no
     /// `Connection: close`).
-    private static func isPlain(_ context: RequestContext, fields: RequestFields, on connection: OpaquePointer) -> Bool {
-        context.body.isEmpty && !context.closesConnection && fields.ifNoneMatch == nil && fields.minVersion == nil
+    private static func isPlain(_ context: RequestContext, on connection: OpaquePointer) -> Bool {
+        let fields = context.fields
+        return context.body.isEmpty && !context.closesConnection && fields.ifNoneMatch == nil && fields.minVersion == nil
             && fields.origin == nil && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
     }
 

@@ -1,4 +1,4 @@
-import MicroHTTP
+@testable import MicroHTTP
 import MicroHTTPTesting
 import Testing
 
@@ -158,6 +158,12 @@ import Testing
         #expect(text(built) == "x=\u{2603}")
         #expect(router.respond(to: HTTPRequest(method: .GET, path: "a/1/b")).status == 404)
         #expect(router.respond(to: HTTPRequest(method: .GET, path: "")).status == 404)
+    }
+
+    @Test func aMethodsPositionIsItsPlaceInAllCases() {
+        for (index, method) in HTTPMethod.allCases.enumerated() {
+            #expect(method.position == index)
+        }
     }
 
     @Test func aPathParameterIsFoundByItsName() {

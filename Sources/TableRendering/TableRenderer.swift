@@ -178,8 +178,20 @@ public struct TableRenderer: Sendable {
         }
     }
 
-    /// One `<tr class="cell">`. Empty when there is no row at `indexPath`.
+    /// One `<tr class="cell">`, drawn as the page draws its rows (`RowDrawer`:
+    /// the template's stamp for the row's shape, the template itself for custom
+    /// cells and rows with fields). Empty when there is no row at `indexPath`.
     public func row(_ table: Table, at indexPath: TableIndexPath) -> String {
+        guard let row = table.row(at: indexPath) else { return "" }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
+        drawer(for: table).append(row, at: indexPath, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``row(_:at:)`` rendered through `row.mustache` by swift-mustache itself,
+    /// without the stamp: the reference the tests hold the drawn rows to.
+    package func rowThroughTemplate(_ table: Table, at indexPath: TableIndexPath) -> String {
         guard let row = table.row(at: indexPath) else { return "" }
         let defaults = RowDefaults(table: table, customCells: templates.customCells)
         let shape = row.shape(defaults: defaults)

@@ -52,8 +52,13 @@ import Testing
         return folder
     }
 
-    /// The rows of section 0 rendered one by one through swift-mustache (`row(_:at:)`).
+    /// The rows of section 0 rendered one by one through swift-mustache (`rowThroughTemplate`).
     static func singleRows(_ renderer: TableRenderer, _ table: Table) -> String {
+        (0..<table.sections[0].rows.count).map { renderer.rowThroughTemplate(table, at: TableIndexPath(0, $0)) }.joined()
+    }
+
+    /// The rows of section 0 drawn one by one, as a live update draws them (`row(_:at:)`).
+    static func drawnRows(_ renderer: TableRenderer, _ table: Table) -> String {
         (0..<table.sections[0].rows.count).map { renderer.row(table, at: TableIndexPath(0, $0)) }.joined()
     }
 
@@ -100,6 +105,7 @@ import Testing
         let table = Self.table(Self.hostileRows(), allowsSelection: allowsSelection)
         let single = Self.singleRows(renderer, table)
         #expect(renderer.rows(table, section: 0, range: 0..<table.rowCount) == single)
+        #expect(Self.drawnRows(renderer, table) == single)
         let folder = URL(fileURLWithPath: Folders.templates)
         #expect(renderer.section(table, at: 0) == (try Self.referenceSection(folder: folder, table, rows: single)))
         #expect(renderer.page(table).contains(single))
@@ -127,6 +133,7 @@ import Testing
         let single = Self.singleRows(renderer, table)
         #expect(single.contains("&amp;lt;script&amp;gt;"))  // `{{text}}`: escaped twice, as Mustache does
         #expect(renderer.rows(table, section: 0, range: 0..<table.rowCount) == single)
+        #expect(Self.drawnRows(renderer, table) == single)
         #expect(renderer.section(table, at: 0) == (try Self.referenceSection(folder: folder, table, rows: single)))
     }
 
@@ -166,5 +173,6 @@ import Testing
         let single = Self.singleRows(renderer, table)
         #expect(single.contains(String(repeating: "&amp;quot;", count: 300)))
         #expect(renderer.rows(table, section: 0, range: 0..<table.rowCount) == single)
+        #expect(Self.drawnRows(renderer, table) == single)
     }
 }

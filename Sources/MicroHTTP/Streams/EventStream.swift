@@ -164,6 +164,24 @@ public final class EventStream: Sendable {
         send(chunk.events, framed: chunk.framed)
     }
 
+    /// Hands `chunk` to each of `streams`, in order, as ``send(_:)-(EventChunk)``
+    /// does: one delivery's fan-out. Each stream is borrowed from the array,
+    /// not retained, and the objects of the next two are fetched into the cache
+    /// while the current one's `send()` runs, so that a delivery to thousands
+    /// of streams waits on memory little more than on their sockets
+    /// (docs/ARCHITECTURE.md, Concurrency: the direct write).
+    public static func send(_ chunk: EventChunk, to streams: [EventStream]) {
+        let ahead = 2
+        streams.withUnsafeBufferPointer { streams in
+            for index in streams.indices {
+                if index + ahead < streams.count {
+                    wtv_prefetch_for_write(Unmanaged.passUnretained(streams[index + ahead]).toOpaque())
+                }
+                _ = Unmanaged.passUnretained(streams[index])._withUnsafeGuaranteedRef { $0.send(chunk) }
+            }
+        }
+    }
+
     /// `framed` is `events` as one chunk (`[]`: not to be written directly),
     /// or nil to be framed here if it is written directly.
     private func send(_ events: [[UInt8]], framed: [UInt8]?) -> Bool {

@@ -122,9 +122,6 @@ final class EventDelivery: Sendable {
 
     /// Frames the events once for every stream (`EventChunk`).
     private static func send(_ events: [[UInt8]], to streams: [EventStream]) {
-        let chunk = EventChunk(events)
-        for stream in streams {
-            stream.send(chunk)
-        }
+        EventStream.send(EventChunk(events), to: streams)
     }
 }

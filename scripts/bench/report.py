@@ -368,11 +368,13 @@ def markdown(r):
     if "diff_shapes" in r:
         out += diff_shapes_section(r["diff_shapes"])
     first = next(iter(f.values()))
-    out += ["", f"### Event-stream fan-out ({first.get('changes', 20)} changes a run, "
+    changes = ", ".join(f"{v.get('changes', 20)} changes a run at {int(n):,}" for n, v in f.items())
+    out += ["", f"### Event-stream fan-out ({changes}; "
             f"{first['per_event_us']['n']} runs each, taking turns with the floor)", "",
             "The floor is `Benchmarks/Floor/sse_floor.c`: the same subscribers, an event of the same size, "
             "written with one `send()` to each socket and nothing else. Both servers hold their subscribers "
-            "at once and take turns, run by run; the ratio is taken run by run.", "",
+            "at once and take turns, run by run, each run after half a second of quiet; the ratio is taken "
+            "run by run.", "",
             "| subscribers | event | server CPU per delivered event | C floor | ratio | idle CPU |",
             "|---|---|---|---|---|---|"]
     for n, v in f.items():

@@ -7,7 +7,7 @@ import threading
 import time
 
 import tables
-from procs import Server, first_byte_and_total, http, loaded, summary
+from procs import SETTLE_S, Server, first_byte_and_total, http, loaded, summary
 
 
 def json_row(tools, rounds, seconds):
@@ -249,20 +249,11 @@ def model_memory(tools, rows, moves):
     return {key: int(value) for key, value in line.items()}
 
 
-# Quiet time before each turn of the fan-out step. A turn leaves work behind it (the
-# subscribers' acknowledgements, the loopback's deferred processing) that the kernel charges
-# to whichever process runs next; without a pause the server that runs second in a round
-# pays for the first one's tail. Two copies of the C floor measured back to back differed
-# by ×0.67–1.61 round by round; with this pause, by ×0.83–1.11 (scripts/bench/findings.md,
-# *Fan-out: the measurement*).
-FAN_OUT_SETTLE_S = 0.5
-
-
 def fan_out(tools, changes_by_count, rounds):
     """One change delivered to N event-stream subscribers: server CPU per delivered event, idle
     CPU; and the same for the floor, a C program that writes an event of the same size to N
     sockets with one send() each and does nothing else. Both servers hold their N subscribers
-    at once and take turns, round by round, each turn after a quiet pause (FAN_OUT_SETTLE_S),
+    at once and take turns, round by round, each turn after a quiet pause (procs.SETTLE_S),
     so that each ratio compares the same moments of this shared machine. `changes_by_count`
     gives the changes of a turn for each N."""
     results = {}
@@ -287,7 +278,7 @@ def fan_out(tools, changes_by_count, rounds):
             turns = [(watching[0], change, per_event), (watching[1], floor_change, floor_per_event)]
             for round_index in range(rounds):
                 for subscribers, make_change, out in turns[round_index % 2:] + turns[:round_index % 2]:
-                    time.sleep(FAN_OUT_SETTLE_S)
+                    time.sleep(SETTLE_S)
                     out.append(subscribers.per_event_us(make_change, changes, round_index))
         finally:
             for subscribers in watching:

@@ -9,6 +9,14 @@ import subprocess
 import time
 
 TICK_US = 1_000_000 / os.sysconf("SC_CLK_TCK")
+# Quiet time after a measured turn, before its CPU is read and the next turn starts.
+# A turn leaves work behind it — the clients' last acknowledgements and connection
+# teardown, the loopback's deferred processing, a server's paced event deliveries —
+# that the kernel charges to whichever process runs then: without the pause the next
+# server in the rotation paid for it. Two copies of the C SSE floor measured back to
+# back differed by ×0.67–1.61 round by round, with the pause by ×0.83–1.11
+# (scripts/bench/findings.md, *Fan-out: the measurement, and what is left*).
+SETTLE_S = 0.5
 # Every server started, so that none outlives the script, whatever ends it.
 STARTED = []
 
@@ -88,9 +96,12 @@ def wrk(url, seconds, connections, script=None, threads=1, headers=None):
 
 
 def loaded(server, url, seconds, connections, script=None, headers=None):
-    """wrk against `server`: (server CPU µs per request, requests/s)."""
+    """wrk against `server`: (server CPU µs per request, requests/s). The server's CPU
+    is read SETTLE_S after wrk ends, so that what the requests left behind (paced
+    event deliveries, connection teardown) counts with them and not with the next turn."""
     before = server.cpu_us()
     requests, rate, errors = wrk(url, seconds, connections, script, headers=headers)
+    time.sleep(SETTLE_S)
     used = server.cpu_us() - before
     if errors:
         raise RuntimeError(f"{server.name}: {errors} error answers from {url}")

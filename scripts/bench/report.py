@@ -316,9 +316,10 @@ def markdown(r):
            f"- Every figure is the median of {r['rounds']} interleaved runs ({r.get('json_rounds', r['rounds'])} for the JSON row, "
            "the narrowest comparison; servers take turns, A B C A B C …) with "
            "(min–max, n); ratios are taken run by run, within the same round, then their median.",
-           "- Server CPU is utime+stime of the server process from `/proc/PID/stat` over the run, divided by the "
-           "requests wrk completed; it is steadier than requests/s on this shared machine. Model figures are "
-           "thread CPU time inside one process.", "",
+           "- Server CPU is utime+stime of the server process from `/proc/PID/stat` over the run and the half "
+           "second of quiet after it (what the run left behind counts with it, not with the next server's turn), "
+           "divided by the requests wrk completed; it is steadier than requests/s on this shared machine. Model "
+           "figures are thread CPU time inside one process.", "",
            "## Targets", "", "| what | measured | ratio | target | |", "|---|---|---|---|---|"]
     rows = summary_rows(r) + writes_rows(r.get("writes")) + model_memory_rows(r.get("model_memory")) + (
         replication_rows(r["replication"]) if "replication" in r else [])

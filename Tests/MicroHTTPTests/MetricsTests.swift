@@ -48,8 +48,11 @@ import Testing
             #expect(held?.last == 1)
             held = nil
             let after = try #require(ProcessMetrics.current().heapInUseBytes)
-            trials.append((before, try #require(holding.heapInUseBytes), holding.residentMemoryBytes, after))
-            let trial = trials[trials.count - 1]
+            let trial = (
+                before: before, holding: try #require(holding.heapInUseBytes), resident: holding.residentMemoryBytes,
+                after: after
+            )
+            trials.append(trial)
             if trial.holding - trial.before >= 200 << 20, trial.resident >= 256 << 20, trial.after < trial.before + (56 << 20) {
                 return
             }

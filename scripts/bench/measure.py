@@ -253,8 +253,9 @@ def fan_out(tools, changes_by_count, rounds):
     """One change delivered to N event-stream subscribers: server CPU per delivered event, idle
     CPU; and the same for the floor, a C program that writes an event of the same size to N
     sockets with one send() each and does nothing else. Both servers hold their N subscribers
-    at once and take turns, round by round, each turn after a quiet pause (procs.SETTLE_S),
-    so that each ratio compares the same moments of this shared machine. `changes_by_count`
+    at once and take turns, round by round, so that each ratio compares the same moments of
+    this shared machine; a turn's CPU is read procs.SETTLE_S after its last event arrives, as
+    for every wrk turn, which also leaves the next turn a quiet start. `changes_by_count`
     gives the changes of a turn for each N."""
     results = {}
     for count, changes in changes_by_count.items():
@@ -278,7 +279,6 @@ def fan_out(tools, changes_by_count, rounds):
             turns = [(watching[0], change, per_event), (watching[1], floor_change, floor_per_event)]
             for round_index in range(rounds):
                 for subscribers, make_change, out in turns[round_index % 2:] + turns[:round_index % 2]:
-                    time.sleep(SETTLE_S)
                     out.append(subscribers.per_event_us(make_change, changes, round_index))
         finally:
             for subscribers in watching:
@@ -310,12 +310,14 @@ class Subscribers:
 
     def per_event_us(self, make_change, changes, round_index):
         """Makes `changes` changes, each once every subscriber has the one before: the server's
-        CPU per delivered event."""
+        CPU per delivered event, read SETTLE_S after the last one arrives, so that what the
+        changes left behind (acknowledgements, the last connection's teardown) counts with them."""
         before = self.server.cpu_us()
         for number in range(changes):
             make_change(f"Change {round_index}-{number}")
             line = self.clients.stdout.readline()
             assert line.startswith("events"), line
+        time.sleep(SETTLE_S)
         return (self.server.cpu_us() - before) / (changes * self.count)
 
     def close(self):

@@ -57,7 +57,7 @@ struct FeedRoutes: RouteCollection {
         } else {
             since = nil
         }
-        let stream = EventStream()
+        let stream = EventStream.reserved()
         stream.send(ServerSentEvent.opening())
         try store.subscribe(id, since: since, stream: stream)
         var headers = HTTPHeaders()

@@ -7,7 +7,9 @@ import Synchronization
 /// streams of a thousand subscribers lie on a thousand pages, and a delivery,
 /// which reaches each stream in turn between two `send()`s, pays for a page
 /// not yet translated at every one. Made one after another, the stream objects
-/// share pages, a dozen or so to each (docs/ARCHITECTURE.md, "Concurrency").
+/// mostly come from neighbouring memory and share pages; the room freed by the
+/// streams of clients that left is taken by the next batches, whose streams
+/// again lie beside each other (docs/ARCHITECTURE.md, "Concurrency").
 final class StreamReserve: Sendable {
     static let shared = StreamReserve()
 

@@ -1,6 +1,5 @@
 """Servers under test and the load on them: start, CPU time, memory, wrk, stop."""
 import atexit
-import os
 import re
 import signal
 import socket

@@ -3,7 +3,7 @@
 //
 // Layers (dependencies point one way, left to right):
 //
-//   CMicroHTTPD, CAllocator → MicroHTTP ─────────────┐
+//   CMicroHTTPD, CAllocator, CSendRing → MicroHTTP ──┐
 //   JSON → TableModel → TableRendering → TableServer → webtableview
 //                     ↘ TableJournal ↗
 //   CLibPQ → TableDatabase ─────────────────────────↗
@@ -13,8 +13,8 @@
 // tables only as ids, versions and JSON bytes.
 //
 // Linux with glibc only, so no `platforms:` line: MicroHTTP runs libmicrohttpd's
-// epoll loops and reads /proc, the journal calls fdatasync, CAllocator asks glibc
-// (README.md, "Platform").
+// epoll loops and reads /proc, the journal calls fdatasync, CAllocator asks glibc,
+// CSendRing uses io_uring where the kernel allows it (README.md, "Platform").
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -57,9 +57,11 @@ let package = Package(
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
         // The one way to glibc's allocator (heap in use, handing free heap back).
         .target(name: "CAllocator"),
+        // One event to many sockets in one system call (io_uring; docs/ARCHITECTURE.md).
+        .target(name: "CSendRing"),
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", "CAllocator", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CMicroHTTPD", "CAllocator", "CSendRing", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
             swiftSettings: requestPath
         ),
         .target(

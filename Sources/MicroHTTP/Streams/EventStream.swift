@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Dispatch
+import Glibc
 import Synchronization
 
 /// A Server-Sent-Events response body, one per connected client.
@@ -34,6 +35,10 @@ public final class EventStream: Sendable {
         /// The connection is to be cut without writing the rest.
         var dropped = false
         var suspended = false
+        /// A delivery has claimed the direct write and its bytes are on their way
+        /// to the socket in a batch (``EventStream/send(_:to:)``): the stream
+        /// is neither written nor resumed by anyone else until it finishes.
+        var writing = false
         /// The connection's socket while it is attached, for the direct write.
         var socket: Int32 = -1
         var connection: ConnectionHandle?
@@ -69,7 +74,7 @@ public final class EventStream: Sendable {
         /// Lets a suspended connection run again (to write or to finish);
         /// never with a chunk half written.
         mutating func wake() {
-            if suspended, unfinished.isEmpty, let connection {
+            if suspended, unfinished.isEmpty, !writing, let connection {
                 suspended = false
                 MHD_resume_connection(connection.pointer)
             }
@@ -85,7 +90,7 @@ public final class EventStream: Sendable {
 
         /// Nothing queued and libmicrohttpd holding the connection suspended.
         var canWriteDirectly: Bool {
-            suspended && socket >= 0 && queuedCount == 0 && unfinished.isEmpty && connection != nil
+            suspended && !writing && socket >= 0 && queuedCount == 0 && unfinished.isEmpty && connection != nil
         }
 
         /// Writes `chunk` to the socket; keeps what it did not take.
@@ -112,6 +117,35 @@ public final class EventStream: Sendable {
             removeAll()
             wake()
             return takeCloseActions()
+        }
+
+        /// Queues `events` behind what waits; false (and the client dropped)
+        /// once more than `bufferLimit` bytes would wait behind the event
+        /// being written.
+        mutating func enqueue(_ events: [[UInt8]], bufferLimit: Int) -> (Bool, [@Sendable () -> Void]) {
+            var queued = false
+            for bytes in events where bytes.count > 0 {
+                guard waitingCount <= bufferLimit else {
+                    return (false, dropClient())
+                }
+                self.events.append(bytes)
+                queuedCount += bytes.count
+                queued = true
+            }
+            if queued {
+                wake()
+            }
+            return (true, [])
+        }
+
+        /// A claimed write (`writing`) the socket took none of: its events go
+        /// first, before any queued while it was on its way. Nothing of the
+        /// queue has been handed to libmicrohttpd meanwhile (`sent` is 0), as
+        /// the connection stayed suspended.
+        mutating func requeueFirst(_ unsent: [[UInt8]]) {
+            let nonEmpty = unsent.filter { !$0.isEmpty }
+            events.insert(contentsOf: nonEmpty, at: head)
+            queuedCount += nonEmpty.reduce(0) { $0 + $1.count }
         }
 
         /// The head event is written: forget it.
@@ -167,10 +201,27 @@ public final class EventStream: Sendable {
     /// Hands `chunk` to each of `streams`, in order, as ``send(_:)-(EventChunk)``
     /// does: one delivery's fan-out. Each stream is borrowed from the array,
     /// not retained, and the objects of the next two are fetched into the cache
-    /// while the current one's `send()` runs, so that a delivery to thousands
-    /// of streams waits on memory little more than on their sockets
-    /// (docs/ARCHITECTURE.md, Concurrency: the direct write).
+    /// while the current one is handled.
+    ///
+    /// Where the kernel allows io_uring, the streams that can be written
+    /// directly are written in batches (``SendRing``): each is claimed under
+    /// its lock, the batch's sends go to the kernel in one system call, and each
+    /// stream then takes its outcome under its lock as a `send()` of its own
+    /// would have (docs/ARCHITECTURE.md, Concurrency: the direct write).
     public static func send(_ chunk: EventChunk, to streams: [EventStream]) {
+        send(chunk, to: streams, rings: .shared)
+    }
+
+    /// ``send(_:to:)`` with the rings of `rings`, if it has any.
+    static func send(_ chunk: EventChunk, to streams: [EventStream], rings: SendRings) {
+        if streams.count > 1, !chunk.framed.isEmpty, let ring = rings.take() {
+            let done = send(chunk, to: streams, batchedBy: ring)
+            rings.giveBack(ring)
+            if done < streams.count {
+                send(chunk, to: Array(streams[done...]), rings: rings)
+            }
+            return
+        }
         let ahead = 2
         streams.withUnsafeBufferPointer { streams in
             for index in streams.indices {
@@ -179,6 +230,99 @@ public final class EventStream: Sendable {
                 }
                 _ = Unmanaged.passUnretained(streams[index])._withUnsafeGuaranteedRef { $0.send(chunk) }
             }
+        }
+    }
+
+    /// The batched fan-out of ``send(_:to:)``; how many of `streams` it
+    /// handled: all of them, unless the ring broke.
+    static func send(_ chunk: EventChunk, to streams: [EventStream], batchedBy ring: some BatchSender) -> Int {
+        let ahead = 2
+        var claimed: [Unmanaged<EventStream>] = []
+        var sockets: [Int32] = []
+        var results = [Int](repeating: 0, count: ring.capacity)
+        claimed.reserveCapacity(ring.capacity)
+        sockets.reserveCapacity(ring.capacity)
+        return streams.withUnsafeBufferPointer { streams in
+            var index = 0
+            while index < streams.count, !ring.isBroken {
+                claimed.removeAll(keepingCapacity: true)
+                sockets.removeAll(keepingCapacity: true)
+                while index < streams.count, claimed.count < ring.capacity {
+                    if index + ahead < streams.count {
+                        wtv_prefetch_for_write(Unmanaged.passUnretained(streams[index + ahead]).toOpaque())
+                    }
+                    let stream = Unmanaged.passUnretained(streams[index])
+                    if let socket = stream._withUnsafeGuaranteedRef({ $0.claimOrQueue(chunk) }) {
+                        claimed.append(stream)
+                        sockets.append(socket)
+                    }
+                    index += 1
+                }
+                guard !claimed.isEmpty else {
+                    continue
+                }
+                ring.send(chunk.framed, to: sockets, results: &results)
+                for (position, stream) in claimed.enumerated() {
+                    stream._withUnsafeGuaranteedRef { $0.finishClaim(results[position], of: chunk) }
+                }
+            }
+            return index
+        }
+    }
+
+    /// Claims the direct write of `chunk` for a batch and returns the socket;
+    /// or, when the stream cannot be written directly, does what
+    /// ``send(_:)-(EventChunk)`` does and returns nil.
+    private func claimOrQueue(_ chunk: EventChunk) -> Int32? {
+        var socket: Int32?
+        let actions = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.closed else {
+                return []
+            }
+            if state.canWriteDirectly {
+                state.writing = true
+                socket = state.socket
+                return []
+            }
+            return state.enqueue(chunk.events, bufferLimit: bufferLimit).1
+        }
+        Self.runLater(actions)
+        return socket
+    }
+
+    /// Takes the outcome of a claimed write, `result` being what `send()`
+    /// returned for it, as ``send(_:framed:)`` takes its own: all written;
+    /// a part written and the rest finished later; nothing written and the
+    /// events queued for libmicrohttpd, which writes them or finds the
+    /// client gone. An outcome the ring lost (`-EIO`) drops the client, which
+    /// may have been sent any part of the chunk.
+    private func finishClaim(_ result: Int, of chunk: EventChunk) {
+        var unfinished = false
+        let actions = state.withLock { state -> [@Sendable () -> Void] in
+            state.writing = false
+            if state.dropped {
+                state.wake()
+                return []
+            }
+            if result > 0, result < chunk.framed.count {
+                state.keepUnfinished(chunk.framed[result...])
+                unfinished = true
+                return []
+            }
+            if result == -Int(EIO) {
+                return state.dropClient()
+            }
+            if result <= 0 {
+                state.requeueFirst(chunk.events)
+            }
+            if state.head < state.events.count || state.closed {
+                state.wake()
+            }
+            return []
+        }
+        Self.runLater(actions)
+        if unfinished {
+            finishLater(after: DirectRetry.first)
         }
     }
 
@@ -202,19 +346,7 @@ public final class EventStream: Sendable {
                     break
                 }
             }
-            var queued = false
-            for bytes in events where bytes.count > 0 {
-                guard state.waitingCount <= bufferLimit else {
-                    return (false, state.dropClient())
-                }
-                state.events.append(bytes)
-                state.queuedCount += bytes.count
-                queued = true
-            }
-            if queued {
-                state.wake()
-            }
-            return (true, [])
+            return state.enqueue(events, bufferLimit: bufferLimit)
         }
         Self.runLater(actions)
         if unfinished {
@@ -337,16 +469,27 @@ public final class EventStream: Sendable {
 
     /// The connection is gone: the stream is closed and never resumes it
     /// again. Runs on the connection's thread, where no caller's lock is held.
+    /// A claimed write still on its way (``State/writing``) is waited for: the
+    /// socket may be closed, and its number reused, only after it is done.
     func detach() {
-        let actions = state.withLock { state -> [@Sendable () -> Void] in
-            state.connection = nil
-            state.socket = -1
-            state.unfinished = []
-            state.suspended = false
-            state.closed = true
-            return state.takeCloseActions()
+        while true {
+            let actions = state.withLock { state -> [@Sendable () -> Void]? in
+                guard !state.writing else {
+                    return nil
+                }
+                state.connection = nil
+                state.socket = -1
+                state.unfinished = []
+                state.suspended = false
+                state.closed = true
+                return state.takeCloseActions()
+            }
+            if let actions {
+                actions.forEach { $0() }
+                return
+            }
+            sched_yield()
         }
-        actions.forEach { $0() }
     }
 
     /// Ends the stream without writing what is queued (server shutdown).

@@ -251,44 +251,52 @@ def model_memory(tools, rows, moves):
 
 def fan_out(tools, changes_by_count, rounds):
     """One change delivered to N event-stream subscribers: server CPU per delivered event, idle
-    CPU; and the same for the floor, a C program that writes an event of the same size to N
-    sockets with one send() each and does nothing else. Both servers hold their N subscribers
-    at once and take turns, round by round, so that each ratio compares the same moments of
-    this shared machine; a turn's CPU is read procs.SETTLE_S after its last event arrives, as
-    for every wrk turn, which also leaves the next turn a quiet start. `changes_by_count`
-    gives the changes of a turn for each N."""
+    CPU; and the same for two floors, a C program that writes an event of the same size to N
+    sockets and does nothing else: with one send() each, and with io_uring, a batch of sends a
+    system call (`sse_floor --io-uring`), as the server does where the kernel allows it. The
+    three hold their N subscribers at once and take turns, round by round, so that each ratio
+    compares the same moments of this shared machine; a turn's CPU is read procs.SETTLE_S after
+    its last event arrives, as for every wrk turn, which also leaves the next turn a quiet
+    start. `changes_by_count` gives the changes of a turn for each N."""
     results = {}
     for count, changes in changes_by_count.items():
         server = Server("webtableview", tools.serve("--data", tools.data["feed"], "--connection-limit", "20000"))
-        floor, watching = None, []
+        floors, watching = [], []
         try:
             def change(text):
                 status = http(server.port, "PUT", "/api/tables/feed/sections/0/rows/0",
                               body=f'{{"id":"r0","text":"{text}"}}', headers={"Content-Type": "application/json"})[0]
                 assert status == 200, status
 
-            def floor_change(_):
-                assert http(floor.port, "POST", "/change")[0] == 204
-            # One change first, to give the floor an event of the same size.
+            def floor_change(floor):
+                def make(_):
+                    assert http(floor.port, "POST", "/change")[0] == 204
+                return make
+            # One change first, to give the floors an event of the same size.
             change("Change 0-0")
             size = last_event_size(server.port, "feed")
-            floor = Server("SSE floor", [tools.sse_floor, str(size)])
-            watching = [Subscribers(tools, server, count), Subscribers(tools, floor, count)]
+            floors = [Server("SSE floor", [tools.sse_floor, str(size)]),
+                      Server("SSE floor, io_uring", [tools.sse_floor, str(size), "--io-uring"])]
+            watching = [Subscribers(tools, server, count)] + [Subscribers(tools, floor, count) for floor in floors]
             idle = watching[0].idle_us_per_s()
-            per_event, floor_per_event = [], []
-            turns = [(watching[0], change, per_event), (watching[1], floor_change, floor_per_event)]
+            per_event, floor_per_event, batched_per_event = [], [], []
+            turns = [(watching[0], change, per_event), (watching[1], floor_change(floors[0]), floor_per_event),
+                     (watching[2], floor_change(floors[1]), batched_per_event)]
             for round_index in range(rounds):
-                for subscribers, make_change, out in turns[round_index % 2:] + turns[:round_index % 2]:
+                first = round_index % len(turns)
+                for subscribers, make_change, out in turns[first:] + turns[:first]:
                     out.append(subscribers.per_event_us(make_change, changes, round_index))
         finally:
             for subscribers in watching:
                 subscribers.close()
             server.stop()
-            if floor:
+            for floor in floors:
                 floor.stop()
         results[count] = {"per_event_us": summary(per_event), "idle_us_per_s": idle, "event_bytes": size,
                           "floor_per_event_us": summary(floor_per_event), "changes": changes,
-                          "vs_floor": summary([a / b for a, b in zip(per_event, floor_per_event)])}
+                          "vs_floor": summary([a / b for a, b in zip(per_event, floor_per_event)]),
+                          "batched_floor_per_event_us": summary(batched_per_event),
+                          "vs_batched_floor": summary([a / b for a, b in zip(per_event, batched_per_event)])}
     return results
 
 

@@ -113,6 +113,11 @@ public final class WebTableViewServer: Sendable {
 
     public var port: Int { http.port }
 
+    /// Whether a change reaches its subscribers through io_uring, a batch of
+    /// sockets a system call, or one `send()` a subscriber where the kernel
+    /// refuses it (docs/ARCHITECTURE.md, Concurrency).
+    public var sendsEventsInBatches: Bool { EventStream.sendsInBatches }
+
     /// Ends every event stream, lets in-flight requests finish, and stops; then
     /// flushes and closes the journal.
     public func shutdown() {

@@ -242,10 +242,7 @@ public final class HTTPServer: Sendable {
         timer.schedule(deadline: .now() + interval, repeating: interval)
         let beat = EventChunk([ServerSentEvent.comment("keep-alive")])
         timer.setEventHandler {
-            let streams = self.state.withLock { Array($0.streams.values) }
-            for stream in streams {
-                stream.send(beat)
-            }
+            EventStream.send(beat, to: self.state.withLock { Array($0.streams.values) })
         }
         timer.resume()
         return timer

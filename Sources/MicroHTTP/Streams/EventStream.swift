@@ -212,6 +212,13 @@ public final class EventStream: Sendable {
         send(chunk, to: streams, rings: .shared)
     }
 
+    /// Whether ``send(_:to:)`` writes its streams in batches here: false where
+    /// the kernel refuses io_uring (a container runtime's default seccomp
+    /// profile), and each stream is then written with a `send()` of its own.
+    public static var sendsInBatches: Bool {
+        SendRings.shared.isAvailable
+    }
+
     /// ``send(_:to:)`` with the rings of `rings`, if it has any.
     static func send(_ chunk: EventChunk, to streams: [EventStream], rings: SendRings) {
         if streams.count > 1, !chunk.framed.isEmpty, let ring = rings.take() {

@@ -113,6 +113,15 @@ final class SendRings: Sendable {
         return made
     }
 
+    /// Whether deliveries get rings here; the ring made to find out is kept.
+    var isAvailable: Bool {
+        guard let ring = take() else {
+            return false
+        }
+        giveBack(ring)
+        return true
+    }
+
     /// Gives back a ring from ``take()``; a broken one is dropped.
     func giveBack(_ ring: SendRing) {
         guard !ring.isBroken else {

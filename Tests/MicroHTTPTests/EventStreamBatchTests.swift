@@ -83,7 +83,7 @@ import Testing
     @Test func aRingReportsEachSocketsOutcome() throws {
         guard !Self.kernelRefusesRings else {
             let refused = SendRing() == nil
-        #expect(refused)
+            #expect(refused)
             return
         }
         let ring = try #require(SendRing())

@@ -372,7 +372,7 @@ def markdown(r):
     first = next(iter(f.values()))
     changes = ", ".join(f"{v.get('changes', 20)} changes a run at {int(n):,}" for n, v in f.items())
     out += ["", f"### Event-stream fan-out ({changes}; "
-            f"{first['per_event_us']['n']} runs each, taking turns with the floor)", "",
+            f"{first['per_event_us']['n']} runs each, taking turns with the floors)", "",
             "The floor is `Benchmarks/Floor/sse_floor.c`: the same subscribers, an event of the same size, "
             "written with one `send()` to each socket and nothing else (the target's floor). With "
             "`--io-uring` it is the floor of batched sends, which the server uses where the kernel allows "

@@ -144,13 +144,17 @@ wtv_send_ring_send(wtv_send_ring *ring, const int *sockets, unsigned count, cons
   // Submit, then wait only for what the kernel took: a send of a socket
   // marked MSG_DONTWAIT completes while it is submitted, so the completions
   // are usually there at once and the wait costs no system call.
-  unsigned submitted = 0, completed = 0;
+  // A kernel short of memory (EAGAIN) or of room for completions (EBUSY) is
+  // asked again a few times; then the sends it has not taken are given up.
+  unsigned submitted = 0, completed = 0, retries = 0;
   while (submitted < count) {
     long entered = syscall(__NR_io_uring_enter, ring->fd, count - submitted, 0, 0, NULL, 0);
-    if (entered > 0)
+    if (entered > 0) {
       submitted += (unsigned) entered;
-    else if (entered == 0 || (errno != EINTR && errno != EAGAIN && errno != EBUSY))
+      retries = 0;
+    } else if (entered == 0 || (errno != EINTR && errno != EAGAIN && errno != EBUSY) || ++retries > 16) {
       break;
+    }
     completed += reap(ring, results, count);
   }
   if (submitted < count) {

@@ -8,9 +8,10 @@
  * the POST is answered 204.
  *
  * With --io-uring, the floor of batched sends instead: the event goes to every
- * stream through an io_uring, up to 512 IORING_OP_SEND requests (MSG_DONTWAIT)
- * a system call, as the server does where the kernel allows it
- * (docs/ARCHITECTURE.md, Concurrency).
+ * stream through the server's own io_uring code (Sources/CSendRing: up to 512
+ * IORING_OP_SEND requests, MSG_DONTWAIT, a system call), as the server does
+ * where the kernel allows it (docs/ARCHITECTURE.md, Concurrency). Build it
+ * with Sources/CSendRing/send_ring.c (scripts/bench/run.sh).
  *
  * Prints "listening on http://127.0.0.1:P" once listening. Ends on SIGTERM.
  *
@@ -26,80 +27,29 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <linux/io_uring.h>
-#include <stdatomic.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
+#include "send_ring.h"
 
-/* The io_uring of --io-uring: the rings, mapped, and their indices. */
-static int ring_fd = -1;
-static unsigned ring_entries, sq_mask, cq_mask, *sq_array;
-static _Atomic unsigned *sq_tail, *cq_head, *cq_tail;
-static struct io_uring_sqe *sqes;
-static struct io_uring_cqe *cqes;
-
-static void
-ring_setup(void)
-{
-  struct io_uring_params params;
-  memset(&params, 0, sizeof(params));
-  ring_fd = (int) syscall(__NR_io_uring_setup, 512, &params);
-  if (ring_fd < 0) {
-    perror("io_uring_setup");
-    exit(1);
-  }
-  ring_entries = params.sq_entries;
-  char *sq = mmap(NULL, params.sq_off.array + params.sq_entries * sizeof(unsigned), PROT_READ | PROT_WRITE,
-                  MAP_SHARED | MAP_POPULATE, ring_fd, IORING_OFF_SQ_RING);
-  char *cq = mmap(NULL, params.cq_off.cqes + params.cq_entries * sizeof(struct io_uring_cqe), PROT_READ | PROT_WRITE,
-                  MAP_SHARED | MAP_POPULATE, ring_fd, IORING_OFF_CQ_RING);
-  sqes = mmap(NULL, params.sq_entries * sizeof(struct io_uring_sqe), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-              ring_fd, IORING_OFF_SQES);
-  if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED) {
-    perror("mmap");
-    exit(1);
-  }
-  sq_tail = (_Atomic unsigned *) (sq + params.sq_off.tail);
-  sq_mask = *(unsigned *) (sq + params.sq_off.ring_mask);
-  sq_array = (unsigned *) (sq + params.sq_off.array);
-  cq_head = (_Atomic unsigned *) (cq + params.cq_off.head);
-  cq_tail = (_Atomic unsigned *) (cq + params.cq_off.tail);
-  cq_mask = *(unsigned *) (cq + params.cq_off.ring_mask);
-  cqes = (struct io_uring_cqe *) (cq + params.cq_off.cqes);
-}
+/* The io_uring of --io-uring: the product's own (Sources/CSendRing), so the two
+ * compare the same sends, and what each socket took. */
+static wtv_send_ring *ring;
+static long *results;
 
 /* Sends the chunk to every stream, a batch of sends a system call; each must take it whole. */
 static void
 ring_send_all(const int *streams, int count, const char *chunk, int length)
 {
-  for (int done = 0; done < count;) {
-    int batch = count - done < (int) ring_entries ? count - done : (int) ring_entries;
-    unsigned tail = atomic_load_explicit(sq_tail, memory_order_relaxed);
-    for (int i = 0; i < batch; i++) {
-      unsigned index = (tail + (unsigned) i) & sq_mask;
-      struct io_uring_sqe *sqe = &sqes[index];
-      memset(sqe, 0, sizeof(*sqe));
-      sqe->opcode = IORING_OP_SEND;
-      sqe->fd = streams[done + i];
-      sqe->addr = (unsigned long) chunk;
-      sqe->len = (unsigned) length;
-      sqe->msg_flags = MSG_NOSIGNAL | MSG_DONTWAIT;
-      sq_array[index] = index;
-    }
-    atomic_store_explicit(sq_tail, tail + (unsigned) batch, memory_order_release);
-    if (syscall(__NR_io_uring_enter, ring_fd, batch, batch, IORING_ENTER_GETEVENTS, NULL, 0) != batch) {
-      perror("io_uring_enter");
+  int capacity = (int) wtv_send_ring_capacity(ring);
+  for (int done = 0; done < count; done += capacity) {
+    int batch = count - done < capacity ? count - done : capacity;
+    if (wtv_send_ring_send(ring, streams + done, (unsigned) batch, chunk, (size_t) length, results) != 0) {
+      fprintf(stderr, "io_uring failed\n");
       exit(1);
     }
-    unsigned head = atomic_load_explicit(cq_head, memory_order_relaxed);
-    unsigned end = atomic_load_explicit(cq_tail, memory_order_acquire);
-    for (; head != end; head++)
-      if (cqes[head & cq_mask].res != length) {
-        fprintf(stderr, "send: %d\n", cqes[head & cq_mask].res);
+    for (int i = 0; i < batch; i++)
+      if (results[i] != length) {
+        fprintf(stderr, "send: %ld\n", results[i]);
         exit(1);
       }
-    atomic_store_explicit(cq_head, head, memory_order_release);
-    done += batch;
   }
 }
 
@@ -114,8 +64,14 @@ main(int argc, char **argv)
     fprintf(stderr, "usage: %s SIZE [--io-uring]\n", argv[0]);
     return 2;
   }
-  if (argc == 3)
-    ring_setup();
+  if (argc == 3) {
+    ring = wtv_send_ring_create(512);
+    results = malloc(sizeof(long) * 512);
+    if (ring == NULL) {
+      perror("io_uring");
+      return 1;
+    }
+  }
   int size = atoi(argv[1]);
   if (size < 64 || size > 60000) {
     fprintf(stderr, "SIZE must be 64...60000\n");
@@ -178,7 +134,7 @@ main(int argc, char **argv)
           continue;
         }
         if (strncmp(buffer, "POST ", 5) == 0) {
-          if (ring_fd >= 0)
+          if (ring != NULL)
             ring_send_all(streams, count, chunk, chunk_length);
           else
             for (int s = 0; s < count; s++) {

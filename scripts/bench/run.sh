@@ -20,7 +20,7 @@ flags=$(pkg-config --cflags --libs libmicrohttpd)
 # shellcheck disable=SC2086
 gcc -O2 -Wall -o "$scratch/c/mhd_floor" Benchmarks/Floor/mhd_floor.c $flags -lpthread
 gcc -O2 -Wall -o "$scratch/c/sse_clients" Benchmarks/Floor/sse_clients.c
-gcc -O2 -Wall -o "$scratch/c/sse_floor" Benchmarks/Floor/sse_floor.c
+gcc -O2 -Wall -o "$scratch/c/sse_floor" -I Sources/CSendRing/include Benchmarks/Floor/sse_floor.c Sources/CSendRing/send_ring.c
 
 # 10,000 event streams in one process, and as many in the server.
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"

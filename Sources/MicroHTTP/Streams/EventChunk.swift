@@ -59,12 +59,20 @@ enum DirectWrite: Equatable {
         let written = bytes.withUnsafeBytes { buffer in
             Glibc.send(socket, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
         }
-        if written == bytes.count {
-            return .complete
+        return DirectWrite(result: written < 0 ? -Int(errno) : written, of: bytes.count)
+    }
+
+    /// What a send of `count` bytes did, from its `result`: the bytes the
+    /// socket took, or minus the errno (as `CSendRing` reports each send).
+    init(result: Int, of count: Int) {
+        if result == count {
+            self = .complete
+        } else if result > 0 {
+            self = .partial(result)
+        } else if result == -Int(EAGAIN) || result == -Int(EWOULDBLOCK) || result == -Int(EINTR) {
+            self = .wouldBlock
+        } else {
+            self = .failed
         }
-        if written > 0 {
-            return .partial(written)
-        }
-        return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .wouldBlock : .failed
     }
 }

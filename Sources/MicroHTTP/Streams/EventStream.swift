@@ -229,12 +229,9 @@ public final class EventStream: Sendable {
             }
             return
         }
-        let ahead = 2
         streams.withUnsafeBufferPointer { streams in
             for index in streams.indices {
-                if index + ahead < streams.count {
-                    wtv_prefetch_for_write(Unmanaged.passUnretained(streams[index + ahead]).toOpaque())
-                }
+                prefetch(streams, aheadOf: index)
                 _ = Unmanaged.passUnretained(streams[index])._withUnsafeGuaranteedRef { $0.send(chunk) }
             }
         }
@@ -243,7 +240,6 @@ public final class EventStream: Sendable {
     /// The batched fan-out of ``send(_:to:)``; how many of `streams` it
     /// handled: all of them, unless the ring broke.
     static func send(_ chunk: EventChunk, to streams: [EventStream], batchedBy ring: some BatchSender) -> Int {
-        let ahead = 2
         var claimed: [Unmanaged<EventStream>] = []
         var sockets: [Int32] = []
         var results = [Int](repeating: 0, count: ring.capacity)
@@ -255,9 +251,7 @@ public final class EventStream: Sendable {
                 claimed.removeAll(keepingCapacity: true)
                 sockets.removeAll(keepingCapacity: true)
                 while index < streams.count, claimed.count < ring.capacity {
-                    if index + ahead < streams.count {
-                        wtv_prefetch_for_write(Unmanaged.passUnretained(streams[index + ahead]).toOpaque())
-                    }
+                    prefetch(streams, aheadOf: index)
                     let stream = Unmanaged.passUnretained(streams[index])
                     if let socket = stream._withUnsafeGuaranteedRef({ $0.claimOrQueue(chunk) }) {
                         claimed.append(stream)
@@ -274,6 +268,15 @@ public final class EventStream: Sendable {
                 }
             }
             return index
+        }
+    }
+
+    /// Fetches into the cache the object of the stream two after `index`, which
+    /// a fan-out reaches once it is done with this one and the next.
+    private static func prefetch(_ streams: UnsafeBufferPointer<EventStream>, aheadOf index: Int) {
+        let ahead = index + 2
+        if ahead < streams.count {
+            wtv_prefetch_for_write(Unmanaged.passUnretained(streams[ahead]).toOpaque())
         }
     }
 
@@ -311,15 +314,17 @@ public final class EventStream: Sendable {
                 state.wake()
                 return []
             }
-            if result > 0, result < chunk.framed.count {
-                state.keepUnfinished(chunk.framed[result...])
-                unfinished = true
-                return []
-            }
             if result == -Int(EIO) {
                 return state.dropClient()
             }
-            if result <= 0 {
+            switch DirectWrite(result: result, of: chunk.framed.count) {
+            case .complete:
+                break
+            case .partial(let count):
+                state.keepUnfinished(chunk.framed[count...])
+                unfinished = true
+                return []
+            case .wouldBlock, .failed:
                 state.requeueFirst(chunk.events)
             }
             if state.head < state.events.count || state.closed {

@@ -66,7 +66,7 @@ let package = Package(
         ),
         .target(
             name: "MicroHTTPTesting",
-            dependencies: ["MicroHTTP", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["MicroHTTP", "CBrotli", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(name: "TestSupport", swiftSettings: strict),

@@ -1,5 +1,4 @@
 import CBrotli
-import CZlib
 import MicroHTTP
 
 /// A body that its `Content-Encoding` does not describe.
@@ -21,32 +20,11 @@ extension TestResponse {
     }
 
     private static func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
-        var stream = z_stream()
-        guard wtv_inflate_init_gzip(&stream) == Z_OK else {
+        do {
+            return try Inflation.gunzip(bytes)
+        } catch {
             throw UndecodableBody(coding: "gzip")
         }
-        defer { inflateEnd(&stream) }
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        var result = Z_OK
-        var input = bytes
-        input.withUnsafeMutableBufferPointer { input in
-            stream.next_in = input.baseAddress
-            stream.avail_in = UInt32(input.count)
-            repeat {
-                let produced = chunk.withUnsafeMutableBufferPointer { buffer in
-                    stream.next_out = buffer.baseAddress
-                    stream.avail_out = UInt32(buffer.count)
-                    result = inflate(&stream, Z_NO_FLUSH)
-                    return buffer.count - Int(stream.avail_out)
-                }
-                output += chunk[0..<produced]
-            } while result == Z_OK
-        }
-        guard result == Z_STREAM_END, stream.avail_in == 0 else {
-            throw UndecodableBody(coding: "gzip")
-        }
-        return output
     }
 
     private static func unbrotli(_ bytes: [UInt8]) throws -> [UInt8] {

@@ -4,14 +4,16 @@ import Glibc
 // The C callbacks libmicrohttpd calls. They capture nothing: the server and
 // per-request objects travel through the `void *` arguments (see Unmanaged).
 
-let accessHandler: MHD_AccessHandlerCallback = { server, connection, url, method, _, upload, uploadSize, slot in
+let accessHandler: MHD_AccessHandlerCallback = { server, connection, url, method, version, upload, uploadSize, slot in
     guard let server, let connection, let url, let method, let uploadSize, let slot else {
         return .NO
     }
     // The running server holds itself (see HTTPServer.start()): borrowed,
     // not retained, so worker threads never write its reference count.
     return Unmanaged<HTTPServer>.fromOpaque(server)._withUnsafeGuaranteedRef { server in
-        server.handle(connection: connection, url: url, method: method, upload: upload, uploadSize: uploadSize, slot: slot)
+        server.handle(
+            connection: connection, url: url, method: method, version: version, upload: upload, uploadSize: uploadSize,
+            slot: slot)
     }
 }
 

@@ -8,6 +8,7 @@ extension HTTPServer {
         connection: OpaquePointer,
         url: UnsafePointer<CChar>,
         method: UnsafePointer<CChar>,
+        version: UnsafePointer<CChar>?,
         upload: UnsafePointer<CChar>?,
         uploadSize: UnsafeMutablePointer<Int>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -27,7 +28,7 @@ extension HTTPServer {
             // seen this request yet has already stopped running (see shutdown()).
             metricsRecorder.begin()
             context.closesConnection = !isRunning.load(ordering: .sequentiallyConsistent)
-            return begin(context, url: url, connection: connection)
+            return begin(context, url: url, version: version, connection: connection)
         }
         let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
         let size = uploadSize.pointee
@@ -55,13 +56,24 @@ extension HTTPServer {
     /// First call: refuse what the headers alone show to be refused, else
     /// wait for the body. (Answering a GET on this call would work, but
     /// libmicrohttpd 0.9.75 then closes the connection instead of keeping it alive.)
-    private func begin(_ context: RequestContext, url: UnsafePointer<CChar>, connection: OpaquePointer) -> MHD_Result {
+    private func begin(
+        _ context: RequestContext, url: UnsafePointer<CChar>, version: UnsafePointer<CChar>?, connection: OpaquePointer
+    ) -> MHD_Result {
         context.fields = RequestFields(of: connection)
         let fields = context.fields
-        if let refusal = framingRefusal(context, fields: fields) {
+        if let refusal = targetRefusal(context) {
+            context.closesConnection = true
+            return queue(refusal, for: context, connection: connection)
+        }
+        switch RequestFraming.verdict(on: fields, version: version) {
+        case .refuse(let refusal):
             // What follows these headers cannot be trusted to be this request's body.
             context.closesConnection = true
             return queue(refusal, for: context, connection: connection)
+        case .acceptThenClose:
+            context.closesConnection = true
+        case .accept:
+            break
         }
         guard configuration.originPolicy.allows(host: fields.host) else {
             context.closesConnection = true
@@ -86,38 +98,21 @@ extension HTTPServer {
         return .YES
     }
 
-    /// Framing libmicrohttpd 0.9.75 accepts and must not be: a request target
-    /// over the limits (see ``uriLogger``), `Transfer-Encoding` together with
-    /// `Content-Length` (RFC 9112 §6.1: a smuggling risk behind a proxy), or a
-    /// transfer coding other than `chunked`.
-    private func framingRefusal(_ context: RequestContext, fields: RequestFields) -> HTTPResponse? {
+    /// A request target over the limits (see ``uriLogger``), which
+    /// libmicrohttpd 0.9.75 would read.
+    private func targetRefusal(_ context: RequestContext) -> HTTPResponse? {
         switch context.targetRefusal {
         case .tooLong:
-            return .problem(
+            .problem(
                 status: 414, type: "uri-too-long",
                 detail: "The request target is longer than \(configuration.maxTargetLength) bytes.")
         case .tooManyArguments:
-            return .problem(
+            .problem(
                 status: 414, type: "uri-too-long",
                 detail: "The request target has more than \(configuration.maxQueryArguments) query arguments.")
         case nil:
-            break
+            nil
         }
-        guard let coding = fields.transferEncoding else {
-            return nil
-        }
-        if fields.contentLength != nil {
-            return .problem(
-                status: 400, type: "bad-framing",
-                detail: "A request may not carry both Content-Length and Transfer-Encoding.")
-        }
-        let codings = String(cString: coding).lowercased().split(separator: ",").map { $0.filter { $0 != " " && $0 != "\t" } }
-        guard codings == ["chunked"] else {
-            return .problem(
-                status: 501, type: "unsupported-transfer-coding",
-                detail: "The only transfer coding accepted is chunked.")
-        }
-        return nil
     }
 
     /// The whole request is in: send the answer kept for it (on this thread's
@@ -129,6 +124,9 @@ extension HTTPServer {
         }
         if let deferred = context.deferred {
             return resume(deferred, for: context, connection: connection)
+        }
+        if let refusal = undoContentCoding(of: context) {
+            return queue(refusal, for: context, connection: connection)
         }
         let coding = Self.coding(accepted: context.fields.acceptEncoding)
         let lookup =
@@ -144,6 +142,10 @@ extension HTTPServer {
             return queue(entry, for: context, connection: connection)
         }
         var headers = Self.values(of: .HEADER_KIND, on: connection)
+        if context.fields.contentEncoding != nil {
+            // The body the handler reads is the decoded one.
+            headers.remove("Content-Encoding")
+        }
         let namesCoded = Self.uncodeConditions(&headers, for: coding)
         let request = HTTPRequest(
             method: method,
@@ -261,6 +263,37 @@ extension HTTPServer {
         let fields = context.fields
         return context.body.isEmpty && !context.closesConnection && fields.ifNoneMatch == nil && fields.minVersion == nil
             && fields.origin == nil && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
+    }
+
+    /// Undoes the body's `Content-Encoding` in place: gzip, inflated within
+    /// the body limit, or none. Answers the refusal of any other coding (415,
+    /// RFC 9110 §15.5.16), of a body that is not what its coding says (400) or
+    /// that inflates past the limit (413).
+    private func undoContentCoding(of context: RequestContext) -> HTTPResponse? {
+        guard let field = context.fields.contentEncoding, !context.body.isEmpty else {
+            return nil
+        }
+        let codings = String(cString: field).lowercased().split(separator: ",").map { $0.trimmingOWS() }
+            .filter { !$0.isEmpty && $0 != "identity" }
+        switch codings {
+        case []:
+            return nil
+        case ["gzip"], ["x-gzip"]:
+            do throws(Inflation.Failure) {
+                context.body = try Inflation.gunzip(context.body, limit: configuration.maxBodySize)
+                return nil
+            } catch .tooLarge {
+                return tooLarge()
+            } catch {
+                return .problem(
+                    status: 400, type: "malformed-body", detail: "The body is not the gzip its Content-Encoding says.")
+            }
+        default:
+            return .problem(
+                status: 415, type: "unsupported-content-encoding",
+                detail: "Request bodies are read as sent or in gzip, not in \(codings.joined(separator: ", ")).",
+                headers: ["Accept-Encoding": "gzip"])
+        }
     }
 
     private func tooLarge() -> HTTPResponse {

@@ -10,7 +10,8 @@ import Glibc
 /// the instructions our code spends on it (docs/ARCHITECTURE.md, Kept
 /// answers). One pass sorts every field by the length of its
 /// name and compares only names of a wanted length. As with the lookup, the
-/// first field of a name wins. The values are libmicrohttpd's bytes, which
+/// first field of a name is kept; the pass also notes what a second field of
+/// a framing name says (see ``RequestFraming``). The values are libmicrohttpd's bytes, which
 /// stay where they are until the request completes (they are the ones its
 /// lookups return): the first call of the access handler finds them, the
 /// last reads them.
@@ -22,6 +23,13 @@ struct RequestFields {
     var ifNoneMatch: UnsafePointer<CChar>?
     var minVersion: UnsafePointer<CChar>?
     var origin: UnsafePointer<CChar>?
+    var contentEncoding: UnsafePointer<CChar>?
+    /// A second `Host` field came.
+    var hasSecondHost = false
+    /// A second `Content-Length` field came whose value is not the first's.
+    var hasConflictingContentLength = false
+    /// `Transfer-Encoding` fields after the first, which continue its list.
+    var moreTransferEncodings: [UnsafePointer<CChar>] = []
 
     /// No fields.
     init() {}
@@ -40,28 +48,46 @@ struct RequestFields {
         }
     }
 
-    /// Keeps `value` when `key` (of `size` bytes) names a wanted field not seen yet.
+    /// Takes the field `name: value` as the pass over libmicrohttpd's list
+    /// does (the framing fuzz harness's way in); both stay where they are
+    /// while these fields are read.
+    mutating func note(name: UnsafePointer<CChar>, value: UnsafePointer<CChar>) {
+        note(name, strlen(name), value)
+    }
+
+    /// Keeps `value` when `key` (of `size` bytes) names a wanted field not
+    /// seen yet; notes a second field of a framing name.
     private mutating func note(_ key: UnsafePointer<CChar>, _ size: Int, _ value: UnsafePointer<CChar>?) {
+        guard let value else {
+            return
+        }
         switch size {
-        case 4: Self.keep(value, as: &host, when: key, is: "host")
-        case 6: Self.keep(value, as: &origin, when: key, is: "origin")
-        case 11: Self.keep(value, as: &minVersion, when: key, is: "min-version")
-        case 13: Self.keep(value, as: &ifNoneMatch, when: key, is: "if-none-match")
-        case 14: Self.keep(value, as: &contentLength, when: key, is: "content-length")
-        case 15: Self.keep(value, as: &acceptEncoding, when: key, is: "accept-encoding")
-        case 17: Self.keep(value, as: &transferEncoding, when: key, is: "transfer-encoding")
+        case 4 where Self.is(key, "host"):
+            hasSecondHost = hasSecondHost || host != nil
+            host = host ?? value
+        case 6 where Self.is(key, "origin"): origin = origin ?? value
+        case 11 where Self.is(key, "min-version"): minVersion = minVersion ?? value
+        case 13 where Self.is(key, "if-none-match"): ifNoneMatch = ifNoneMatch ?? value
+        case 14 where Self.is(key, "content-length"):
+            if let first = contentLength {
+                hasConflictingContentLength = hasConflictingContentLength || strcmp(first, value) != 0
+            } else {
+                contentLength = value
+            }
+        case 15 where Self.is(key, "accept-encoding"): acceptEncoding = acceptEncoding ?? value
+        case 16 where Self.is(key, "content-encoding"): contentEncoding = contentEncoding ?? value
+        case 17 where Self.is(key, "transfer-encoding"):
+            if transferEncoding == nil {
+                transferEncoding = value
+            } else {
+                moreTransferEncodings.append(value)
+            }
         default: break
         }
     }
 
-    /// `name` is lowercase ASCII and as long as `key`.
-    private static func keep(
-        _ value: UnsafePointer<CChar>?, as field: inout UnsafePointer<CChar>?, when key: UnsafePointer<CChar>,
-        is name: StaticString
-    ) {
-        guard field == nil, let value else {
-            return
-        }
+    /// Whether `key` is `name` (lowercase ASCII, as long as `key`) but for case.
+    private static func `is`(_ key: UnsafePointer<CChar>, _ name: StaticString) -> Bool {
         let name = name.utf8Start
         var index = 0
         while name[index] != 0 {
@@ -70,10 +96,10 @@ struct RequestFields {
                 byte |= 0x20
             }
             guard byte == name[index] else {
-                return
+                return false
             }
             index += 1
         }
-        field = value
+        return true
     }
 }

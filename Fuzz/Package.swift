@@ -10,6 +10,7 @@
 //   FuzzBatch   the batch engine on a fixed table: refusals change nothing, accepted batches do what they say
 //   FuzzDiff    snapshot diffs of two tables, replayed with the batch engine
 //   FuzzHTTP    percent-decoding, query splitting, route matching and static-file paths
+//   FuzzFraming repeated and conflicting Content-Length, Host and Transfer-Encoding fields
 import Foundation
 import PackageDescription
 
@@ -42,5 +43,6 @@ let package = Package(
         harness("FuzzBatch", "JSON", "TableModel"),
         harness("FuzzDiff", "TableModel"),
         harness("FuzzHTTP", "MicroHTTP"),
+        harness("FuzzFraming", "MicroHTTP"),
     ]
 )

@@ -5,14 +5,14 @@
 # run; a crash, leak, timeout or broken invariant fails the script and leaves
 # the input in Fuzz/.build/crashes/ (replay: Fuzz/.build/debug/Fuzz<Name> FILE).
 # Usage: scripts/fuzz.sh [seconds-per-harness (300)] [harness...]
-#        harnesses: decode batch diff http (default: all)
+#        harnesses: decode batch diff http framing (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-300}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(decode batch diff http)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(decode batch diff http framing)
 scripts/install-deps.sh build
 
 scratch=Fuzz/.build
@@ -27,14 +27,17 @@ echo "fuzz: built in $((SECONDS - start)) s"
 # Let libFuzzer report crashes: the Swift runtime's own backtracer would read
 # other threads' stacks, which ASan reports as an error of its own.
 export SWIFT_BACKTRACE=enable=no
-declare -A names=([decode]=FuzzDecode [batch]=FuzzBatch [diff]=FuzzDiff [http]=FuzzHTTP)
+declare -A names=([decode]=FuzzDecode [batch]=FuzzBatch [diff]=FuzzDiff [http]=FuzzHTTP [framing]=FuzzFraming)
 summary=()
 for harness in "${harnesses[@]}"; do
-  name=${names[$harness]:?unknown harness $harness (decode, batch, diff, http)}
+  name=${names[$harness]:?unknown harness $harness (decode, batch, diff, http, framing)}
   corpus=$scratch/corpus/$harness
   mkdir -p "$corpus" "$scratch/crashes"
   dictionary=()
-  case "$harness" in decode|batch) dictionary=(-dict=Fuzz/json.dict) ;; esac
+  case "$harness" in
+    decode|batch) dictionary=(-dict=Fuzz/json.dict) ;;
+    framing) dictionary=(-dict=Fuzz/http.dict) ;;
+  esac
   log=$scratch/$harness.log
   echo "fuzz: $harness for $seconds s"
   status=0

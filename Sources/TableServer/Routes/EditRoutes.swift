@@ -76,7 +76,7 @@ struct EditRoutes: RouteCollection {
     func insertRows(_ request: HTTPRequest) throws -> HTTPResponse {
         let s = try request.index("s")
         let body = try request.decodeBody { (value) throws(ValidationError) in
-            try ModelDecoder.rowInsert(from: value, limits: limits)
+            try ModelDecoder.rowInsert(from: value, inSection: s, limits: limits)
         }
         return try store.change(request) { (table) throws in
             try table.requireSection(s)

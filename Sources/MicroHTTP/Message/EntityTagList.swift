@@ -21,6 +21,16 @@ public struct EntityTagList: Sendable {
         tags.contains { $0 == "*" || $0 == tag }
     }
 
+    /// The first tag that is neither `*` nor quoted (`"7"`, `W/"7"`): `7` in
+    /// `If-Match: 7`, which names no entity tag (RFC 9110, 8.8.3).
+    public var firstMalformed: Substring? {
+        tags.first { tag in
+            let opaque = tag.hasPrefix("W/") ? tag.dropFirst(2) : tag
+            let isQuoted = opaque.count >= 2 && opaque.first == "\"" && opaque.last == "\"" && !opaque.dropFirst().dropLast().contains("\"")
+            return tag != "*" && !isQuoted
+        }
+    }
+
     private static func trimmed(_ text: Substring) -> Substring {
         let isSpace = { (character: Character) in character == " " || character == "\t" }
         guard let start = text.firstIndex(where: { !isSpace($0) }), let end = text.lastIndex(where: { !isSpace($0) }) else {

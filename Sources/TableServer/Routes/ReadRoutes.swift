@@ -13,6 +13,7 @@ struct ReadRoutes: RouteCollection {
         routes.read("/api/tables/{t}/sections", numberOfSections)
         routes.read("/api/tables/{t}/sections/{s}/rows", numberOfRowsInSection)
         routes.read("/api/tables/{t}/sections/{s}/rows/{r}", cellForRowAt)
+        routes.read("/api/tables/{t}/items/{rowID}", cellForItem)
     }
 
     func numberOfSections(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -75,6 +76,27 @@ struct ReadRoutes: RouteCollection {
         }
         return Respond.json(version: table.version) { writer in
             table.sections[indexPath.section].rows[indexPath.row].writeJSON(to: &writer)
+        }
+        .reusable(while: handle.revision, at: table.version)
+    }
+
+    /// The row with an id, and where it is: `{"at": [section, row], "row": Row}`,
+    /// as an item of a batch's `insertRows` (docs/API.md, "Edits by id").
+    func cellForItem(_ request: HTTPRequest) throws -> HTTPResponse {
+        let id = try request.rowID(limits)
+        let handle = try store.handle(request.tableID)
+        let table = handle.table
+        guard let indexPath = table.indexPath(ofRow: id) else {
+            throw TableServerError.itemNotFound(table: table.id, id: id)
+        }
+        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+            return Respond.notModified(version: table.version)
+        }
+        return Respond.json(version: table.version) { writer in
+            writer.beginObject()
+            writer.key("at"); writer.indexPath(indexPath)
+            writer.key("row"); table.sections[indexPath.section].rows[indexPath.row].writeJSON(to: &writer)
+            writer.endObject()
         }
         .reusable(while: handle.revision, at: table.version)
     }

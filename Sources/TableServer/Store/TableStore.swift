@@ -281,9 +281,13 @@ final class TableStore: Sendable {
         state.deliver(changes.map(\.event))
     }
 
+    /// `If-Match` against the table's version: 412 when it names another, 400
+    /// when it names no entity tag at all (`If-Match: 7`, where `"7"` was meant).
     static func checkPrecondition(_ ifMatch: String?, version: Int) throws {
         guard let ifMatch else { return }
-        if EntityTagList(ifMatch).matchesStrongly(ETag.string(for: version)) { return }
+        let tags = EntityTagList(ifMatch)
+        if let malformed = tags.firstMalformed { throw TableServerError.malformedEntityTag(String(malformed)) }
+        if tags.matchesStrongly(ETag.string(for: version)) { return }
         throw TableServerError.versionMismatch(expected: ifMatch, current: version)
     }
 

@@ -58,11 +58,8 @@ struct ReadRoutes: RouteCollection {
             writer.endArray()
             writer.endObject()
         }
-        // How to go on (RFC 8288): the next page, while rows are left after this one.
-        if range.upperBound < rows.count && limit > 0 {
-            let next = "/api/tables/\(request.tableID)/sections/\(s)/rows?offset=\(range.upperBound)&limit=\(limit)"
-            response.headers.set("Link", "<\(next)>; rel=\"next\"")
-        }
+        let links = PageLinks(path: "/api/tables/\(request.tableID)/sections/\(s)/rows", offset: offset, limit: limit, total: rows.count)
+        if let link = links.header { response.headers.set("Link", link) }
         return response.reusable(while: handle.revision, at: table.version)
     }
 

@@ -285,9 +285,8 @@ final class TableStore: Sendable {
     /// when it names no entity tag at all (`If-Match: 7`, where `"7"` was meant).
     static func checkPrecondition(_ ifMatch: String?, version: Int) throws {
         guard let ifMatch else { return }
-        let tags = EntityTagList(ifMatch)
-        if let malformed = tags.firstMalformed { throw TableServerError.malformedEntityTag(String(malformed)) }
-        if tags.matchesStrongly(ETag.string(for: version)) { return }
+        if let malformed = EntityTagList.firstMalformed(in: ifMatch) { throw TableServerError.malformedEntityTag(String(malformed)) }
+        if EntityTagList(ifMatch).matchesStrongly(ETag.string(for: version)) { return }
         throw TableServerError.versionMismatch(expected: ifMatch, current: version)
     }
 

@@ -59,6 +59,7 @@ final class PostgresConnection: @unchecked Sendable {
             PQfinish(made)
             throw DatabaseError(.unavailable, "cannot connect to PostgreSQL: \(message)")
         }
+        PQsetNoticeReceiver(made, quietNoticeReceiver, nil)
         connection = made
     }
 
@@ -171,4 +172,18 @@ extension Array where Element == String? {
         defer { copies.forEach { free($0) } }
         return body(copies.map { $0.map { UnsafePointer($0) } } + [nil])
     }
+}
+
+/// Where libpq sends the notices PostgreSQL attaches to statements: instead of
+/// libpq's default, which prints every one to standard error, it prints only
+/// warnings. A replica's statements draw notices in their ordinary course (the
+/// schema's `CREATE TABLE IF NOT EXISTS` says `NOTICE: relation … already
+/// exists, skipping` at every start after the first); they say nothing an
+/// operator should act on, and would fill the console.
+private let quietNoticeReceiver: PQnoticeReceiver = { _, result in
+    // "V": PG_DIAG_SEVERITY_NONLOCALIZED, the severity whatever the server's language.
+    guard let result, let severity = PQresultErrorField(result, Int32(UInt8(ascii: "V"))),
+        String(cString: severity) == "WARNING", let message = PQresultErrorMessage(result)
+    else { return }
+    _ = write(STDERR_FILENO, message, strlen(message))
 }

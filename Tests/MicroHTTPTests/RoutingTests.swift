@@ -32,6 +32,24 @@ import Testing
         }
     }
 
+    /// A trailing slash or an empty segment that no route has, where a route has
+    /// the path without them: 308 there, the query's arguments encoded again.
+    @Test(arguments: TestTransport.allCases)
+    func nearMissesRedirectToTheRoute(_ transport: TestTransport) throws {
+        try withTestServer(Self.router(), transport: transport) { client in
+            let slash = try client.execute(path: "/api/tables/")
+            #expect(slash.status == 308)
+            #expect(slash.headers["Location"] == "/api/tables")
+            let post = try client.execute(method: .POST, path: "/api//tables")
+            #expect(post.status == 308)
+            #expect(post.headers["Location"] == "/api/tables")
+            let encoded = try client.execute(path: "/api/tables/caf%C3%A9%20bar//sections/1/rows/2/?b=x%26y&a=%C3%A9+1&a=2")
+            #expect(encoded.headers["Location"] == "/api/tables/caf%C3%A9%20bar/sections/1/rows/2?a=%C3%A9%201&b=x%26y")
+            #expect(try client.execute(path: "/nothing/").status == 404)
+            #expect(try client.execute(path: "/").status == 200)
+        }
+    }
+
     @Test(arguments: TestTransport.allCases)
     func parametersArePercentDecoded(_ transport: TestTransport) throws {
         try withTestServer(Self.router(), transport: transport) { client in
@@ -61,7 +79,7 @@ import Testing
     @Test(arguments: TestTransport.allCases)
     func unknownPathsAreNotFoundProblems(_ transport: TestTransport) throws {
         try withTestServer(Self.router(), transport: transport) { client in
-            for path in ["/nope", "/api/tables/t/sections", "/api/tables/", "/api/tables/t/extra/x/y/z/w"] {
+            for path in ["/nope", "/api/tables/t/sections", "/api/tables/t/sections/", "/api/tables/t/extra/x/y/z/w"] {
                 let response = try client.execute(path: path)
                 #expect(response.status == 404, "\(path)")
                 #expect(response.headers["Content-Type"] == "application/problem+json")

@@ -109,9 +109,11 @@ import Testing
         #expect(section == .init(at: 1, section: Section(id: "s")))
         #expect(try ModelDecoder.sectionInsert(from: CodingFixture.parse(#"{"section": {}}"#)).at == nil)
 
-        let one = try ModelDecoder.rowInsert(from: CodingFixture.parse(#"{"at": 2, "row": {"text": "a"}}"#))
+        let one = try ModelDecoder.rowInsert(from: CodingFixture.parse(#"{"at": 2, "row": {"text": "a"}}"#), inSection: 0)
         #expect(one == .init(at: 2, rows: [Row(text: "a")]))
-        let many = try ModelDecoder.rowInsert(from: CodingFixture.parse(#"{"rows": [{"text": "a"}, {"text": "b"}]}"#))
+        let byIndexPath = try ModelDecoder.rowInsert(from: CodingFixture.parse(#"{"at": [1, 2], "row": {"text": "a"}}"#), inSection: 1)
+        #expect(byIndexPath == .init(at: 2, rows: [Row(text: "a")]), "at takes a batch's index path too")
+        let many = try ModelDecoder.rowInsert(from: CodingFixture.parse(#"{"rows": [{"text": "a"}, {"text": "b"}]}"#), inSection: 0)
         #expect(many == .init(at: nil, rows: [Row(text: "a"), Row(text: "b")]))
 
         #expect(try ModelDecoder.sectionMove(from: CodingFixture.parse(#"{"to": 3}"#)) == 3)
@@ -119,7 +121,9 @@ import Testing
     }
 
     @Test func refusesBadSingleOperationBodies() throws {
-        let rowInsert = ModelDecoder.rowInsert(from:limits:)
+        let rowInsert = { (json: JSONValue, limits: ModelLimits) throws(ValidationError) in
+            try ModelDecoder.rowInsert(from: json, inSection: 1, limits: limits)
+        }
         #expect(
             try CodingFixture.issues(#"{"at": 1}"#, ModelDecoder.sectionInsert(from:limits:)) == [
                 #"$: missing required field "section""#
@@ -128,6 +132,18 @@ import Testing
             try CodingFixture.issues(#"{"at": 1.5}"#, rowInsert) == [
                 "$.at: expected an integer, found 1.5",
                 #"$: missing required field "row" or "rows""#,
+            ])
+        #expect(
+            try CodingFixture.issues(#"{"at": [0, 1], "row": {}}"#, rowInsert) == [
+                "$.at: the index path [0, 1] names section 0, but the request is for section 1"
+            ])
+        #expect(
+            try CodingFixture.issues(#"{"at": [1], "row": {}}"#, rowInsert) == [
+                "$.at: expected an index path [section, row], found an array of 1 elements"
+            ])
+        #expect(
+            try CodingFixture.issues(#"{"at": "2", "row": {}}"#, rowInsert) == [
+                "$.at: expected a row or an index path [section, row], found a string"
             ])
         #expect(
             try CodingFixture.issues(#"{"row": {}, "rows": []}"#, rowInsert) == [

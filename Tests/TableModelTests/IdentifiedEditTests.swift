@@ -175,16 +175,31 @@ struct IdentifiedEditTests {
             detail: "attempt to reload section \"zz\", which is not in the table"),
         Refusal(
             edits: [.insertItems([Row(id: "b0")], .end(section: "a"))], type: "duplicate-id",
-            detail: "Fatal: supplied item identifiers are not unique. Duplicate identifiers: {(\"b0\")}"),
+            detail: "attempt to insert item \"b0\", which is already in the table at [1, 0] in section \"b\"; item ids are unique"),
         Refusal(
             edits: [.insertItems([Row(id: "n"), Row(id: "n")], .end(section: "a"))], type: "duplicate-id",
-            detail: "Fatal: supplied item identifiers are not unique. Duplicate identifiers: {(\"n\")}"),
+            detail: "item \"n\" is named twice in insertItems; item ids are unique"),
         Refusal(
             edits: [.deleteItems(["a0", "a0"])], type: "duplicate-id",
-            detail: "Fatal: supplied item identifiers are not unique. Duplicate identifiers: {(\"a0\")}"),
+            detail: "item \"a0\" is named twice in deleteItems; item ids are unique"),
         Refusal(
             edits: [.insertSections([Section(id: "a")], .end)], type: "duplicate-id",
-            detail: "Fatal: supplied section identifiers are not unique. Duplicate identifiers: {(\"a\")}"),
+            detail: "attempt to insert section \"a\", which is already in the table at section 0; section ids are unique"),
+        Refusal(
+            edits: [.insertSections([Section(id: "n"), Section(id: "n")], .end)], type: "duplicate-id",
+            detail: "section \"n\" is named twice in insertSections; section ids are unique"),
+        Refusal(
+            edits: [.moveItem("a0", .end(section: "b")), .insertSections([Section(id: "n", rows: [Row(id: "a0")])], .end)],
+            type: "duplicate-id",
+            detail:
+                "attempt to insert section \"n\" with item \"a0\", which is already in the table at [1, 2] in section \"b\"; item ids are unique"
+        ),
+        Refusal(
+            edits: [.insertSections([Section(id: "n", rows: [Row(id: "x")]), Section(id: "m", rows: [Row(id: "x")])], .end)],
+            type: "duplicate-id", detail: "item \"x\" is named twice in insertSections; item ids are unique"),
+        Refusal(
+            edits: [.reconfigureItems([Row(id: "a1"), Row(id: "a1")])], type: "duplicate-id",
+            detail: "item \"a1\" is named twice in reconfigureItems; item ids are unique"),
         Refusal(
             edits: [.moveItem("a0", .after("a0"))], type: "move-relative-to-itself",
             detail: "attempt to move item \"a0\" relative to itself"),

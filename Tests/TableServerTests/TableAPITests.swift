@@ -66,18 +66,28 @@ import Testing
             #expect(page["offset"]?.int == 5)
             #expect(page["limit"]?.int == 10)
             #expect(page["rows"]?.array?.compactMap { $0["text"]?.string } == ["A5", "A6"])
-            // A page says how to go on while rows are left, and is silent on the last one.
+            // Every page links the first, previous, next and last pages (RFC 8288),
+            // the last one too; prev and next only where there is such a page.
+            func links(_ query: String) throws -> String? {
+                try client.request(.GET, "/api/tables/t/sections/0/rows?\(query)").headers["Link"]
+            }
+            func link(_ offset: Int, _ limit: Int, _ relation: String) -> String {
+                "</api/tables/t/sections/0/rows?offset=\(offset)&limit=\(limit)>; rel=\"\(relation)\""
+            }
             let first = try client.request(.GET, "/api/tables/t/sections/0/rows?limit=3")
             #expect(try first.json["limit"]?.int == 3)
-            #expect(first.headers["Link"] == #"</api/tables/t/sections/0/rows?offset=3&limit=3>; rel="next""#)
-            let next = try client.request(.GET, "/api/tables/t/sections/0/rows?offset=3&limit=3")
-            #expect(next.headers["Link"] == #"</api/tables/t/sections/0/rows?offset=6&limit=3>; rel="next""#)
-            #expect(try client.request(.GET, "/api/tables/t/sections/0/rows?offset=6&limit=3").headers["Link"] == nil)
+            #expect(first.headers["Link"] == [link(0, 3, "first"), link(3, 3, "next"), link(6, 3, "last")].joined(separator: ", "))
+            #expect(try links("offset=3&limit=3") == [link(0, 3, "first"), link(0, 3, "prev"), link(6, 3, "next"), link(6, 3, "last")].joined(separator: ", "))
+            #expect(try links("offset=6&limit=3") == [link(0, 3, "first"), link(3, 3, "prev"), link(6, 3, "last")].joined(separator: ", "))
+            #expect(try links("offset=5&limit=2") == [link(0, 2, "first"), link(3, 2, "prev"), link(5, 2, "last")].joined(separator: ", "))
             let whole = try client.request(.GET, "/api/tables/t/sections/0/rows")
             #expect(try whole.json["limit"]?.int == 100)
-            #expect(whole.headers["Link"] == nil)
-            let beyond = try client.request(.GET, "/api/tables/t/sections/0/rows?offset=99").json
-            #expect(beyond["rows"]?.array?.isEmpty == true)
+            #expect(whole.headers["Link"] == [link(0, 100, "first"), link(0, 100, "last")].joined(separator: ", "))
+            #expect(try links("limit=0") == nil, "a page of no rows pages nothing")
+            let beyond = try client.request(.GET, "/api/tables/t/sections/0/rows?offset=99")
+            #expect(try beyond.json["rows"]?.array?.isEmpty == true)
+            #expect(beyond.headers["Link"] == [link(0, 100, "first"), link(0, 100, "prev"), link(0, 100, "last")].joined(separator: ", "))
+            #expect(try links("offset=\(Int.max)&limit=3") == [link(0, 3, "first"), link(6, 3, "prev"), link(6, 3, "last")].joined(separator: ", "))
             #expect(try client.request(.GET, "/api/tables/t/sections/0/rows?limit=1001").status == 400)
             #expect(try client.request(.GET, "/api/tables/t/sections/0/rows?offset=-1").status == 400)
             let row = try client.request(.GET, "/api/tables/t/sections/0/rows/3")

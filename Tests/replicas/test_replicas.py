@@ -302,3 +302,15 @@ def test_a_2000_row_insert_replicates(serve, postgres, tmp_path):
     wait_until(lambda: follower.updates() == [version], "the stream on the other replica carries it")
     assert json.loads(follower.events[-1][2])["batch"] == json.loads(body)["batch"]
     follower.close()
+
+
+def test_replicas_keep_the_console_clean(serve, postgres, tmp_path):
+    """PostgreSQL's notices (`NOTICE: relation … already exists, skipping`,
+    drawn by the schema's IF NOT EXISTS at every start after the first) stay
+    off a replica's standard error."""
+    first = start_replicas(serve, postgres, tmp_path, 1)[0]
+    second = serve("--database", postgres.url, name="second")
+    assert second.json("/api/tables/t")["id"] == "t"
+    for replica in (first, second):
+        log = replica.log.read_text(errors="replace")
+        assert "NOTICE" not in log, log

@@ -23,7 +23,7 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.row(from: json, limits: limits) }
         refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.properties(from: json, limits: limits) }
         refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.sectionInsert(from: json, limits: limits) }
-        refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.rowInsert(from: json, limits: limits) }
+        refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.rowInsert(from: json, inSection: 0, limits: limits) }
         refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.sectionMove(from: json, limits: limits) }
         refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.rowMove(from: json, limits: limits) }
         refusalIsSound(limits) { () throws(ValidationError) in

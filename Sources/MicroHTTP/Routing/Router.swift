@@ -7,6 +7,9 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 /// or, last, `{name...}` (the rest of the path). Literal segments win over
 /// parameters, parameters over a catch-all. HEAD is answered by the GET route
 /// and OPTIONS with the allowed methods unless routes are registered for them.
+/// A path no route matches, with a trailing slash or an empty segment, is
+/// redirected (308) to the path without them when a route matches that
+/// (`CanonicalTarget`).
 public struct Router: Sendable {
     private var root = RouteNode()
     private var registered: [(method: HTTPMethod, pattern: String)] = []
@@ -66,6 +69,10 @@ public struct Router: Sendable {
             return (endpoint.handler(request), endpoint.route)
         }
         guard let (allowed, matched) = allowedMethods(at: request.path) else {
+            if let canonical = CanonicalTarget.path(request.path), allowedMethods(at: canonical) != nil {
+                let location = CanonicalTarget.location(path: canonical, query: request.query)
+                return (HTTPResponse(status: 308, headers: ["Location": location]), nil)
+            }
             return (Self.notFound(request), nil)
         }
         let allow = Self.allowHeader(allowed)

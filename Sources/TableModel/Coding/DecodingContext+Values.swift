@@ -102,6 +102,23 @@ extension DecodingContext {
         return TableIndexPath(section, row)
     }
 
+    /// A row of `section`: its index, or its index path `[section, row]`.
+    mutating func row(_ value: JSONValue, inSection section: Int) -> Int? {
+        switch value {
+        case .array: break
+        case .integer, .double: return index(value)
+        default:
+            report("expected a row or an index path [section, row], found \(value.kindDescription)")
+            return nil
+        }
+        guard let indexPath = indexPath(value) else { return nil }
+        guard indexPath.section == section else {
+            report("the index path [\(indexPath.section), \(indexPath.row)] names section \(indexPath.section), but the request is for section \(section)")
+            return nil
+        }
+        return indexPath.row
+    }
+
     /// A row height in CSS pixels: finite, greater than 0, at most `limits.maxRowHeight`.
     mutating func height(_ value: JSONValue) -> Double? {
         let height: Double

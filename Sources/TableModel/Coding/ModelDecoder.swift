@@ -117,19 +117,21 @@ public enum ModelDecoder {
 
     /// The body of `POST .../sections/{s}/rows`: `{"at": 2, "row": Row}` or
     /// `{"at": 2, "rows": [Row]}`, `at` optional; the rows' ids must differ from each other.
+    /// `at` is the row, or the index path `[section, row]` as in a batch, whose
+    /// section must be `section`, the one in the request's path.
     public static func rowInsert(
-        from json: JSONValue, limits: ModelLimits = .default
+        from json: JSONValue, inSection section: Int, limits: ModelLimits = .default
     ) throws(ValidationError) -> RowInsert {
         try decode(json, limits) { context, value in
             var at: Int?
             var rows: [Row]?
             var scope = IDScope()
-            let section = scope.beginSection(at: [])
+            let scopeSection = scope.beginSection(at: [])
             let isObject = context.members(of: value) { context, key, value in
                 switch key {
-                case "at": at = context.index(value)
+                case "at": at = context.row(value, inSection: section)
                 case "row": rows = context.row(value).map { [$0] } ?? []
-                case "rows": rows = context.rows(value, scope: &scope, section: section)
+                case "rows": rows = context.rows(value, scope: &scope, section: scopeSection)
                 default: return false
                 }
                 return true

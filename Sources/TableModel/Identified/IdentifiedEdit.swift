@@ -81,7 +81,7 @@ extension BatchError {
     }
 
     /// `action` ends with what is named: "delete item", "insert items before item".
-    static func unknownItem(_ id: String, _ action: String) -> Self {
+    public static func unknownItem(_ id: String, _ action: String) -> Self {
         Self(.unknownID, "attempt to \(action) \"\(id)\", which is not in the table")
     }
 
@@ -90,12 +90,27 @@ extension BatchError {
         Self(.unknownID, "attempt to \(action) \"\(id)\", which is not in the table")
     }
 
-    static func duplicateItem(_ id: String) -> Self {
-        Self(.duplicateID, "Fatal: supplied item identifiers are not unique. Duplicate identifiers: {(\"\(id)\")}")
+    /// An item inserted with the id of an item in the table; `place` says where
+    /// that one is: `[2, 1] in section "green"`.
+    static func itemAlreadyInTable(_ id: String, _ action: String, at place: String) -> Self {
+        Self(.duplicateID, "attempt to \(action) \"\(id)\", which is already in the table at \(place); item ids are unique")
     }
 
-    static func duplicateSection(_ id: String) -> Self {
-        Self(.duplicateID, "Fatal: supplied section identifiers are not unique. Duplicate identifiers: {(\"\(id)\")}")
+    /// One list of an edit (`insertItems`, `deleteItems`…) naming an item twice.
+    static func itemNamedTwice(_ id: String, in list: String) -> Self {
+        Self(.duplicateID, "item \"\(id)\" is named twice in \(list); item ids are unique")
+    }
+
+    /// A section inserted with the id of the section at `index` in the table.
+    static func sectionAlreadyInTable(_ id: String, at index: Int) -> Self {
+        Self(
+            .duplicateID,
+            "attempt to insert section \"\(id)\", which is already in the table at section \(index); section ids are unique")
+    }
+
+    /// One list of an edit (`insertSections`, `deleteSections`…) naming a section twice.
+    static func sectionNamedTwice(_ id: String, in list: String) -> Self {
+        Self(.duplicateID, "section \"\(id)\" is named twice in \(list); section ids are unique")
     }
 
     static func itemMovedRelativeToItself(_ id: String) -> Self {

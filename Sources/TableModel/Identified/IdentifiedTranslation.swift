@@ -107,13 +107,14 @@ struct IdentifiedTranslation {
             var inserted = Set<String>()
             for row in rows {
                 guard let id = row.id else { throw .itemWithoutID("insert") }
-                guard rowKeys[id] == nil, inserted.insert(id).inserted else { throw .duplicateItem(id) }
+                guard inserted.insert(id).inserted else { throw .itemNamedTwice(id, in: "insertItems") }
+                try requireNew(item: id, "insert item")
             }
             let (key, position) = try resolve(place, "insert items")
             slots[key].rows!.insert(contentsOf: rows.map { RowSlot(id: $0.id, content: $0) }, at: position)
             for row in rows { rowKeys[row.id!] = key }
         case .deleteItems(let ids):
-            try requireUnique(ids, BatchError.duplicateItem)
+            try requireUnique(ids) { .itemNamedTwice($0, in: "deleteItems") }
             for id in ids {
                 let key = try itemKey(id, "delete item")
                 slots[key].rows!.remove(at: position(of: id, in: key))
@@ -131,7 +132,8 @@ struct IdentifiedTranslation {
             slots[key].rows!.insert(slot, at: position)
             rowKeys[id] = key
         case .reloadItems(let rows), .reconfigureItems(let rows):
-            try requireUnique(rows.map { $0.id ?? "" }, BatchError.duplicateItem)
+            let list = if case .reloadItems = edit { "reloadItems" } else { "reconfigureItems" }
+            try requireUnique(rows.map { $0.id ?? "" }) { .itemNamedTwice($0, in: list) }
             for row in rows {
                 guard let id = row.id else { throw .itemWithoutID("reload") }
                 let key = try itemKey(id, "reload item")
@@ -140,7 +142,7 @@ struct IdentifiedTranslation {
         case .insertSections(let sections, let place):
             try insertSections(sections, place)
         case .deleteSections(let ids):
-            try requireUnique(ids, BatchError.duplicateSection)
+            try requireUnique(ids) { .sectionNamedTwice($0, in: "deleteSections") }
             for id in ids {
                 let key = try sectionKey(id, "delete section")
                 order.remove(at: order.firstIndex(of: key)!)
@@ -157,7 +159,7 @@ struct IdentifiedTranslation {
             order.insert(key, at: try resolve(place, "move a section"))
             slots[key].isMoved = true
         case .reloadSections(let sections):
-            try requireUnique(sections.map { $0.id ?? "" }, BatchError.duplicateSection)
+            try requireUnique(sections.map { $0.id ?? "" }) { .sectionNamedTwice($0, in: "reloadSections") }
             for section in sections {
                 guard let id = section.id else { throw .sectionWithoutID("reload") }
                 let key = try sectionKey(id, "reload section")
@@ -169,14 +171,19 @@ struct IdentifiedTranslation {
 
     private mutating func insertSections(_ sections: [Section], _ place: IdentifiedEdit.SectionPlace) throws(BatchError) {
         var position = try resolve(place, "insert sections")
+        let firstInserted = slots.count
         for section in sections {
             guard let id = section.id else { throw .sectionWithoutID("insert") }
-            guard sectionKeys[id] == nil else { throw .duplicateSection(id) }
+            if let key = sectionKeys[id] {
+                guard key < firstInserted else { throw .sectionNamedTwice(id, in: "insertSections") }
+                throw .sectionAlreadyInTable(id, at: order.firstIndex(of: key)!)
+            }
             let key = slots.count
             var rows: [RowSlot] = []
             for row in section.rows {
                 guard let rowID = row.id else { throw .itemWithoutID("insert") }
-                guard rowKeys[rowID] == nil else { throw .duplicateItem(rowID) }
+                if let earlier = rowKeys[rowID], earlier >= firstInserted { throw .itemNamedTwice(rowID, in: "insertSections") }
+                try requireNew(item: rowID, "insert section \"\(id)\" with item")
                 rowKeys[rowID] = key
                 rows.append(RowSlot(id: rowID, content: row))
             }
@@ -192,6 +199,17 @@ struct IdentifiedTranslation {
     private func requireUnique(_ ids: [String], _ refusal: (String) -> BatchError) throws(BatchError) {
         var seen = Set<String>()
         for id in ids where !id.isEmpty && !seen.insert(id).inserted { throw refusal(id) }
+    }
+
+    /// Refuses to `action` the item `id` when the working copy holds an item
+    /// with that id, saying where: `[2, 1] in section "green"`.
+    private mutating func requireNew(item id: String, _ action: String) throws(BatchError) {
+        guard let key = rowKeys[id] else { return }
+        materialize(key)
+        let section = order.firstIndex(of: key)!
+        var place = "[\(section), \(position(of: id, in: key))]"
+        if let sectionID = slots[key].content.id { place += " in section \"\(sectionID)\"" }
+        throw .itemAlreadyInTable(id, action, at: place)
     }
 
     /// The key of the section holding the row `id`, its rows copied into slots.

@@ -76,7 +76,7 @@ struct EditRoutes: RouteCollection {
     func insertRows(_ request: HTTPRequest) throws -> HTTPResponse {
         let s = try request.index("s")
         let body = try request.decodeBody { (value) throws(ValidationError) in
-            try ModelDecoder.rowInsert(from: value, limits: limits)
+            try ModelDecoder.rowInsert(from: value, inSection: s, limits: limits)
         }
         return try store.change(request) { (table) throws in
             try table.requireSection(s)
@@ -160,13 +160,7 @@ struct EditRoutes: RouteCollection {
         let indexPath = try request.indexPath()
         return try store.change(request) { (table) throws in
             try table.requireRow(indexPath)
-            do throws(SelectionRefusal) {
-                return try table.selectionBatch(selecting: selected, at: indexPath)
-            } catch .selectionDisabled {
-                throw TableServerError.selectionDisabled(table.id)
-            } catch .noRow {
-                throw TableServerError.rowNotFound(table: table.id, indexPath: indexPath)
-            }
+            return try table.selectionChange(selecting: selected, at: indexPath)
         }
     }
 }
@@ -193,6 +187,17 @@ extension TableStore {
 }
 
 extension Table {
+    /// `selectionBatch(selecting:at:)`, its refusals as the problems a client receives.
+    func selectionChange(selecting selected: Bool, at indexPath: TableIndexPath) throws -> Batch {
+        do throws(SelectionRefusal) {
+            return try selectionBatch(selecting: selected, at: indexPath)
+        } catch .selectionDisabled {
+            throw TableServerError.selectionDisabled(id)
+        } catch .noRow {
+            throw TableServerError.rowNotFound(table: id, indexPath: indexPath)
+        }
+    }
+
     func requireSection(_ section: Int) throws {
         guard sections.indices.contains(section) else { throw TableServerError.sectionNotFound(table: id, section: section) }
     }

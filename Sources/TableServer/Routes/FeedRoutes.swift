@@ -21,9 +21,11 @@ struct FeedRoutes: RouteCollection {
         let until = try request.query["until"].map { _ in max(try request.queryInteger("until", default: 0), since) }
         let feed = try store.changes(id, since: since, until: until ?? .max)
         guard let changes = feed.changes else {
-            var response = HTTPResponse.problem(
-                status: 410, type: "history-gone",
-                detail: "the changes after version \(since) are no longer kept (the table is at version \(feed.current)); reload the table")
+            let detail =
+                since > feed.current
+                ? "version \(since) is beyond the table's version \(feed.current): this table never had it (was it deleted and created again?); reload the table"
+                : "the changes after version \(since) are no longer kept (the table is at version \(feed.current)); reload the table"
+            var response = HTTPResponse.problem(status: 410, type: "history-gone", detail: detail)
             response.headers.set("ETag", ETag.string(for: feed.current))
             return response
         }

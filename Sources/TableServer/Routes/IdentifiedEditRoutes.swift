@@ -19,6 +19,8 @@ struct IdentifiedEditRoutes: RouteCollection {
         routes.edit(.POST, "/api/tables/{t}/items/{rowID}/move", moveItem)
         routes.edit(.POST, "/api/tables/{t}/items/{rowID}/switch", setItemSwitch)
         routes.edit(.POST, "/api/tables/{t}/items/{rowID}/press", pressItem)
+        routes.edit(.POST, "/api/tables/{t}/items/{rowID}/select", selectItem)
+        routes.edit(.POST, "/api/tables/{t}/items/{rowID}/deselect", deselectItem)
         routes.edit(.POST, "/api/tables/{t}/section-ids", insertSection)
         routes.edit(.PUT, "/api/tables/{t}/section-ids/{sectionID}", reloadSection)
         routes.edit(.DELETE, "/api/tables/{t}/section-ids/{sectionID}", deleteSection)
@@ -95,6 +97,26 @@ struct IdentifiedEditRoutes: RouteCollection {
         }
     }
 
+    func selectItem(_ request: HTTPRequest) throws -> HTTPResponse {
+        try changeSelection(request, selecting: true)
+    }
+
+    func deselectItem(_ request: HTTPRequest) throws -> HTTPResponse {
+        try changeSelection(request, selecting: false)
+    }
+
+    /// Selects or deselects the item by UIKit's rules (`Table.selectionBatch`);
+    /// an id not in the table is refused as every edit by id refuses it (409).
+    private func changeSelection(_ request: HTTPRequest, selecting selected: Bool) throws -> HTTPResponse {
+        let id = try request.rowID(limits)
+        return try store.change(request) { (table) throws in
+            guard let indexPath = table.indexPath(ofRow: id) else {
+                throw TableServerError.refused(.unknownItem(id, selected ? "select item" : "deselect item"))
+            }
+            return try table.selectionChange(selecting: selected, at: indexPath)
+        }
+    }
+
     // MARK: Sections
 
     func insertSection(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -131,30 +153,6 @@ struct IdentifiedEditRoutes: RouteCollection {
         try store.change(request, defaultAnimation: defaultAnimation) { table in
             try IdentifiedBatch(edits: edits).indexBatch(for: table)
         }
-    }
-}
-
-extension HTTPRequest {
-    /// The row id from the path (`{rowID}`); 400 when no row can have it.
-    fileprivate func rowID(_ limits: ModelLimits) throws -> String {
-        try identifier("rowID", limits)
-    }
-
-    /// The section id from the path (`{sectionID}`); 400 when no section can have it.
-    fileprivate func sectionID(_ limits: ModelLimits) throws -> String {
-        try identifier("sectionID", limits)
-    }
-
-    /// A path parameter that names an item by its id: refused before the table
-    /// is looked at when it is no id at all, so that the answer does not depend
-    /// on the table's version (`If-Match`), as a position that is no number.
-    private func identifier(_ name: String, _ limits: ModelLimits) throws -> String {
-        let text = parameters[name] ?? ""
-        guard limits.isIdentifier(text) else {
-            throw TableServerError.badRequest(
-                type: "bad-parameter", detail: "\"\(text)\" is not an id: ids match [A-Za-z0-9_-]{1,\(limits.maxIDLength)}")
-        }
-        return text
     }
 }
 

@@ -13,6 +13,7 @@ struct ReadRoutes: RouteCollection {
         routes.read("/api/tables/{t}/sections", numberOfSections)
         routes.read("/api/tables/{t}/sections/{s}/rows", numberOfRowsInSection)
         routes.read("/api/tables/{t}/sections/{s}/rows/{r}", cellForRowAt)
+        routes.read("/api/tables/{t}/items/{rowID}", cellForItem)
     }
 
     func numberOfSections(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -57,11 +58,8 @@ struct ReadRoutes: RouteCollection {
             writer.endArray()
             writer.endObject()
         }
-        // How to go on (RFC 8288): the next page, while rows are left after this one.
-        if range.upperBound < rows.count && limit > 0 {
-            let next = "/api/tables/\(request.tableID)/sections/\(s)/rows?offset=\(range.upperBound)&limit=\(limit)"
-            response.headers.set("Link", "<\(next)>; rel=\"next\"")
-        }
+        let links = PageLinks(path: "/api/tables/\(request.tableID)/sections/\(s)/rows", offset: offset, limit: limit, total: rows.count)
+        if let link = links.header { response.headers.set("Link", link) }
         return response.reusable(while: handle.revision, at: table.version)
     }
 
@@ -75,6 +73,27 @@ struct ReadRoutes: RouteCollection {
         }
         return Respond.json(version: table.version) { writer in
             table.sections[indexPath.section].rows[indexPath.row].writeJSON(to: &writer)
+        }
+        .reusable(while: handle.revision, at: table.version)
+    }
+
+    /// The row with an id, and where it is: `{"at": [section, row], "row": Row}`,
+    /// as an item of a batch's `insertRows` (docs/API.md, "Edits by id").
+    func cellForItem(_ request: HTTPRequest) throws -> HTTPResponse {
+        let id = try request.rowID(limits)
+        let handle = try store.handle(request.tableID)
+        let table = handle.table
+        guard let indexPath = table.indexPath(ofRow: id) else {
+            throw TableServerError.itemNotFound(table: table.id, id: id)
+        }
+        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
+            return Respond.notModified(version: table.version)
+        }
+        return Respond.json(version: table.version) { writer in
+            writer.beginObject()
+            writer.key("at"); writer.indexPath(indexPath)
+            writer.key("row"); table.sections[indexPath.section].rows[indexPath.row].writeJSON(to: &writer)
+            writer.endObject()
         }
         .reusable(while: handle.revision, at: table.version)
     }

@@ -16,11 +16,11 @@ extension TableServerError {
     /// The HTTP status of this refusal.
     var status: Int {
         switch self {
-        case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound: 404
+        case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound, .itemNotFound: 404
         case .tableExists, .tooManyTables, .refused, .selectionDisabled, .switchRefused, .pressRefused: 409
         case .versionMismatch: 412
         case .invalid: 422
-        case .badRequest: 400
+        case .badRequest, .malformedEntityTag: 400
         case .unsupportedMediaType: 415
         case .storageUnavailable, .storageInconsistent, .notCaughtUp: 503
         }
@@ -29,7 +29,7 @@ extension TableServerError {
     /// The problem document's `type`: a short slug naming the rule.
     var type: String {
         switch self {
-        case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound: "not-found"
+        case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound, .itemNotFound: "not-found"
         case .tableExists: "table-exists"
         case .tooManyTables: "too-many-tables"
         case .refused(let error): error.type
@@ -40,6 +40,7 @@ extension TableServerError {
         case .pressRefused(_, _, .noRow), .pressRefused(_, _, .unknownID): "unknown-id"
         case .pressRefused(_, _, .notAButton): "not-a-button"
         case .versionMismatch: "version-mismatch"
+        case .malformedEntityTag: "malformed-entity-tag"
         case .invalid: "validation"
         case .badRequest(let type, _): type
         case .unsupportedMediaType: "unsupported-media-type"
@@ -61,10 +62,16 @@ extension TableServerError {
             "table \"\(table)\" has no section \(section)"
         case .rowNotFound(let table, let indexPath):
             "table \"\(table)\" has no row \(indexPath.row) in section \(indexPath.section)"
+        case .itemNotFound(let table, let id):
+            "table \"\(table)\" has no item \"\(id)\""
         case .refused(let error):
             error.detail
         case .versionMismatch(let expected, let current):
             "If-Match \(expected) does not match the table's version \(ETag.string(for: current))"
+        case .malformedEntityTag(let tag) where !tag.contains("\""):
+            "If-Match: \(tag) names no version: entity tags are quoted, as ETag sends them (If-Match: \"\(tag)\")"
+        case .malformedEntityTag(let tag):
+            "If-Match: \(tag) names no version: entity tags are quoted, as ETag sends them (If-Match: \"7\")"
         case .selectionDisabled(let id):
             "table \"\(id)\" does not allow selection"
         case .switchRefused(_, _, .noRow), .switchRefused(_, _, .unknownID(_)):

@@ -10,8 +10,12 @@ enum TableServerError: Error, Sendable {
     case tooManyTables(Int)
     case sectionNotFound(table: String, section: Int)
     case rowNotFound(table: String, indexPath: TableIndexPath)
+    /// No row of the table has this id (a read by id; an edit by id is refused `unknown-id`).
+    case itemNotFound(table: String, id: String)
     case refused(BatchError)
     case versionMismatch(expected: String, current: Int)
+    /// An `If-Match` tag that is not quoted, so names no version (`7` for `"7"`).
+    case malformedEntityTag(String)
     case selectionDisabled(String)
     /// A switch flip refused (`…/switch`): no such row, not a switch, or a disabled one.
     case switchRefused(table: String, row: String, SwitchRefusal)

@@ -281,8 +281,11 @@ final class TableStore: Sendable {
         state.deliver(changes.map(\.event))
     }
 
+    /// `If-Match` against the table's version: 412 when it names another, 400
+    /// when it names no entity tag at all (`If-Match: 7`, where `"7"` was meant).
     static func checkPrecondition(_ ifMatch: String?, version: Int) throws {
         guard let ifMatch else { return }
+        if let malformed = EntityTagList.firstMalformed(in: ifMatch) { throw TableServerError.malformedEntityTag(String(malformed)) }
         if EntityTagList(ifMatch).matchesStrongly(ETag.string(for: version)) { return }
         throw TableServerError.versionMismatch(expected: ifMatch, current: version)
     }

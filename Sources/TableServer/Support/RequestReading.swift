@@ -86,3 +86,28 @@ extension HTTPRequest {
 func isASCIIDigit(_ byte: UInt8) -> Bool {
     byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
 }
+
+/// Reading ids from the path: `{rowID}` and `{sectionID}` of the routes by id.
+extension HTTPRequest {
+    /// The row id from the path (`{rowID}`); 400 when no row can have it.
+    func rowID(_ limits: ModelLimits) throws -> String {
+        try identifier("rowID", limits)
+    }
+
+    /// The section id from the path (`{sectionID}`); 400 when no section can have it.
+    func sectionID(_ limits: ModelLimits) throws -> String {
+        try identifier("sectionID", limits)
+    }
+
+    /// A path parameter that names an item by its id: refused before the table
+    /// is looked at when it is no id at all, so that the answer does not depend
+    /// on the table's version (`If-Match`), as a position that is no number.
+    private func identifier(_ name: String, _ limits: ModelLimits) throws -> String {
+        let text = parameters[name] ?? ""
+        guard limits.isIdentifier(text) else {
+            throw TableServerError.badRequest(
+                type: "bad-parameter", detail: "\"\(text)\" is not an id: ids match [A-Za-z0-9_-]{1,\(limits.maxIDLength)}")
+        }
+        return text
+    }
+}

@@ -89,7 +89,7 @@ let package = Package(
         .target(
             name: "TableServer",
             dependencies: [
-                "MicroHTTP", "TableModel", "TableRendering", "TableJournal", "TableDatabase", "JSON",
+                "MicroHTTP", "TableModel", "TableRendering", "TableJournal", "TableDatabase", "TableImport", "JSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict,

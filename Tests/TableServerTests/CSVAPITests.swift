@@ -18,6 +18,7 @@ import Testing
             #expect(link.headers["Content-Type"] == "text/csv; charset=utf-8; header=present")
             #expect(link.headers["Content-Disposition"] == "attachment; filename=\"t.csv\"")
             #expect(link.headers["ETag"] == "\"0-csv\"")
+            #expect(link.headers["Vary"] == "Accept, Accept-Encoding")
             #expect(link.text == Self.fixtureCSV)
             let accepted = try client.request(.GET, "/api/tables/t", headers: ["Accept": "text/csv"])
             #expect(accepted.text == Self.fixtureCSV)
@@ -51,6 +52,19 @@ import Testing
                 #expect(try response.json["type"]?.string == "not-acceptable")
             }
             #expect(try client.request(.GET, "/api/tables/t?format=xml").status == 400)
+        }
+    }
+
+    /// A JSON answer kept for plain reads is not what a request for CSV, or
+    /// for a form the server cannot answer, gets.
+    @Test func aKeptAnswerIsNotGivenToAnotherAccept() throws {
+        try withServer(.live) { client in
+            for _ in 0..<3 { #expect(try client.request(.GET, "/api/tables/t").status == 200) }
+            let csv = try client.request(.GET, "/api/tables/t", headers: ["Accept": "text/csv"])
+            #expect(csv.headers["Content-Type"] == "text/csv; charset=utf-8; header=present")
+            #expect(try client.request(.GET, "/api/tables/t", headers: ["Accept": "image/png"]).status == 406)
+            let browser = try client.request(.GET, "/api/tables/t", headers: ["Accept": "text/html,*/*;q=0.8"])
+            #expect(browser.headers["Content-Type"] == "application/json; charset=utf-8")
         }
     }
 

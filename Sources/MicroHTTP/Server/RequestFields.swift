@@ -22,6 +22,7 @@ struct RequestFields {
     var ifNoneMatch: UnsafePointer<CChar>?
     var minVersion: UnsafePointer<CChar>?
     var origin: UnsafePointer<CChar>?
+    var accept: UnsafePointer<CChar>?
 
     /// No fields.
     init() {}
@@ -44,7 +45,9 @@ struct RequestFields {
     private mutating func note(_ key: UnsafePointer<CChar>, _ size: Int, _ value: UnsafePointer<CChar>?) {
         switch size {
         case 4: Self.keep(value, as: &host, when: key, is: "host")
-        case 6: Self.keep(value, as: &origin, when: key, is: "origin")
+        case 6:
+            Self.keep(value, as: &origin, when: key, is: "origin")
+            Self.keep(value, as: &accept, when: key, is: "accept")
         case 11: Self.keep(value, as: &minVersion, when: key, is: "min-version")
         case 13: Self.keep(value, as: &ifNoneMatch, when: key, is: "if-none-match")
         case 14: Self.keep(value, as: &contentLength, when: key, is: "content-length")

@@ -14,7 +14,8 @@ extension Respond {
         headers.add("Content-Type", TableFormat.csvType)
         headers.add("ETag", csvTag(for: version))
         headers.add("Cache-Control", revalidate)
-        headers.add("Vary", "Accept")
+        // One Vary for both: compression adds Accept-Encoding only when it is not named.
+        headers.add("Vary", "Accept, Accept-Encoding")
         if download { headers.add("Content-Disposition", "attachment; filename=\"\(tableID).csv\"") }
         return HTTPResponse(status: 200, headers: headers, body: .chunks(ChunkProducer(pieces: export)))
     }

@@ -41,7 +41,8 @@ public struct CSVImportOptions: Sendable, Equatable {
     public var title: String?
     /// The table's style.
     public var style: TableStyle
-    /// The rows' `text`: by default the column `text`, or else the first column.
+    /// The rows' `text`: by default the column `text`, or else the first column
+    /// not read for the detail, id or section.
     public var text: CSVColumn?
     /// The rows' `detail`: by default the column `detail`, if any.
     public var detail: CSVColumn?

@@ -50,10 +50,12 @@ struct TableBuilder {
             }
             return nil
         }
-        text = column(options.text, default: "text") ?? 0
+        let named = column(options.text, default: "text")
         detail = column(options.detail, default: "detail")
         id = column(options.id, default: "id")
         section = column(options.section, default: "section")
+        // Without a column `text`: the first column not read for something else.
+        text = named ?? header.indices.first { [detail, id, section] in ![detail, id, section].contains($0) } ?? 0
         sort = options.sort.flatMap { column($0, default: "") }
         let chosen: [Int] =
             switch options.fields {

@@ -9,7 +9,7 @@ struct Import: ParsableCommand {
         abstract: "Make a Table document (JSON, on standard output) of a CSV file with a header row.",
         discussion: """
             COLUMN is a name from the header row or a number (1 for the first). Without \
-            --text, the column "text" or else the first; --detail, --id and --section default \
+            --text, the column "text" or else the first not read for something else; --detail, --id and --section default \
             to the columns of those names, when there are; every other column becomes the rows' \
             fields. The delimiter (comma, semicolon or tab) is found from the header row. A file \
             that begins with { or [ is read as JSON instead. Problems are reported with their \

@@ -177,6 +177,14 @@ import Testing
         #expect(helper.texts(made) == [["C", "A"], ["E", "B", "D"]], "largest first, equal ones in file order")
     }
 
+    @Test func withoutATextColumnTheTextIsTheFirstColumnNotReadForAnythingElse() throws {
+        let made = try helper.table("id,name,pop\nr1,Place,3\n")
+        #expect(made.sections[0].rows[0].id == "r1")
+        #expect(made.sections[0].rows[0].text == "Place")
+        #expect(made.sections[0].rows[0].fields == JSONObject([JSONMember("pop", .integer(3))]))
+        #expect(try helper.table("id\nr1\n").sections[0].rows[0].text == "r1", "the only column is text and id")
+    }
+
     @Test func theDelimiterIsFoundOrGiven() throws {
         #expect(try helper.table("name;pop\n\"a;b\";1\n").sections[0].rows[0].text == "a;b")
         #expect(try helper.table("name\tpop\tx,y\nA\t1\t2\n").sections[0].rows[0].fields["x_y"] == .integer(2))

@@ -81,6 +81,13 @@ import Testing
         #expect(text.contains(#"$.sections[0].rows[1].accessoryView.type: unknown value "slider"; expected one of "switch", "badge", "activityIndicator", "button""#))
 
         #expect(try launch(["check"]).exitStatus() == 2)
+
+        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("wtv-check-\(getpid()).csv")
+        try Data("text,id\nA,a\nB,a\n".utf8).write(to: csv)
+        defer { try? FileManager.default.removeItem(at: csv) }
+        let csvChecked = try run(["check", csv.path])
+        #expect(csvChecked.status == 1)
+        #expect(csvChecked.text == "\(csv.path): line 3: id \"a\" is already the id of line 2", "CSV is checked as serve reads it")
     }
 
     /// `import` writes the Table document of a CSV file, or names each problem

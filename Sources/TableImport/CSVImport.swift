@@ -41,16 +41,24 @@ public struct CSVImportError: Error, Sendable, Equatable, CustomStringConvertibl
 /// CSV files into tables: ``CSVReader`` reads the records, one at a time with
 /// their lines, and ``TableBuilder`` makes them rows.
 public enum CSVImport {
+    /// Records read between two calls of `table`'s `progress`.
+    public static let recordsPerProgress = 100_000
+
     /// The table `data` (a CSV file, UTF-8, with a header row) makes. `name` is
-    /// the file's name, for the default table id and delimiter.
+    /// the file's name, for the default table id and delimiter. `progress` is
+    /// told the share of the file read (0 to 1) every ``recordsPerProgress`` records.
     public static func table(
-        csv data: [UInt8], name: String, options: CSVImportOptions = CSVImportOptions(), limits: ModelLimits = .default
+        csv data: [UInt8], name: String, options: CSVImportOptions = CSVImportOptions(), limits: ModelLimits = .default,
+        progress: ((Double) -> Void)? = nil
     ) throws(CSVImportError) -> Table {
         let delimiter = options.delimiter ?? CSVDelimiter.sniff(data, name: name)
         var reader = CSVReader(data, delimiter: delimiter)
         var problems: [CSVImportError.Problem] = []
         var builder: TableBuilder?
+        var records = 0
         while let item = reader.next() {
+            records += 1
+            if let progress, records % recordsPerProgress == 0 { progress(Double(reader.offset) / Double(data.count)) }
             switch item {
             case .problem(let problem):
                 problems.append(problem)

@@ -44,6 +44,9 @@ public struct CSVReader: Sequence, IteratorProtocol {
         index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     }
 
+    /// The bytes read so far, of `bytes.count`.
+    public var offset: Int { index }
+
     public mutating func next() -> Item? {
         while index < bytes.count {
             let item = record()

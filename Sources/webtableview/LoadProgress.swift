@@ -2,7 +2,8 @@ import Foundation
 import TableModel
 
 /// What `serve` says on standard error while it loads a large file (1 MB or
-/// more): its size before, its rows and the time taken after.
+/// more): its size before, how much of it is read as it goes (CSV), its rows
+/// and the time taken after.
 struct LoadProgress {
     static let reportedBytes = 1_000_000
 
@@ -18,6 +19,12 @@ struct LoadProgress {
         }
         start = Date()
         Self.say("\(file): loading \(Self.megabytes(size)) MB…")
+    }
+
+    /// `fraction` of the file has been read.
+    func read(_ fraction: Double) {
+        guard start != nil else { return }
+        Self.say("\(file): \(Int(fraction * 100))% read…")
     }
 
     func finished(_ tables: [Table]) {

@@ -261,7 +261,7 @@ struct Serve: ParsableCommand {
         var failed = false
         for file in files + dataFiles {
             let progress = LoadProgress(file: file)
-            switch TableFile.load(file, limits: limits) {
+            switch TableFile.load(file, limits: limits, progress: progress.read) {
             case .success(let loaded):
                 progress.finished(loaded)
                 tables += loaded

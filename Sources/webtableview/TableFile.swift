@@ -8,8 +8,10 @@ enum TableFile {
     /// The tables in `path` (`-` is standard input): one Table document or an
     /// array of them, or the table `csvOptions` make of a CSV file. Which it is
     /// is told by the content, not the name: JSON begins with `{` or `[`.
+    /// `progress` hears how much of a CSV file is read (0 to 1), every so many records.
     static func load(
-        _ path: String, limits: ModelLimits, csvOptions: CSVImportOptions = CSVImportOptions()
+        _ path: String, limits: ModelLimits, csvOptions: CSVImportOptions = CSVImportOptions(),
+        progress: ((Double) -> Void)? = nil
     ) -> Result<[Table], TableFileError> {
         guard let data = read(path) else {
             return .failure(TableFileError(messages: ["cannot read the file"]))
@@ -17,7 +19,9 @@ enum TableFile {
         guard CSVImport.isJSON(Array(data.prefix(64))) else {
             do throws(CSVImportError) {
                 let name = path == "-" ? "stdin" : path
-                return .success([try CSVImport.table(csv: Array(data), name: name, options: csvOptions, limits: limits)])
+                return .success([
+                    try CSVImport.table(csv: Array(data), name: name, options: csvOptions, limits: limits, progress: progress)
+                ])
             } catch {
                 return .failure(TableFileError(messages: error.report))
             }

@@ -185,6 +185,15 @@ import Testing
         #expect(try helper.table("id\nr1\n").sections[0].rows[0].text == "r1", "the only column is text and id")
     }
 
+    @Test func progressIsToldEveryHundredThousandRecords() throws {
+        let csv = Array(("a\n" + String(repeating: "x\n", count: 250_000)).utf8)
+        var fractions: [Double] = []
+        let made = try CSVImport.table(csv: csv, name: "f.csv", progress: { fractions.append($0) })
+        #expect(made.rowCount == 250_000)
+        #expect(fractions.count == 2)
+        #expect(fractions == fractions.sorted() && fractions.allSatisfy { $0 > 0.3 && $0 < 0.9 }, "\(fractions)")
+    }
+
     @Test func theDelimiterIsFoundOrGiven() throws {
         #expect(try helper.table("name;pop\n\"a;b\";1\n").sections[0].rows[0].text == "a;b")
         #expect(try helper.table("name\tpop\tx,y\nA\t1\t2\n").sections[0].rows[0].fields["x_y"] == .integer(2))

@@ -63,16 +63,17 @@ public struct CSVExport<Rows: Collection & Sendable>: Sequence, Sendable where R
     /// The header line first, then pieces of `rowsPerPiece` rows.
     public struct Iterator: IteratorProtocol {
         let export: CSVExport
-        var names: [String]?
+        /// Each field name's column after `detail`; nil until the header is written.
+        var columns: [String: Int]?
         var section = 0
         var position: Rows.Index?
 
         init(export: CSVExport) { self.export = export }
 
         public mutating func next() -> [UInt8]? {
-            guard let names else {
+            guard let columns else {
                 let names = export.fieldNames
-                self.names = names
+                columns = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
                 var line = CSVLine()
                 for name in ["section", "id", "text", "detail"] + names { line.cell(name) }
                 return line.end()
@@ -83,7 +84,7 @@ public struct CSVExport<Rows: Collection & Sendable>: Sequence, Sendable where R
                 let current = export.sections[section]
                 var index = position ?? current.rows.startIndex
                 while index != current.rows.endIndex && written < export.rowsPerPiece {
-                    line.row(current.rows[index], header: current.header, names: names)
+                    line.row(current.rows[index], header: current.header, columns: columns)
                     current.rows.formIndex(after: &index)
                     written += 1
                 }
@@ -104,14 +105,23 @@ struct CSVLine {
     private(set) var bytes: [UInt8] = []
     private var atLineStart = true
 
-    mutating func row(_ row: Row, header: String?, names: [String]) {
+    /// The row's fields by column, reused from row to row.
+    private var values: [JSONValue?] = []
+
+    /// One line: the row's section header, id, text, detail, then its fields
+    /// in `columns` (a field name's place after `detail`).
+    mutating func row(_ row: Row, header: String?, columns: [String: Int]) {
         cell(header ?? "")
         cell(row.id ?? "")
         cell(row.text)
         cell(row.detail ?? "")
-        let fields = row.fields
-        for name in names {
-            switch fields[name] {
+        values.removeAll(keepingCapacity: true)
+        values.append(contentsOf: repeatElement(nil, count: columns.count))
+        for member in row.fields.members {
+            if let column = columns[member.key] { values[column] = member.value }
+        }
+        for index in values.indices {
+            switch values[index] {
             case nil, .null: cell("")
             case .string(let text): cell(text)
             case .integer(let integer): cell(String(integer), guarded: false)

@@ -106,6 +106,19 @@ import Testing
         }
     }
 
+    @Test func aCSVBodyOverTheLimitIs413AndChangesNothing() throws {
+        try withServer(.live, configure: { $0.maxBodySize = 1024 }) { client in
+            let csv = "text\n" + (0..<300).map { "row \($0)\n" }.joined()
+            let created = try client.request(
+                .POST, "/api/tables?table-id=big", headers: ["Content-Type": "text/csv"], body: body(csv))
+            #expect(created.status == 413)
+            let replaced = try client.request(.PUT, "/api/tables/t", headers: ["Content-Type": "text/csv"], body: body(csv))
+            #expect(replaced.status == 413)
+            #expect(try client.request(.GET, "/api/tables/big").status == 404)
+            #expect(try client.request(.GET, "/api/tables/t").json["version"]?.int == 0)
+        }
+    }
+
     @Test func aBadCSVBodyIs422WithEveryProblemUpToTwenty() throws {
         try withServer(.inProcess) { client in
             let csv = "name,id\n" + (0..<25).map { "n\($0)\n" }.joined() + "x\"y,z\n"

@@ -6,6 +6,7 @@
 //   CMicroHTTPD, CAllocator, CSendRing → MicroHTTP ──┐
 //   JSON → TableModel → TableRendering → TableServer → webtableview
 //                     ↘ TableJournal ↗
+//                     ↘ TableImport ↗
 //   CLibPQ → TableDatabase ─────────────────────────↗
 //
 // MicroHTTP knows nothing of tables; TableModel does no I/O; TableJournal does
@@ -43,8 +44,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
-        // CSV in (`webtableview import`, `serve --data FILE.csv`): a streaming RFC 4180 reader.
-        .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -78,12 +77,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "TableJournal", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
-        // CSV files into Table documents (`webtableview import`, `serve --data FILE.csv`).
-        .target(
-            name: "TableImport",
-            dependencies: ["TableModel", .product(name: "CSV", package: "CSV.swift")],
-            swiftSettings: strict
-        ),
+        // CSV in and out: files into Table documents (`webtableview import`, `serve FILE.csv`),
+        // tables into CSV (`GET /api/tables/{t}?format=csv`); its own RFC 4180 reader.
+        .target(name: "TableImport", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
         .systemLibrary(
             name: "CLibPQ",
             pkgConfig: "libpq",
@@ -93,7 +89,7 @@ let package = Package(
         .target(
             name: "TableServer",
             dependencies: [
-                "MicroHTTP", "TableModel", "TableRendering", "TableJournal", "TableDatabase", "JSON",
+                "MicroHTTP", "TableModel", "TableRendering", "TableJournal", "TableDatabase", "TableImport", "JSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict,
@@ -119,7 +115,8 @@ let package = Package(
             dependencies: ["TableRendering", "TableModel", "JSON", .product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: strict),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
-        .testTarget(name: "TableImportTests", dependencies: ["TableImport", "TableModel"], swiftSettings: strict),
+        .testTarget(
+            name: "TableImportTests", dependencies: ["TableImport", "TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TableDatabaseTests", dependencies: ["TableDatabase"], swiftSettings: strict),
         .testTarget(name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON", "TestSupport"], swiftSettings: strict),
         .testTarget(

@@ -86,7 +86,7 @@ public struct TableRenderer: Sendable {
         let whole = Array(
             document(
                 title: context.title, body: templates.render(context, "table"),
-                bodyClass: "table-page \(style.rawValue)", backLink: true
+                bodyClass: "table-page \(style.rawValue)", backLink: true, exporting: table
             ).utf8)
         guard inner.text == PagePieces.sectionsTemplate,
             let split = RowDrawer.onlyOccurrence(of: Array(marker.utf8), in: whole)
@@ -95,7 +95,7 @@ public struct TableRenderer: Sendable {
             let context = TableContext(table, style: style, rowLimits: rowLimits, drawer: drawer)
             let page = document(
                 title: context.title, body: templates.render(context, "table"),
-                bodyClass: "table-page \(style.rawValue)", backLink: true)
+                bodyClass: "table-page \(style.rawValue)", backLink: true, exporting: table)
             return PagePieces(
                 head: Array(page.utf8), tail: [], table: table, rowLimits: rowLimits, renderer: self, sectionCount: 0)
         }
@@ -154,7 +154,7 @@ public struct TableRenderer: Sendable {
         }
         return document(
             title: title, body: String(decoding: body, as: UTF8.self),
-            bodyClass: "table-page \(table.style.rawValue)", backLink: true)
+            bodyClass: "table-page \(table.style.rawValue)", backLink: true, exporting: table)
     }
 
     /// One `<tbody class="section">`, as inserted or reloaded by a live update;
@@ -210,8 +210,14 @@ public struct TableRenderer: Sendable {
         RowDrawer(templates: templates, defaults: RowDefaults(table: table, customCells: templates.customCells))
     }
 
-    private func document(title: String, body: String, bodyClass: String, backLink: Bool) -> String {
-        templates.render(
-            PageContext(title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink, assets: assets), "page")
+    /// The page around `body`; a table's page links its CSV export from the navigation bar.
+    private func document(title: String, body: String, bodyClass: String, backLink: Bool, exporting table: Table? = nil)
+        -> String
+    {
+        let exportLink = table.map { HTMLEscaping.escape("/api/tables/\(PathEscaping.segment($0.id))?format=csv") }
+        return templates.render(
+            PageContext(
+                title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink, exportLink: exportLink, assets: assets),
+            "page")
     }
 }

@@ -3,14 +3,14 @@ import Foundation
 import JSON
 import TableModel
 
-/// `webtableview check FILE...`: validates Table documents without serving them.
+/// `webtableview check FILE...`: validates table files (JSON or CSV) without serving them.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Validate Table documents and report every error with its JSON path.",
         discussion: "Exits 0 when every file is valid, 1 when one is not, 2 on bad usage."
     )
 
-    @Argument(help: "JSON files, each holding one Table document or an array of them.")
+    @Argument(help: "Files of tables: JSON (one Table document or an array of them) or CSV, told apart by content.")
     var files: [String]
 
     @Option(name: .customLong("max-field-bytes"), help: "Largest text of one field, in bytes.")

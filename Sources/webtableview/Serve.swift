@@ -12,7 +12,11 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve tables over HTTP (the default command).",
         discussion: """
-            Without --data the server starts with the demo tables (countries, US cities).
+            FILE… and --data name the tables to serve: JSON files (one Table document or an array of \
+            them) or CSV files (read as `webtableview import` reads them, with its defaults: every \
+            column kept, the delimiter found, see docs/FORMAT.md, "From a CSV file"); which it is \
+            is told by the content. Without them the server starts with the three demo tables \
+            (countries, settings, us-cities).
             It prints the URL it listens on as its first line, and stops cleanly on SIGINT or SIGTERM.
 
             Without --journal, tables live in memory only and a restart starts over. \
@@ -39,7 +43,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one.")
     var port = Self.defaults.port
 
-    @Option(name: .customLong("data"), help: "A JSON file of one Table document or an array of them (repeatable).")
+    @Argument(help: ArgumentHelp("Files of tables to serve: CSV, or JSON Table documents.", valueName: "file"))
+    var files: [String] = []
+
+    @Option(
+        name: .customLong("data"),
+        help: "A file of tables to serve, like FILE: CSV with a header row, or JSON (repeatable).")
     var dataFiles: [String] = []
 
     @Option(help: "Worker threads answering requests.")
@@ -245,14 +254,17 @@ struct Serve: ParsableCommand {
         _ = wtv_release_free_heap()
     }
 
-    /// The tables of every `--data` file, or the demo tables when there is none.
+    /// The tables of every FILE and `--data` file, or the demo tables when there is none.
     private func loadTables(limits: ModelLimits) throws -> [Table] {
-        guard !dataFiles.isEmpty else { return DemoTables.all }
+        guard !files.isEmpty || !dataFiles.isEmpty else { return DemoTables.all }
         var tables: [Table] = []
         var failed = false
-        for file in dataFiles {
-            switch TableFile.load(file, limits: limits) {
-            case .success(let loaded): tables += loaded
+        for file in files + dataFiles {
+            let progress = LoadProgress(file: file)
+            switch TableFile.load(file, limits: limits, progress: progress.read) {
+            case .success(let loaded):
+                progress.finished(loaded)
+                tables += loaded
             case .failure(let error):
                 failed = true
                 for message in error.messages {

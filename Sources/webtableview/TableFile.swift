@@ -3,25 +3,31 @@ import JSON
 import TableImport
 import TableModel
 
-/// Reading Table documents from files (`--data`, `check` and `import`).
+/// Reading tables from files (`serve FILE…`, `--data`, `check` and `import`).
 enum TableFile {
-    /// The tables in `path`: one Table document or an array of them, or, for a
-    /// `.csv` file, the table `csvOptions` make of it.
+    /// The tables in `path` (`-` is standard input): one Table document or an
+    /// array of them, or the table `csvOptions` make of a CSV file. Which it is
+    /// is told by the content, not the name: JSON begins with `{` or `[`.
+    /// `progress` hears how much of a CSV file is read (0 to 1), every so many records.
     static func load(
-        _ path: String, limits: ModelLimits, csvOptions: CSVImportOptions = CSVImportOptions()
+        _ path: String, limits: ModelLimits, csvOptions: CSVImportOptions = CSVImportOptions(),
+        progress: ((Double) -> Void)? = nil
     ) -> Result<[Table], TableFileError> {
-        if path.lowercased().hasSuffix(".csv") {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                return .failure(TableFileError(messages: ["cannot read the file"]))
-            }
+        guard let data = read(path) else {
+            return .failure(TableFileError(messages: ["cannot read the file"]))
+        }
+        guard CSVImport.isJSON(Array(data.prefix(64))) else {
             do throws(CSVImportError) {
-                return .success([try CSVImport.table(csv: Array(data), name: path, options: csvOptions, limits: limits)])
+                let name = path == "-" ? "stdin" : path
+                return .success([
+                    try CSVImport.table(csv: Array(data), name: name, options: csvOptions, limits: limits, progress: progress)
+                ])
             } catch {
-                return .failure(TableFileError(messages: error.problems.map(\.description)))
+                return .failure(TableFileError(messages: error.report))
             }
         }
         let value: JSONValue
-        switch parsed(path) {
+        switch parsed(consume data) {
         case .success(let parsed): value = parsed
         case .failure(let error): return .failure(error)
         }
@@ -32,14 +38,16 @@ enum TableFile {
         }
     }
 
-    /// The JSON value of the file at `path`, parsed from its bytes as read (no copy of
-    /// them); the bytes are let go on return, before the value is decoded into tables,
-    /// so that the bytes and the rows are never in memory together (the peak while loading,
-    /// scripts/bench/findings.md, *Memory under edits*).
-    private static func parsed(_ path: String) -> Result<JSONValue, TableFileError> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(TableFileError(messages: ["cannot read the file"]))
-        }
+    /// The bytes of the file at `path`, or of standard input for `-`.
+    private static func read(_ path: String) -> Data? {
+        path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+    }
+
+    /// The JSON value of a file's bytes, parsed as read (no copy of them); the
+    /// bytes are let go on return, before the value is decoded into tables, so
+    /// that the bytes and the rows are never in memory together (the peak while
+    /// loading, scripts/bench/findings.md, *Memory under edits*).
+    private static func parsed(_ data: consuming Data) -> Result<JSONValue, TableFileError> {
         do {
             return .success(try JSONParser().parse(data))
         } catch {

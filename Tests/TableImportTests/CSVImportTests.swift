@@ -1,3 +1,4 @@
+import JSON
 import TableImport
 import TableModel
 import Testing
@@ -100,5 +101,120 @@ import Testing
     @Test func aFieldOverTheLimitIsRefused() {
         let long = String(repeating: "x", count: 70_000)
         #expect(problems("a\n\(long)\n") == ["line 2: column \"a\" holds 70000 bytes; the limit is 65536"])
+    }
+}
+
+/// Reading on after a problem, summing up many, and the columns beyond text,
+/// detail, id and section.
+@Suite struct CSVImportColumnTests {
+    let helper = CSVImportTests()
+
+    @Test func everyProblemIsFoundReadingOnAtTheNextLine() {
+        let csv = "a,b\n1,x\"y\n2,3,4\n8,\"9\"!\n10\n\"open,5\n6,7\n"
+        #expect(
+            helper.problems(csv) == [
+                "line 2: a quote inside an unquoted field; quote the whole field and write the quote twice (\"\")",
+                "line 3: 3 fields, but the header has 2",
+                "line 4: text after a closing quote; a quote inside a quoted field is written twice (\"\")",
+                "line 5: 1 field, but the header has 2",
+                "line 6: a quoted field opens here and is never closed",
+            ])
+        #expect(helper.problems("a,b\n\"open,5\n6,7,8\n") == ["line 2: a quoted field opens here and is never closed", "line 3: 3 fields, but the header has 2"], "reading goes on at the line after the quote")
+    }
+
+    @Test func aLongListOfProblemsIsCutAtTwentyLines() {
+        let csv = "a,b\n" + String(repeating: "x\n", count: 30)
+        let error = CSVImportError(problems: (2...31).map { .init(line: $0, "1 field, but the header has 2") })
+        #expect(helper.problems(csv).count == 30)
+        #expect(error.report.count == 21)
+        #expect(error.report.last == "and 10 more problems")
+    }
+
+    @Test func manyRepeatedIdsAreSummedUpFirst() throws {
+        let csv = "name,id\n" + (0..<1562).map { "n\($0),same\n" }.joined()
+        do throws(CSVImportError) {
+            _ = try CSVImport.table(csv: Array(csv.utf8), name: "f.csv")
+            Issue.record("repeated ids are refused")
+        } catch {
+            #expect(error.report.count == 21)
+            #expect(
+                error.report.first
+                    == "1561 rows repeat the id of an earlier row: is \"id\" a column of unique ids? (choose another with --id)")
+            #expect(error.report[1] == "line 3: id \"same\" is already the id of line 2")
+            #expect(error.report.last == "and 1542 more problems")
+        }
+    }
+
+    @Test func theOtherColumnsBecomeFieldsNumbersOnlyWhenTheWholeColumnIs() throws {
+        let made = try helper.table("name,id,pop,code,note\nA,a,10,007,\nB,b,2.5,010,x\nC,c,-3e2,1,\n")
+        let rows = made.sections[0].rows
+        #expect(rows[0].fields == JSONObject([JSONMember("pop", .integer(10)), JSONMember("code", .string("007"))]))
+        #expect(
+            rows[1].fields
+                == JSONObject([JSONMember("pop", .double(2.5)), JSONMember("code", .string("010")), JSONMember("note", .string("x"))]))
+        #expect(rows[2].fields["pop"] == .integer(-300), "a whole number is an integer, as the model keeps it")
+        #expect(rows[0].id == "a" && rows[0].fields["name"] == nil, "the text and id columns are no fields")
+    }
+
+    @Test func fieldsAreChosenAndTheirNamesMadeIds() throws {
+        let csv = "name,Country Name,Country Name,,pop\nA,x,y,z,1\n"
+        let all = try helper.table(csv)
+        #expect(all.sections[0].rows[0].fields.keys == ["Country_Name", "Country_Name_2", "column", "pop"])
+        let chosen = try helper.table(csv, CSVImportOptions(fields: CSVImportOptions.fieldColumns("pop,2")))
+        #expect(chosen.sections[0].rows[0].fields == JSONObject([JSONMember("pop", .integer(1)), JSONMember("Country_Name", .string("x"))]))
+        #expect(try helper.table(csv, CSVImportOptions(fields: .none)).sections[0].rows[0].fields.isEmpty)
+        #expect(helper.problems(csv, CSVImportOptions(fields: .columns([.named("nope")]))).count == 1)
+    }
+
+    @Test func sortDescendingStyleIndexTitlesAndSectionsWithoutHeader() throws {
+        var options = CSVImportOptions(style: .insetGrouped, section: .named("state"), indexTitles: true)
+        options.setSort("-pop")
+        #expect(options.sort == .named("pop") && options.sortDescending)
+        let made = try helper.table("name,state,pop\nA,ny,1\nB,,5\nC,ny,3\nD,,5\nE,,9\n", options)
+        #expect(made.style == .insetGrouped)
+        #expect(made.sections.map(\.header) == ["ny", nil], "an empty value is a section without header")
+        #expect(made.sections.map(\.indexTitle) == ["N", nil])
+        #expect(helper.texts(made) == [["C", "A"], ["E", "B", "D"]], "largest first, equal ones in file order")
+    }
+
+    @Test func withoutATextColumnTheTextIsTheFirstColumnNotReadForAnythingElse() throws {
+        let made = try helper.table("id,name,pop\nr1,Place,3\n")
+        #expect(made.sections[0].rows[0].id == "r1")
+        #expect(made.sections[0].rows[0].text == "Place")
+        #expect(made.sections[0].rows[0].fields == JSONObject([JSONMember("pop", .integer(3))]))
+        #expect(try helper.table("id\nr1\n").sections[0].rows[0].text == "r1", "the only column is text and id")
+    }
+
+    @Test func progressIsToldEveryHundredThousandRecords() throws {
+        let csv = Array(("a\n" + String(repeating: "x\n", count: 250_000)).utf8)
+        var fractions: [Double] = []
+        let made = try CSVImport.table(csv: csv, name: "f.csv", progress: { fractions.append($0) })
+        #expect(made.rowCount == 250_000)
+        #expect(fractions.count == 2)
+        #expect(fractions == fractions.sorted() && fractions.allSatisfy { $0 > 0.3 && $0 < 0.9 }, "\(fractions)")
+    }
+
+    @Test func theDelimiterIsFoundOrGiven() throws {
+        #expect(try helper.table("name;pop\n\"a;b\";1\n").sections[0].rows[0].text == "a;b")
+        #expect(try helper.table("name\tpop\tx,y\nA\t1\t2\n").sections[0].rows[0].fields["x_y"] == .integer(2))
+        #expect(try helper.table("name,pop\nA,1\n", name: "f.tsv").sections[0].rows[0].text == "A,1", "a .tsv file is tab-separated")
+        let given = try helper.table("a|b\nx|y\n", CSVImportOptions(delimiter: CSVDelimiter.named("|")))
+        #expect(given.sections[0].rows[0].fields["b"] == .string("y"))
+        #expect(CSVDelimiter.named("tab") == UInt8(ascii: "\t") && CSVDelimiter.named("\"") == nil && CSVDelimiter.named("ab") == nil)
+    }
+
+    @Test func jsonIsToldByItsFirstCharacter() {
+        #expect(CSVImport.isJSON(Array("\u{FEFF}\n  {\"id\":1}".utf8)))
+        #expect(CSVImport.isJSON(Array("[]".utf8)))
+        #expect(!CSVImport.isJSON(Array("name,iata\n".utf8)))
+    }
+
+    @Test(arguments: [
+        ("=1+2", "'=1+2"), ("+1", "'+1"), ("-x", "'-x"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"), ("\r\nx", "'\r\nx"),
+        ("'=1", "''=1"), ("''", "'''"), ("'Twas", "'Twas"), ("'", "'"), ("plain", "plain"), ("", ""),
+    ])
+    func formulasAreWrittenAfterAnApostropheAndReadBack(_ pair: (text: String, cell: String)) {
+        #expect(CSVCell.guarded(pair.text) == pair.cell)
+        #expect(CSVCell.unguarded(pair.cell) == pair.text)
     }
 }

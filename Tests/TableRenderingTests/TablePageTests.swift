@@ -30,6 +30,15 @@ import Testing
         #expect(html.hasSuffix("</html>\n"))
     }
 
+    @Test func theNavigationBarOffersTheTableAsCSV() {
+        let export = #"<a class="nav-export" href="/api/tables/countries?format=csv" download title="Export as CSV" aria-label="Export as CSV"></a>"#
+        #expect(renderer.page(countries()).contains(#"<div class="nav-trailing" data-nav-actions>"# + export + "</div>"))
+        #expect(renderer.sectionPage(countries(), section: 0, range: 0..<1).contains(export))
+        #expect(!renderer.index([countries()]).contains("nav-export"), "the list of tables has nothing to export")
+        let pieces = renderer.pagePieces(countries()).reduce(into: [UInt8]()) { $0 += $1 }
+        #expect(String(decoding: pieces, as: UTF8.self).contains(export), "the page sent in pieces too")
+    }
+
     @Test(arguments: TableStyle.allCases)
     func everyTableStyle(style: TableStyle) throws {
         let html = renderer.page(countries(style: style))

@@ -81,6 +81,13 @@ import Testing
         #expect(text.contains(#"$.sections[0].rows[1].accessoryView.type: unknown value "slider"; expected one of "switch", "badge", "activityIndicator", "button""#))
 
         #expect(try launch(["check"]).exitStatus() == 2)
+
+        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("wtv-check-\(getpid()).csv")
+        try Data("text,id\nA,a\nB,a\n".utf8).write(to: csv)
+        defer { try? FileManager.default.removeItem(at: csv) }
+        let csvChecked = try run(["check", csv.path])
+        #expect(csvChecked.status == 1)
+        #expect(csvChecked.text == "\(csv.path): line 3: id \"a\" is already the id of line 2", "CSV is checked as serve reads it")
     }
 
     /// `import` writes the Table document of a CSV file, or names each problem
@@ -104,13 +111,71 @@ import Testing
 
         let refused = try run(["import", bad.path])
         #expect(refused.status == 1)
-        #expect(refused.text == "\(bad.path): line 4: a quoted field opens here and is never closed")
+        #expect(
+            refused.text
+                == "\(bad.path): line 3: 1 field, but the header has 2 \(bad.path): line 4: a quoted field opens here and is never closed",
+            "every problem, each with its line")
 
         let server = try launch(["serve", "--port", "0", "--data", good.path])
         let client = TestClient(port: try port(from: server))
         let rows = try client.request(.GET, "/api/tables/wtv-cities-\(getpid())/sections/0/rows")
         #expect(rows.status == 200)
         #expect(rows.text.contains("\"id\":\"la\""))
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(server.exitStatus() == 0)
+    }
+
+    /// `serve FILE…` takes CSV and JSON files as arguments, told apart by their
+    /// content; `import -` reads standard input; `serve --help` says so.
+    @Test func serveTakesFilesAndImportReadsStandardInput() throws {
+        let directory = FileManager.default.temporaryDirectory
+        let csv = directory.appendingPathComponent("wtv-airports-\(getpid()).txt")
+        let json = directory.appendingPathComponent("wtv-one-\(getpid()).data")
+        try Data("name;iata;elevation\nHeathrow;LHR;83\nSchiphol;AMS;-11\n".utf8).write(to: csv)
+        try Data(#"{"id":"one","sections":[{"rows":[{"text":"1"}]}]}"#.utf8).write(to: json)
+        defer {
+            try? FileManager.default.removeItem(at: csv)
+            try? FileManager.default.removeItem(at: json)
+        }
+        let server = try launch(["serve", "--port", "0", csv.path, json.path])
+        let client = TestClient(port: try port(from: server))
+        let airports = try client.request(.GET, "/api/tables/wtv-airports-\(getpid())?format=csv")
+        #expect(airports.text == "section,id,text,detail,iata,elevation\r\n,,Heathrow,,LHR,83\r\n,,Schiphol,,AMS,-11\r\n")
+        #expect(try client.request(.GET, "/api/tables/one").status == 200)
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(server.exitStatus() == 0)
+
+        let piped = try Child(
+            Self.executable, ["import", "-", "--table-id", "p", "--sort", "-n"], mergingErrors: false,
+            input: Data("text,n\na,1\nb,2\n".utf8))
+        let document = String(decoding: piped.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(piped.exitStatus() == 0)
+        #expect(document == #"{"id":"p","sections":[{"rows":[{"text":"b","fields":{"n":2}},{"text":"a","fields":{"n":1}}]}]}"# + "\n")
+
+        let help = try run(["serve", "--help"])
+        #expect(help.text.contains("(countries, settings, us-cities)"))
+        #expect(help.text.contains("CSV with a header row"))
+    }
+
+    /// Loading a large file says so before and after, on standard error.
+    @Test func loadingALargeFileSaysHowItGoes() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("wtv-large-\(getpid()).csv")
+        try Data(("text,n\n" + (0..<60_000).map { "row number \($0),\($0)\n" }.joined()).utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let server = try launch(["serve", "--port", "0", file.path], mergingErrors: true)
+        var lines: [String] = []
+        var line = [UInt8]()
+        while lines.last?.hasPrefix("listening on") != true, let byte = try server.output.fileHandleForReading.read(upToCount: 1)?.first {
+            if byte == UInt8(ascii: "\n") {
+                lines.append(String(decoding: line, as: UTF8.self))
+                line = []
+            } else {
+                line.append(byte)
+            }
+        }
+        #expect(lines.count == 3, "\(lines)")
+        #expect(lines.first?.hasPrefix("\(file.path): loading 1.") == true && lines.first?.hasSuffix(" MB…") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("\(file.path): 60000 rows in 1 table, ") == true)
         kill(server.process.processIdentifier, SIGTERM)
         #expect(server.exitStatus() == 0)
     }
@@ -217,13 +282,20 @@ final class Child {
     let output = Pipe()
     private let watchdog: Watchdog
 
-    init(_ executable: URL, _ arguments: [String], mergingErrors: Bool, limit: Duration = .seconds(60)) throws {
+    /// - Parameter input: the child's standard input, written whole and closed; none without it.
+    init(_ executable: URL, _ arguments: [String], mergingErrors: Bool, input: Data? = nil, limit: Duration = .seconds(60)) throws {
         process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = output
         process.standardError = mergingErrors ? output : FileHandle.nullDevice
+        let inputPipe = input.map { _ in Pipe() }
+        if let inputPipe { process.standardInput = inputPipe }
         try process.run()
         watchdog = Watchdog(process.processIdentifier, limit: limit)
+        if let input, let inputPipe {
+            inputPipe.fileHandleForWriting.write(input)
+            try inputPipe.fileHandleForWriting.close()
+        }
     }
 
     /// Waits for the exit and answers its status (a signal's number when killed).

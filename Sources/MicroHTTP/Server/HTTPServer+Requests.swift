@@ -258,11 +258,41 @@ extension HTTPServer {
     /// not conditional (`If-None-Match`, or `Min-Version`, which may make the
     /// handler wait or refuse), not cross-origin (a kept answer carries no CORS
     /// fields), and its connection is not closing (a kept answer carries no
-    /// `Connection: close`).
+    /// `Connection: close`), and asking for no form of its own (``acceptsKeptForm(_:)``).
     private static func isPlain(_ context: RequestContext, on connection: OpaquePointer) -> Bool {
         let fields = context.fields
         return context.body.isEmpty && !context.closesConnection && fields.ifNoneMatch == nil && fields.minVersion == nil
-            && fields.origin == nil && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
+            && fields.origin == nil && acceptsKeptForm(fields.accept)
+            && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
+    }
+
+    /// Whether an `Accept` field takes what a request without one gets, so that
+    /// a kept answer fits it: none, or one naming `*/*` or `application/json`
+    /// (what browsers and API clients send) and no other text form a handler
+    /// may choose instead (`text/csv`, `text/*`). Any other goes to its handler,
+    /// which may answer another form or 406 (docs/API.md, "CSV").
+    private static func acceptsKeptForm(_ accept: UnsafePointer<CChar>?) -> Bool {
+        guard let accept else { return true }
+        return (contains(accept, "*/*") || contains(accept, "application/json")) && !contains(accept, "csv")
+            && !contains(accept, "text/*")
+    }
+
+    /// Whether the C string `text` holds `word` (lowercase ASCII), ignoring case.
+    private static func contains(_ text: UnsafePointer<CChar>, _ word: StaticString) -> Bool {
+        let word = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        var start = 0
+        while text[start] != 0 {
+            var index = 0
+            while index < word.count {
+                var byte = UInt8(bitPattern: text[start + index])
+                if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte |= 0x20 }
+                if byte != word[index] { break }
+                index += 1
+            }
+            if index == word.count { return true }
+            start += 1
+        }
+        return false
     }
 
     /// Undoes the body's `Content-Encoding` in place: gzip, inflated within

@@ -30,6 +30,7 @@ struct RequestFields {
     var hasConflictingContentLength = false
     /// `Transfer-Encoding` fields after the first, which continue its list.
     var moreTransferEncodings: [UnsafePointer<CChar>] = []
+    var accept: UnsafePointer<CChar>?
 
     /// No fields.
     init() {}
@@ -66,6 +67,7 @@ struct RequestFields {
             hasSecondHost = hasSecondHost || host != nil
             host = host ?? value
         case 6 where Self.is(key, "origin"): origin = origin ?? value
+        case 6 where Self.is(key, "accept"): accept = accept ?? value
         case 11 where Self.is(key, "min-version"): minVersion = minVersion ?? value
         case 13 where Self.is(key, "if-none-match"): ifNoneMatch = ifNoneMatch ?? value
         case 14 where Self.is(key, "content-length"):

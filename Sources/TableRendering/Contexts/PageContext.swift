@@ -11,6 +11,8 @@ struct PageContext: MustacheParent {
     let bodyClass: String
     /// Whether the navigation bar offers a way back to the list of tables.
     let hasBackLink: Bool
+    /// Escaped: where the navigation bar's export button downloads the table as CSV; nil for no button.
+    let exportLink: String?
     /// The path the stylesheet and scripts are linked under (a path the
     /// server chose, never client text).
     let assets: String
@@ -22,6 +24,7 @@ struct PageContext: MustacheParent {
         case "body": body
         case "bodyClass": bodyClass
         case "hasBackLink": hasBackLink
+        case "exportLink": exportLink
         default: nil
         }
     }

@@ -1,5 +1,6 @@
 import JSON
 import MicroHTTP
+import TableImport
 import TableModel
 
 /// `/api/tables` and `/api/tables/{t}`: the list, create, fetch, replace, patch, delete.
@@ -29,8 +30,17 @@ struct TableRoutes: RouteCollection {
     }
 
     func createTable(_ request: HTTPRequest) throws -> HTTPResponse {
-        let table = try request.decodeBody { (value) throws(ValidationError) in
-            try ModelDecoder.table(from: value, limits: limits)
+        let table: Table
+        if request.hasCSVBody {
+            guard let id = request.query["table-id"], !id.isEmpty else {
+                throw TableServerError.badRequest(
+                    type: "bad-parameter", detail: "query parameter table-id names the table a CSV body makes")
+            }
+            table = try request.csvTable(id: id, limits: limits)
+        } else {
+            table = try request.decodeBody { (value) throws(ValidationError) in
+                try ModelDecoder.table(from: value, limits: limits)
+            }
         }
         let created = try store.create(table)
         var response = Respond.json(status: 201, version: created.version) { created.writeJSON(to: &$0) }
@@ -39,8 +49,20 @@ struct TableRoutes: RouteCollection {
     }
 
     func getTable(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let format = try TableFormat.requested(by: request) else {
+            return Respond.notAcceptable(request.headers["Accept"] ?? "")
+        }
         let handle = try store.handle(request.tableID)
         let table = handle.table
+        if format == .csv {
+            // A view (search, filter) will pass only its rows here.
+            let tag = Respond.csvTag(for: table.version)
+            if ETag.matches(request.headers["If-None-Match"], tag: tag) {
+                return Respond.notModified(etag: tag, cacheControl: Respond.revalidate)
+            }
+            let export = CSVExport(sections: CSVExportSection.all(of: table), rowsPerPiece: Respond.rowsPerPiece)
+            return Respond.csv(export, tableID: table.id, version: table.version, download: request.query["format"] != nil)
+        }
         if ETag.matches(request.headers["If-None-Match"], version: table.version) {
             return Respond.notModified(version: table.version)
         }
@@ -55,9 +77,12 @@ struct TableRoutes: RouteCollection {
 
     func replaceTable(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = request.tableID
-        var snapshot = try request.decodeBody { (value) throws(ValidationError) in
-            try ModelDecoder.table(from: value, limits: limits, defaultID: id)
-        }
+        var snapshot =
+            try request.hasCSVBody
+            ? request.csvSnapshot(of: store.handle(id).table, limits: limits)
+            : request.decodeBody { (value) throws(ValidationError) in
+                try ModelDecoder.table(from: value, limits: limits, defaultID: id)
+            }
         guard snapshot.id == id else {
             throw TableServerError.invalid(
                 ValidationError(issues: [

@@ -4,6 +4,7 @@
 
 import { AccessoryButtons } from "./accessory-buttons.js";
 import { TableAPI } from "./api.js";
+import { DeepLink } from "./deep-link.js";
 import { versionOf } from "./dom.js";
 import { Editing } from "./editing.js";
 import { LiveFeed } from "./live-feed.js";
@@ -42,10 +43,12 @@ class TableView {
     this.sectionIndex = new SectionIndex(this);
     this.scroll = new VirtualScroll(this);
     this.refreshControl = new RefreshControl(this);
+    this.deepLink = new DeepLink(this);
     this.enhance(table);
     this.selection.start();
     table.classList.add("tv-live");
     this.feed.start();
+    this.deepLink.follow(window.location.hash);
   }
 
   /** Enhances every row in `root` (a table, section or row). */

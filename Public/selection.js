@@ -12,6 +12,8 @@ import { cellsOf, indexPathOf, rowCountOf, sectionsOf } from "./dom.js";
 import { applyGridRoles, horizontalTarget } from "./grid.js";
 
 const CONTROLS = "a, button, input, select, textarea, .tv-reorder-handle";
+/** How long a tapped row's highlight lasts before it clears (tableview-live.css, tv-flash). */
+const FLASH_MS = 600;
 /** Controls that take the arrow and Home/End keys themselves. */
 const TEXT_ENTRY = "input:not([type=checkbox], [type=radio], [type=button]), select, textarea, [contenteditable]";
 
@@ -31,7 +33,12 @@ export class Selection {
       if (table.classList.contains("editing")) return;
       const cell = event.target.closest("tr.cell");
       if (!isRow(cell)) return;
-      if (!event.target.closest(CONTROLS)) this.choose(cell);
+      if (event.target.closest("a.cell-link")) this.flash(cell);
+      else if (!event.target.closest(CONTROLS)) this.choose(cell);
+    });
+    // Back from the row's link (the page kept in the back/forward cache): no row stays highlighted.
+    window.addEventListener("pageshow", () => {
+      for (const cell of table.querySelectorAll("tr.tv-flash")) cell.classList.remove("tv-flash");
     });
     table.addEventListener("keydown", (event) => this.keyDown(event));
     table.addEventListener("focusin", (event) => {
@@ -58,6 +65,21 @@ export class Selection {
       if (other !== cell) other.setAttribute("tabindex", "-1");
     }
     cell.setAttribute("tabindex", "0");
+  }
+
+  /**
+   * A row whose tap opens its link: the highlight flashes and clears, as
+   * UIKit's deselectRow(animated:) after a segue; the table keeps no selection
+   * (docs/FORMAT.md, "Row"). Not for `selectionStyle` none.
+   */
+  flash(cell) {
+    if (cell.classList.contains("selection-none")) return;
+    clearTimeout(this.flashTimer);
+    cell.classList.remove("tv-flash");
+    // Read the layout so that a flash started again runs from its start.
+    void cell.offsetWidth;
+    cell.classList.add("tv-flash");
+    this.flashTimer = setTimeout(() => cell.classList.remove("tv-flash"), FLASH_MS);
   }
 
   async choose(cell) {

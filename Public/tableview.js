@@ -8,6 +8,7 @@ import { DeepLink } from "./deep-link.js";
 import { versionOf } from "./dom.js";
 import { Editing } from "./editing.js";
 import { LiveFeed } from "./live-feed.js";
+import { fitNavTitle } from "./nav-title.js";
 import { Notices } from "./notices.js";
 import { RefreshControl } from "./refresh.js";
 import { Reorder } from "./reorder.js";
@@ -48,6 +49,8 @@ class TableView {
     this.selection.start();
     table.classList.add("tv-live");
     this.feed.start();
+    // Editing, selection and live updates work from here on (docs/PERFORMANCE.md).
+    performance.mark("webtableview:interactive");
     this.deepLink.follow(window.location.hash);
   }
 
@@ -92,6 +95,7 @@ class TableView {
 }
 
 document.documentElement.classList.add("tv-js");
+fitNavTitle();
 for (const table of document.querySelectorAll("table.table-view[data-table]")) {
   new TableView(table);
 }

@@ -136,6 +136,7 @@ export function renumber(table) {
     cells.forEach((cell, r) => {
       setIfChanged(cell, "data-section", section);
       setIfChanged(cell, "data-row", String(first + r));
+      setIfChanged(cell, "id", `section-${s}-row-${first + r}`);
     });
     const more = moreRowOf(tbody);
     const next = String(first + cells.length);

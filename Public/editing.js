@@ -105,15 +105,18 @@ export class Editing {
   }
 
   async commitDelete(cell, confirm) {
+    if (cell.classList.contains("tv-pending")) return;
     const [section, row] = indexPathOf(cell);
     cell.classList.add("tv-pending");
-    confirm.disabled = true;
+    // Not `disabled`: a disabled button drops the focus to <body>; the row keeps
+    // it until the feed deletes the row and the focus moves to the next one.
+    confirm.setAttribute("aria-disabled", "true");
     try {
       await this.view.api.deleteRow(section, row);
     } catch (error) {
       this.view.notices.refused(error);
       cell.classList.remove("tv-pending", "tv-confirming");
-      confirm.disabled = false;
+      confirm.removeAttribute("aria-disabled");
     }
   }
 

@@ -71,9 +71,14 @@ export class LiveFeed {
     window.location.reload();
   }
 
+  /** Applies `update`, or keeps it while held and tells the page (`webtableview:held`) it waits. */
   receive(update) {
-    if (this.holds > 0) this.queue.push(update);
-    else this.apply(update);
+    if (this.holds > 0) {
+      this.queue.push(update);
+      this.view.table.dispatchEvent(new CustomEvent("webtableview:held", { detail: update }));
+    } else {
+      this.apply(update);
+    }
   }
 
   apply(update) {
@@ -102,6 +107,8 @@ export class LiveFeed {
   /** Applies an `update` event to the table; false when the page reloads instead. */
   applyChange(update) {
     const { table } = this.view;
+    // Rows moved in the page lose the focus (a move is a removal, then an insertion): it goes back below.
+    const focused = table.contains(document.activeElement) ? document.activeElement : null;
     const drawn = new Map(this.view.beforeUpdate.flatMap((hook) => hook(update)));
     // What the reader is looking at stays in place, whatever changed above it.
     const anchor = this.view.scroll.readingAnchor();
@@ -119,6 +126,10 @@ export class LiveFeed {
     }
     table.dispatchEvent(new CustomEvent("webtableview:update", { detail: update }));
     this.view.scroll.keepReading(anchor);
+    if (focused?.isConnected && !focused.closest(".tv-removing")
+      && (!document.activeElement || document.activeElement === document.body)) {
+      focused.focus({ preventScroll: true });
+    }
     return true;
   }
 

@@ -10,7 +10,10 @@
 // sent again at the newer version when the server answers that the table
 // changed, so it too lands between the rows the reader saw.
 // The row stays where it was dropped until the feed reports the change; if the
-// move is refused (the row itself is gone), the row goes back.
+// move is refused (the row itself is gone), the row goes back. The row's id is
+// read when it is picked up: a row deleted meanwhile (the feed reports it while
+// the row is held, or as it is dropped) ends the drag with a plain message, and
+// nothing is sent.
 
 import { ApiError } from "./api.js";
 import {
@@ -33,10 +36,21 @@ function decorate(cell) {
   body.append(handle);
 }
 
-/** Where a row was before it was picked up, to put it back. */
+/** Where a row was before it was picked up, to put it back, and its id then. */
 function originOf(cell) {
   const tbody = cell.parentNode;
-  return { cell, tbody, index: cellsOf(tbody).indexOf(cell), from: indexPathOf(cell) };
+  return { cell, tbody, index: cellsOf(tbody).indexOf(cell), from: indexPathOf(cell), id: cell.dataset.id };
+}
+
+/** True when the row is no longer in the table (deleted, maybe still animating away). */
+function gone(cell) {
+  return !cell.isConnected || cell.classList.contains("tv-removing");
+}
+
+/** True when `batch` deletes the row at `[section, row]` or its section. */
+function deletes(batch, [section, row]) {
+  return (batch?.deleteSections ?? []).includes(section)
+    || (batch?.deleteRows ?? []).some(([s, r]) => s === section && r === row);
 }
 
 function positionOf(cell) {
@@ -102,6 +116,7 @@ export class Reorder {
       return drawn;
     });
     table.addEventListener("webtableview:update", () => this.placeAhead());
+    table.addEventListener("webtableview:held", (event) => this.heldUpdate(event.detail));
   }
 
   get editing() {
@@ -116,13 +131,18 @@ export class Reorder {
     event.preventDefault();
     const cell = handle.closest("tr.cell");
     const top = cell.getBoundingClientRect().top + window.scrollY;
-    this.drag = { cell, origin: originOf(cell), startY: event.clientY + window.scrollY, startTop: top, shift: 0 };
+    const drag = { cell, origin: originOf(cell), startY: event.clientY + window.scrollY, startTop: top, shift: 0 };
+    this.drag = drag;
     this.view.feed.hold();
     cell.classList.add("tv-dragging");
     this.view.table.classList.add("tv-reordering");
     // Moving the row in the page ends the handle's pointer capture: follow the
-    // pointer on the document instead.
-    followPointer(event, (moveEvent) => this.pointerMove(moveEvent), (released) => this.endDrag(released));
+    // pointer on the document instead. A drag ended early (its row deleted) ignores the rest.
+    followPointer(event, (moveEvent) => {
+      if (this.drag === drag) this.pointerMove(moveEvent);
+    }, (released) => {
+      if (this.drag === drag) this.endDrag(released);
+    });
   }
 
   pointerMove(event) {
@@ -169,6 +189,36 @@ export class Reorder {
       this.restore(origin);
       this.view.feed.release();
     }
+  }
+
+  /**
+   * An update held back while a row is dragged or lifted: when it deletes that
+   * row (the first update held, whose positions are those the page shows), the
+   * drag ends now. Later ones are checked as the row is dropped (`commit`).
+   */
+  heldUpdate(update) {
+    const held = this.drag ?? this.lifted;
+    if (!held || update.version !== versionOf(this.view.table) + 1 || !deletes(update.batch, held.origin.from)) return;
+    const { cell, origin } = held;
+    if (this.drag) {
+      this.drag = null;
+      cell.classList.remove("tv-dragging");
+      cell.style.removeProperty("transform");
+      this.view.table.classList.remove("tv-reordering");
+    } else {
+      this.lifted = null;
+      cell.classList.remove("tv-lifted");
+      held.handle.setAttribute("aria-pressed", "false");
+    }
+    this.restore(origin);
+    this.view.feed.release();
+    this.lost(cell);
+  }
+
+  /** Says that the row picked up was deleted meanwhile, so nothing moved. */
+  lost(cell) {
+    this.view.notices.alert(
+      `That row is no longer in the table, so nothing was changed. “${rowText(cell)}” was deleted while you were moving it.`);
   }
 
   // MARK: Keyboard
@@ -257,7 +307,12 @@ export class Reorder {
 
   /** Sends the move from `origin` to where the row is now, unless it is back where it was. */
   async commit(origin) {
-    const { cell, from } = origin;
+    const { cell, from, id } = origin;
+    if (gone(cell)) {
+      this.view.feed.release();
+      this.lost(cell);
+      return;
+    }
     const to = positionOf(cell);
     if (to[0] === from[0] && to[1] === from[1]) {
       this.view.feed.release();
@@ -265,13 +320,20 @@ export class Reorder {
     }
     // Read at the version shown; updates held back during the drag come after it.
     const version = versionOf(this.view.table);
-    const anchors = cell.dataset.id ? anchorsOf(cell) : [];
+    const anchors = id ? anchorsOf(cell) : [];
     renumber(this.view.table);
     this.pending = origin;
     if (!anchors.length) this.move = { from, gap: gapOf(from, to), version };
+    // Updates held back during the drag are applied now: one may delete the row.
     this.view.feed.release();
+    if (gone(cell)) {
+      this.pending = null;
+      this.move = null;
+      this.lost(cell);
+      return;
+    }
     try {
-      if (anchors.length) await this.moveByID(cell.dataset.id, anchors);
+      if (anchors.length) await this.moveByID(id, anchors);
       else await this.moveByPosition();
     } catch (error) {
       this.move = null;

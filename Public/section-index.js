@@ -1,17 +1,52 @@
 // The section index strip (sectionIndexTitles, plain style only): a click on a
-// title, or a drag along the strip, scrolls its section to the top. The strip
-// is rebuilt when sections are inserted, deleted or moved.
+// title, or a drag along the strip (a thumb scrubbing it), scrolls its section
+// to the top. As in UIKit the strip fits the window below the navigation bar
+// at every height: its titles shrink, and when they still do not fit, runs of
+// them fold into "•", each bullet standing for the titles between its
+// neighbours. A drag maps the whole strip, end to end, onto every title, shown
+// or folded. The strip is rebuilt when sections are inserted, deleted or moved,
+// and laid out again when the window is resized.
 
 import { sectionsOf } from "./dom.js";
+
+/** A title's line at full size, the smallest it shrinks to, and a line of a folded strip (px). */
+const LINE = 16;
+const SMALLEST_LINE = 12;
+const FOLDED_LINE = 14;
+/** Room kept between the strip and the navigation bar above, the window's edge below, and its padding (px). */
+const MARGIN = 8;
+const PADDING = 8;
+
+/**
+ * The entries of a strip of `slots` lines for `titles` (more than fit): titles
+ * evenly spread, first and last included, with a bullet for each run of
+ * titles between two of them.
+ */
+export function fold(titles, slots) {
+  const shown = Math.max(2, Math.floor((Math.max(slots, 3) + 1) / 2));
+  const picks = Array.from({ length: shown }, (_, k) => Math.round((k * (titles.length - 1)) / (shown - 1)));
+  const entries = [];
+  picks.forEach((pick, k) => {
+    entries.push({ ...titles[pick], label: titles[pick].title });
+    const next = picks[k + 1];
+    if (next === undefined || next - pick < 2) return;
+    const middle = titles[Math.floor((pick + 1 + next - 1) / 2)];
+    entries.push({ ...middle, label: "•", run: `${titles[pick + 1].title} to ${titles[next - 1].title}` });
+  });
+  return entries;
+}
 
 export class SectionIndex {
   constructor(view) {
     this.view = view;
     this.strip = view.container.querySelector("nav.section-index");
     this.plain = view.table.classList.contains("plain");
+    /** Every index title and its section, a title equal to the one before shown once. */
+    this.titles = [];
     if (!this.strip) return;
     this.learnTitles();
     this.listen();
+    this.rebuild();
   }
 
   /** Index titles of the sections drawn by the server, when the markup does not carry them. */
@@ -24,19 +59,21 @@ export class SectionIndex {
   }
 
   listen() {
+    window.addEventListener("resize", () => this.layOut());
     this.strip.addEventListener("click", (event) => {
       const link = event.target.closest("a");
       if (!link) return;
       event.preventDefault();
-      this.jump(link);
+      this.jump(Number(link.dataset.section), link.getAttribute("aria-label") ?? link.textContent);
     });
     this.strip.addEventListener("pointerdown", (event) => {
       if (event.button !== 0) return;
       event.preventDefault();
       this.strip.setPointerCapture(event.pointerId);
       this.strip.classList.add("tv-scrubbing");
-      this.jumpTo(event.clientY);
-      const move = (moveEvent) => this.jumpTo(moveEvent.clientY);
+      this.current = null;
+      this.scrubTo(event.clientY);
+      const move = (moveEvent) => this.scrubTo(moveEvent.clientY);
       const end = () => {
         this.strip.classList.remove("tv-scrubbing");
         this.strip.removeEventListener("pointermove", move);
@@ -49,31 +86,27 @@ export class SectionIndex {
     });
   }
 
-  /** Jumps to the title nearest to `y` on the strip. */
-  jumpTo(y) {
-    const links = Array.from(this.strip.querySelectorAll("a"));
-    let nearest = null;
-    let distance = Infinity;
-    for (const link of links) {
-      const box = link.getBoundingClientRect();
-      const d = y < box.top ? box.top - y : y > box.bottom ? y - box.bottom : 0;
-      if (d < distance) {
-        nearest = link;
-        distance = d;
-      }
-    }
-    if (nearest && nearest !== this.current) this.jump(nearest);
+  /** Jumps to the title at `y` along the strip, the strip standing for every title from end to end. */
+  scrubTo(y) {
+    const links = this.strip.querySelectorAll("a");
+    if (!links.length || !this.titles.length) return;
+    const top = links[0].getBoundingClientRect().top;
+    const bottom = links[links.length - 1].getBoundingClientRect().bottom;
+    const fraction = Math.min(Math.max((y - top) / Math.max(bottom - top, 1), 0), 1);
+    const title = this.titles[Math.min(Math.floor(fraction * this.titles.length), this.titles.length - 1)];
+    if (title === this.current) return;
+    this.current = title;
+    this.jump(title.section, title.title);
   }
 
-  jump(link) {
-    this.current = link;
-    const section = document.getElementById(link.getAttribute("href").slice(1));
+  jump(index, title) {
+    const section = sectionsOf(this.view.table)[index];
     if (!section) return;
     section.scrollIntoView({ block: "start", behavior: "instant" });
-    this.view.notices.announce(link.textContent);
+    this.view.notices.announce(title);
   }
 
-  /** Redraws the strip from the sections' index titles (a title equal to the one before is shown once). */
+  /** Reads the sections' index titles afresh and redraws the strip. */
   rebuild() {
     if (!this.plain) return;
     if (!this.strip) {
@@ -83,18 +116,39 @@ export class SectionIndex {
       this.view.table.after(this.strip);
       this.listen();
     }
-    const links = [];
+    this.titles = [];
     let previous = null;
     sectionsOf(this.view.table).forEach((section, index) => {
       const title = section.dataset.indexTitle;
       if (!title || title === previous) return;
       previous = title;
-      const link = document.createElement("a");
-      link.href = `#section-${index}`;
-      link.textContent = title;
-      links.push(link);
+      this.titles.push({ title, section: index });
     });
-    this.strip.replaceChildren(...links);
-    this.strip.hidden = links.length === 0;
+    this.layOut();
+  }
+
+  /** Draws the titles that fit below the navigation bar: all of them, shrunk if need be, or folded. */
+  layOut() {
+    if (!this.strip) return;
+    const { titles } = this;
+    this.strip.hidden = titles.length === 0;
+    if (!titles.length) return;
+    const bar = Math.max(document.querySelector(".nav-bar")?.getBoundingClientRect().bottom ?? 0, 0);
+    const room = window.innerHeight - bar - 2 * MARGIN - PADDING;
+    let line = Math.min(LINE, room / titles.length);
+    let entries = titles.map((title) => ({ ...title, label: title.title }));
+    if (line < SMALLEST_LINE) {
+      line = FOLDED_LINE;
+      entries = fold(titles, Math.floor(room / FOLDED_LINE));
+    }
+    this.strip.style.setProperty("--index-line", `${Math.floor(line * 10) / 10}px`);
+    this.strip.replaceChildren(...entries.map((entry) => {
+      const link = document.createElement("a");
+      link.href = `#section-${entry.section}`;
+      link.dataset.section = String(entry.section);
+      link.textContent = entry.label;
+      if (entry.run) link.setAttribute("aria-label", entry.run);
+      return link;
+    }));
   }
 }

@@ -3,7 +3,8 @@
 // multiple selection. The highlight and checkmarks then follow `selected` as
 // the feed reports it. Rows with a `link` open it instead. Rows take focus one
 // at a time (a roving tabindex): Tab enters the table, arrow keys move along it,
-// Left and Right along the controls of a row (grid.js); Home and End (or
+// Left and Right along the controls of a row (grid.js), Up and Down from a row
+// or a control in it; Home and End (or
 // Ctrl+Home and Ctrl+End) go to the first and last row of the whole table,
 // loading them first when they are not in the page (virtual-scroll.js).
 
@@ -11,6 +12,10 @@ import { cellsOf, indexPathOf, rowCountOf, sectionsOf } from "./dom.js";
 import { applyGridRoles, horizontalTarget } from "./grid.js";
 
 const CONTROLS = "a, button, input, select, textarea, .tv-reorder-handle";
+/** How long a tapped row's highlight lasts before it clears (tableview-live.css, tv-flash). */
+const FLASH_MS = 600;
+/** Controls that take the arrow and Home/End keys themselves. */
+const TEXT_ENTRY = "input:not([type=checkbox], [type=radio], [type=button]), select, textarea, [contenteditable]";
 
 function isRow(element) {
   return element?.matches?.("tr.cell") && !element.classList.contains("tv-removing");
@@ -25,9 +30,15 @@ export class Selection {
     });
     view.structure.push((root) => applyGridRoles(table, root));
     table.addEventListener("click", (event) => {
-      if (table.classList.contains("editing") || event.target.closest(CONTROLS)) return;
+      if (table.classList.contains("editing")) return;
       const cell = event.target.closest("tr.cell");
-      if (isRow(cell)) this.choose(cell);
+      if (!isRow(cell)) return;
+      if (event.target.closest("a.cell-link")) this.flash(cell);
+      else if (!event.target.closest(CONTROLS)) this.choose(cell);
+    });
+    // Back from the row's link (the page kept in the back/forward cache): no row stays highlighted.
+    window.addEventListener("pageshow", () => {
+      for (const cell of table.querySelectorAll("tr.tv-flash")) cell.classList.remove("tv-flash");
     });
     table.addEventListener("keydown", (event) => this.keyDown(event));
     table.addEventListener("focusin", (event) => {
@@ -56,6 +67,21 @@ export class Selection {
     cell.setAttribute("tabindex", "0");
   }
 
+  /**
+   * A row whose tap opens its link: the highlight flashes and clears, as
+   * UIKit's deselectRow(animated:) after a segue; the table keeps no selection
+   * (docs/FORMAT.md, "Row"). Not for `selectionStyle` none.
+   */
+  flash(cell) {
+    if (cell.classList.contains("selection-none")) return;
+    clearTimeout(this.flashTimer);
+    cell.classList.remove("tv-flash");
+    // Read the layout so that a flash started again runs from its start.
+    void cell.offsetWidth;
+    cell.classList.add("tv-flash");
+    this.flashTimer = setTimeout(() => cell.classList.remove("tv-flash"), FLASH_MS);
+  }
+
   async choose(cell) {
     const link = cell.querySelector("a.cell-link");
     if (link) {
@@ -79,7 +105,10 @@ export class Selection {
   }
 
   keyDown(event) {
-    if ((event.key === "Home" || event.key === "End") && !event.altKey && !event.metaKey && isRow(event.target)) {
+    // Another part of the page used the key (a lifted row moving), or a text field wants it.
+    if (event.defaultPrevented || event.target.matches?.(TEXT_ENTRY)) return;
+    const inRow = isRow(event.target.closest?.("tr.cell"));
+    if ((event.key === "Home" || event.key === "End") && !event.altKey && !event.metaKey && inRow) {
       event.preventDefault();
       this.goToEnd(event.key === "Home" ? -1 : 1);
       return;
@@ -94,8 +123,10 @@ export class Selection {
       }
       return;
     }
-    const cell = event.target;
+    const cell = event.target.closest?.("tr.cell");
     if (!isRow(cell)) return;
+    // From a control inside a row, Up and Down go to the rows around it; Enter and Space are the control's.
+    if (cell !== event.target && (event.key === "Enter" || event.key === " ")) return;
     let target = null;
     switch (event.key) {
       case "ArrowDown": target = this.neighbour(cell, 1); break;

@@ -95,14 +95,17 @@ export class Swipe {
     if (cell.isConnected && !cell.classList.contains("tv-removing")) this.close(cell);
   }
 
-  /** Shows the row's delete button, the row's content moved aside by its width. */
+  /**
+   * Shows the row's delete button, the row's content moved aside by its width.
+   * The focus stays where it was: a swipe is a pointer's gesture, and a
+   * button focused by it would wear a keyboard's focus ring.
+   */
   reveal(cell) {
     const confirm = cell.querySelector(".tv-delete-confirm");
     cell.classList.add("tv-swiped");
     this.setOffset(cell, 0);
     this.setOffset(cell, -confirm.offsetWidth);
     this.open = cell;
-    confirm.focus({ preventScroll: true });
   }
 
   close(cell = this.open) {

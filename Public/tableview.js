@@ -4,9 +4,11 @@
 
 import { AccessoryButtons } from "./accessory-buttons.js";
 import { TableAPI } from "./api.js";
+import { DeepLink } from "./deep-link.js";
 import { versionOf } from "./dom.js";
 import { Editing } from "./editing.js";
 import { LiveFeed } from "./live-feed.js";
+import { fitNavTitle } from "./nav-title.js";
 import { Notices } from "./notices.js";
 import { RefreshControl } from "./refresh.js";
 import { Reorder } from "./reorder.js";
@@ -42,10 +44,14 @@ class TableView {
     this.sectionIndex = new SectionIndex(this);
     this.scroll = new VirtualScroll(this);
     this.refreshControl = new RefreshControl(this);
+    this.deepLink = new DeepLink(this);
     this.enhance(table);
     this.selection.start();
     table.classList.add("tv-live");
     this.feed.start();
+    // Editing, selection and live updates work from here on (docs/PERFORMANCE.md).
+    performance.mark("webtableview:interactive");
+    this.deepLink.follow(window.location.hash);
   }
 
   /** Enhances every row in `root` (a table, section or row). */
@@ -89,6 +95,7 @@ class TableView {
 }
 
 document.documentElement.classList.add("tv-js");
+fitNavTitle();
 for (const table of document.querySelectorAll("table.table-view[data-table]")) {
   new TableView(table);
 }

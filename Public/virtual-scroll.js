@@ -69,24 +69,19 @@ export class VirtualScroll {
       this.resize();
       this.schedule();
     });
-    window.addEventListener("hashchange", () => this.reveal(window.location.hash));
     this.resize();
-    this.reveal(window.location.hash);
     this.schedule();
   }
 
   /**
-   * A link to a row, `#section-S-row-R`: scrolls to where row R of section S
-   * is (estimated when not loaded); its rows then load and it stays at the top.
+   * Scrolls so that `cell` sits just below everything that sticks to the top
+   * of the viewport: the navigation bar and its section's header (plain style).
    */
-  reveal(hash) {
-    const match = /^#section-(\d+)-row-(\d+)$/.exec(hash);
-    if (!match) return;
-    const tbody = sectionsOf(this.view.table)[Number(match[1])];
-    const count = tbody ? rowCountOf(tbody) : 0;
-    if (!count) return;
-    const row = Math.min(Number(match[2]), count - 1);
-    window.scrollBy(0, this.rowTop(tbody, row) - this.viewportTop());
+  bringClear(cell) {
+    const header = cell.parentNode.querySelector(":scope > tr.section-header");
+    const sticky = header && getComputedStyle(header).position === "sticky" ? header.offsetHeight : 0;
+    const shift = cell.getBoundingClientRect().top - (this.viewportTop() + sticky);
+    if (Math.abs(shift) >= 0.5) window.scrollBy(0, shift);
   }
 
   /**

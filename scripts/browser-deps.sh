@@ -13,8 +13,10 @@ if ! python3 -c 'import selenium, pytest' 2>/dev/null; then
     apt-get -o DPkg::Lock::Timeout=600 install -y -qq python3-selenium python3-pytest >/dev/null
   fi
 fi
-# axe-core for the accessibility test: only PyPI carries it (axe-core-python).
-if ! python3 -c 'import axe_core_python' 2>/dev/null; then
-  python3 -m pip install -q --disable-pip-version-check axe-core-python \
-    || python3 -m pip install -q --disable-pip-version-check --break-system-packages axe-core-python
+# axe-core 4 for the accessibility test: only PyPI carries it. axe-playwright-python
+# carries axe-core 4.12 (axe-core-python an older 4.4); the test reads its
+# axe.min.js and drives the browser with Selenium, so without Playwright (--no-deps).
+if ! python3 -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("axe_playwright_python") is None)' 2>/dev/null; then
+  python3 -m pip install -q --disable-pip-version-check --no-deps axe-playwright-python==0.1.8 \
+    || python3 -m pip install -q --disable-pip-version-check --no-deps --break-system-packages axe-playwright-python==0.1.8
 fi

@@ -19,12 +19,12 @@ import Testing
         let tag = try #require(Fixtures.cells(html).first)
         #expect(
             tag.attributeNames == [
-                "class", "data-section", "data-row", "data-id", "data-editing-style", "data-can-edit", "data-can-move",
-                "data-delete-title", "data-selection-style", "aria-selected", "style",
+                "class", "id", "data-section", "data-row", "data-id", "data-editing-style", "data-can-edit",
+                "data-can-move", "data-delete-title", "data-selection-style", "aria-selected", "style",
             ])
         #expect(
             tag.attributes == [
-                "class": "cell style-subtitle accessory-detailDisclosureButton",
+                "class": "cell style-subtitle accessory-detailDisclosureButton", "id": "section-0-row-1",
                 "data-section": "0", "data-row": "1", "data-id": "usa",
                 "data-editing-style": "insert", "data-can-edit": "false", "data-can-move": "true",
                 "data-delete-title": "Remove", "data-selection-style": "default", "aria-selected": "false",

@@ -124,7 +124,9 @@ def test_without_javascript_show_more_rows_opens_a_whole_page(serve, browser):
     server = serve([table("big", [big], title="Big numbers")])
     window = browser(javascript=False)
     window.get(f"{server.url}/tables/big")
-    for first, last, label in ((1000, 1999, "Show 1,500 more rows"), (2000, 2499, "Show 500 more rows")):
+    # The table's page draws a first window of 200 rows; each page after it 1,000.
+    for first, last, label in ((200, 1199, "Show 2,300 more rows"), (1200, 2199, "Show 1,300 more rows"),
+                               (2200, 2499, "Show 300 more rows")):
         link = window.find_element("css selector", "tr.more a")
         assert link.text == label
         link.click()

@@ -220,7 +220,10 @@ def test_a_link_to_a_row_shows_it_at_the_top(serve, browser, tmp_path):
     server = serve([million_rows(tmp_path)])
     window = browser(width=800, height=800)
     open_table(window, server, "million", "#section-0-row-654321")
-    wait(window, lambda: (window.execute_script(SHOWN) or [[0, 0, ""]])[0][2] == "Row 654321", "row 654321 not at the top")
+    # The first row seen is the linked one: the one below the sticky section header, not under it.
+    below_header = SHOWN.replace("document.querySelector('.nav-bar')", "document.querySelector('tr.section-header')")
+    wait(window, lambda: (window.execute_script(below_header) or [[0, 0, ""]])[0][2] == "Row 654321",
+         "row 654321 not at the top")
     assert all(text == f"Row {row}" for _, row, text in window.execute_script(SHOWN))
 
 

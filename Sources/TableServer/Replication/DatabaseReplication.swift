@@ -119,7 +119,7 @@ final class DatabaseReplication: TableLog {
         } catch let error as DatabaseError {
             switch error.kind {
             case .tableMissing:
-                refresh(id)
+                // The store looks the table up (`lookUp`) before it answers.
                 throw TableServerError.tableGone(id)
             case .historyGone:
                 refresh(id)
@@ -131,6 +131,19 @@ final class DatabaseReplication: TableLog {
         let every = database.options.snapshotEvery
         if committed / every > version / every { snapshot(id, mark: mark) }
         return mark
+    }
+
+    /// Asks the database for table `id` now and brings this replica's copy up
+    /// to date: loaded when it was created elsewhere, replaced when it was
+    /// re-created, taken out when it was deleted.
+    func lookUp(_ id: String) throws -> Bool {
+        try requireReady()
+        do {
+            try sync(TableNotice(id: id, version: -1))
+        } catch let error as DatabaseError {
+            throw TableServerError.storageUnavailable(error.message)
+        }
+        return true
     }
 
     // MARK: Following

@@ -28,3 +28,14 @@ enum TableServerError: Error, Sendable {
     /// The durable log holds something this server cannot apply.
     case storageInconsistent(String)
 }
+
+extension TableServerError {
+    /// Whether the error says the table is not here (never was, or was
+    /// deleted): a replica asks the database before answering it.
+    var isMissingTable: Bool {
+        switch self {
+        case .tableNotFound, .tableGone: true
+        default: false
+        }
+    }
+}

@@ -14,6 +14,9 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         case tableMissing
         /// Changes this replica lacks were trimmed: it must load the table again.
         case historyGone
+        /// The connection broke while a commit was under way, and whether it
+        /// committed could not be found out in time: it may have, or not.
+        case outcomeUnknown
     }
 
     public var kind: Kind
@@ -66,6 +69,9 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// False once the connection broke; the pool then drops it.
     var isHealthy: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    /// The process id of the PostgreSQL backend serving this connection.
+    var backendPID: Int32 { PQbackendPID(connection) }
 
     /// Runs one statement with text parameters and answers its rows. With a
     /// name, the statement is prepared on this connection the first time

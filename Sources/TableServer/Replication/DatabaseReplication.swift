@@ -93,9 +93,13 @@ final class DatabaseReplication: TableLog {
         try requireReady()
         var writer = JSONWriter()
         table.writeJSON(to: &writer)
-        guard let incarnation = try database.create(table.id, version: table.version, json: writer.bytes) else {
-            throw TableServerError.tableExists(table.id)
+        let created: Int64?
+        do {
+            created = try database.create(table.id, version: table.version, json: writer.bytes)
+        } catch let error as DatabaseError where error.kind == .outcomeUnknown {
+            throw TableServerError.outcomeUnknown(error.message)
         }
+        guard let incarnation = created else { throw TableServerError.tableExists(table.id) }
         return UInt64(incarnation)
     }
 
@@ -124,6 +128,8 @@ final class DatabaseReplication: TableLog {
             case .historyGone:
                 refresh(id)
                 throw TableServerError.storageUnavailable("this replica is loading \"\(id)\" again")
+            case .outcomeUnknown:
+                throw TableServerError.outcomeUnknown(error.message)
             case .unavailable, .statement, .inconsistent:
                 throw TableServerError.storageUnavailable(error.message)
             }

@@ -23,6 +23,9 @@ enum TableServerError: Error, Sendable {
     /// The durable log (journal or database) could not record the change, which
     /// is therefore not made; worth retrying later.
     case storageUnavailable(String)
+    /// The connection to the durable log broke while the change was committed,
+    /// and whether it was could not be found out: it may have been made.
+    case outcomeUnknown(String)
     /// A read's `Min-Version` was not reached in time on this replica.
     case notCaughtUp(table: String, version: Int)
     /// The durable log holds something this server cannot apply.
@@ -37,5 +40,12 @@ extension TableServerError {
         case .tableNotFound, .tableGone: true
         default: false
         }
+    }
+}
+
+extension Error {
+    /// Whether the error says an edit's commit may or may not have happened.
+    var isOutcomeUnknown: Bool {
+        if case .outcomeUnknown = self as? TableServerError { true } else { false }
     }
 }

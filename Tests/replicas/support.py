@@ -8,6 +8,7 @@ from __future__ import annotations
 import http.client
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -59,6 +60,29 @@ class PostgreSQL:
 
     def stop(self) -> None:
         self.run("pg_ctl", "-D", str(self.data), "-w", "-m", "fast", "stop")
+
+    def processes(self) -> list[int]:
+        """The postmaster's pid and its children's."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == postmaster:
+                    children.append(int(entry.name))
+        return [postmaster, *children]
+
+    def freeze(self) -> None:
+        """SIGSTOP the whole cluster: connections stay open, nothing answers."""
+        for pid in self.processes():
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        for pid in self.processes():
+            os.kill(pid, signal.SIGCONT)
 
     @property
     def running(self) -> bool:

@@ -26,6 +26,9 @@ enum TableServerError: Error, Sendable {
     /// The connection to the durable log broke while the change was committed,
     /// and whether it was could not be found out: it may have been made.
     case outcomeUnknown(String)
+    /// Too many edits wait for the durable log (the shared database): refused
+    /// at once, not made.
+    case overloaded(String)
     /// A read's `Min-Version` was not reached in time on this replica.
     case notCaughtUp(table: String, version: Int)
     /// The durable log holds something this server cannot apply.

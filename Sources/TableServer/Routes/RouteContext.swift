@@ -59,8 +59,10 @@ struct RouteBuilder {
     }
 
     /// A read: open to everyone. With a `Min-Version: N` header, a read of a
-    /// table first waits (at most `minVersionWait`) until this server holds
-    /// the table at version N or later (read your writes across replicas).
+    /// table is answered once this server holds the table at version N or
+    /// later (read your writes across replicas) — at once when it does, else
+    /// later (a deferred answer: no thread waits), or `not-caught-up` after
+    /// `minVersionWait`.
     mutating func read(
         _ pattern: String,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
@@ -69,12 +71,28 @@ struct RouteBuilder {
         let store = context.store
         let wait = context.minVersionWait
         router.add(.GET, pattern) { request in
-            return Respond.catching(logger: logger) {
-                if let wanted = request.headers["Min-Version"], request.parameters["t"] != nil {
-                    try store.waitForVersion(request.tableID, atLeast: try MinVersion.parse(wanted), upTo: wait)
-                }
-                return try handler(request)
+            guard let wanted = request.headers["Min-Version"], request.parameters["t"] != nil else {
+                return Respond.catching(logger: logger) { try handler(request) }
             }
+            let id = request.tableID
+            let version: Int
+            do throws(TableServerError) {
+                version = try MinVersion.parse(wanted)
+            } catch {
+                return Respond.problem(error)
+            }
+            guard !store.holds(id, atLeast: version) else {
+                return Respond.catching(logger: logger) { try handler(request) }
+            }
+            let deferral = DeferredResponse()
+            store.whenHeld(id, atLeast: version, upTo: wait) { reached in
+                deferral.complete(
+                    Respond.catching(logger: logger) {
+                        guard reached else { throw TableServerError.notCaughtUp(table: id, version: version) }
+                        return try handler(request)
+                    })
+            }
+            return .deferred(deferral)
         }
     }
 

@@ -29,6 +29,8 @@ final class TableStore: Sendable {
     let maxTables: Int
     let events: ChangeEvents
     let log: (any TableLog)?
+    /// Reads waiting for a table's version (`Min-Version`).
+    let versionWaiters = VersionWaiters()
 
     init(
         history: Int, historyBytes: Int = .max, maxTables: Int = .max,
@@ -85,6 +87,7 @@ final class TableStore: Sendable {
             if let refusal { throw refusal }
             do {
                 state.logMark = try record()
+                versionWaiters.moved(table.id, to: table.version)
             } catch {
                 state.isDeleted = true
                 removeFromDirectory(handle, id: table.id)
@@ -294,6 +297,7 @@ final class TableStore: Sendable {
             state.log.append(change)
         }
         state.deliver(changes.map(\.event))
+        versionWaiters.moved(state.table.id, to: state.table.version)
     }
 
     static func checkPrecondition(_ ifMatch: String?, version: Int) throws {

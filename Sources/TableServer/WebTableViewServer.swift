@@ -138,13 +138,16 @@ public final class WebTableViewServer: Sendable {
         case journal(JournalError)
         /// The database could not be reached, migrated or loaded.
         case database(String)
+        /// PostgreSQL refused the connection for a reason waiting does not
+        /// mend (a malformed URL, a refused password): its own words.
+        case databaseRejected(String)
         case journalAndDatabase
 
         public var description: String {
             switch self {
             case .duplicateTable(let id): "two tables have the id \"\(id)\""
             case .journal(let error): "journal: \(error.message)"
-            case .database(let message): "database: \(message)"
+            case .database(let message), .databaseRejected(let message): "database: \(message)"
             case .journalAndDatabase: "--journal and --database exclude each other: the database is the durable log"
             }
         }

@@ -130,7 +130,7 @@ final class DatabaseReplication: TableLog {
                 throw TableServerError.storageUnavailable("this replica is loading \"\(id)\" again")
             case .outcomeUnknown:
                 throw TableServerError.outcomeUnknown(error.message)
-            case .unavailable, .statement, .inconsistent:
+            case .unavailable, .rejected, .statement, .inconsistent:
                 throw TableServerError.storageUnavailable(error.message)
             }
         }
@@ -177,7 +177,7 @@ final class DatabaseReplication: TableLog {
                 if isReady { logger.warning("database: \(error); not ready, reconnecting") }
                 ready.store(false, ordering: .releasing)
                 Thread.sleep(forTimeInterval: backoff)
-                backoff = min(backoff * 2, 2)
+                backoff = min(backoff * 2, 0.5)
             }
         }
         stopped.signal()

@@ -7,7 +7,8 @@
 ///   table locks this row (`SELECT … FOR UPDATE`): that is what orders the
 ///   edits of one table across replicas.
 /// - `webtableview_changes`: every change, `{"version", "batch"}` exactly as
-///   `/changes` publishes it, by (incarnation, version).
+///   `/changes` publishes it, by (incarnation, version), with the random id of
+///   the commit that wrote it (`commit_id`).
 /// - `webtableview_snapshots`: the table's JSON at some versions: the one it was
 ///   created with, then one every `snapshotEvery` changes.
 /// - `webtableview_seeded`: one row once the first replica seeded the database.
@@ -44,7 +45,10 @@ public enum DatabaseSchema {
             )
             """,
             "CREATE TABLE webtableview_seeded (seeded boolean PRIMARY KEY)",
-        ]
+        ],
+        // Each change row names the commit that wrote it, so a replica whose
+        // connection broke during a commit can find out whether it committed.
+        ["ALTER TABLE webtableview_changes ADD COLUMN commit_id bigint"],
     ]
 
     /// The schema version this build writes.

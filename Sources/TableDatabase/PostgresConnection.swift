@@ -6,6 +6,9 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable {
         /// PostgreSQL is out of reach, or the connection broke: retry later.
         case unavailable
+        /// PostgreSQL (or libpq) refused the connection for a reason waiting
+        /// does not mend: a malformed URL, a refused password, no such database.
+        case rejected
         /// A statement failed (a constraint, a bad statement).
         case statement
         /// The database holds what this server did not write.
@@ -14,6 +17,9 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         case tableMissing
         /// Changes this replica lacks were trimmed: it must load the table again.
         case historyGone
+        /// The connection broke while a commit was under way, and whether it
+        /// committed could not be found out in time: it may have, or not.
+        case outcomeUnknown
     }
 
     public var kind: Kind
@@ -44,12 +50,18 @@ final class PostgresConnection: @unchecked Sendable {
         // `dbname` holding a URL or conninfo is expanded; its own keywords win
         // over the defaults before it. TCP keepalives and a user timeout bound
         // how long a statement waits on a peer that vanished (a partition)
-        // to about ten seconds, instead of the kernel's minutes.
+        // to about ten seconds, instead of the kernel's minutes. On the
+        // server, no statement runs longer than 10 s and none waits longer
+        // than 5 s for a lock (a replica frozen while it holds a table's row
+        // lock): it fails, rolled back, and its edits answer 503.
         let keys = [
             "connect_timeout", "application_name", "keepalives", "keepalives_idle", "keepalives_interval",
-            "keepalives_count", "tcp_user_timeout", "dbname",
+            "keepalives_count", "tcp_user_timeout", "options", "dbname",
         ]
-        let values = ["\(timeout)", "webtableview", "1", "5", "2", "3", "10000", url]
+        let values = [
+            "\(timeout)", "webtableview", "1", "5", "2", "3", "10000",
+            "-c statement_timeout=10000 -c lock_timeout=5000", url,
+        ]
         let made: OpaquePointer? = keys.withCStrings { keyPointers in
             values.withCStrings { valuePointers in PQconnectdbParams(keyPointers, valuePointers, 1) }
         }
@@ -57,7 +69,8 @@ final class PostgresConnection: @unchecked Sendable {
         guard PQstatus(made) == CONNECTION_OK else {
             let message = Self.text(PQerrorMessage(made))
             PQfinish(made)
-            throw DatabaseError(.unavailable, "cannot connect to PostgreSQL: \(message)")
+            let kind: DatabaseError.Kind = Self.mends(message) ? .unavailable : .rejected
+            throw DatabaseError(kind, "cannot connect to PostgreSQL: \(message)")
         }
         PQsetNoticeReceiver(made, quietNoticeReceiver, nil)
         connection = made
@@ -65,8 +78,26 @@ final class PostgresConnection: @unchecked Sendable {
 
     deinit { PQfinish(connection) }
 
+    /// What libpq says when PostgreSQL is not there yet, or not ready: the
+    /// failures that trying again can mend. Any other (a malformed URL, a
+    /// refused password, no such database or role) is `.rejected`.
+    static let mendingFailures = [
+        "Connection refused", "timeout expired", "timed out", "could not translate host name",
+        "No route to host", "Network is unreachable", "the database system is starting up",
+        "the database system is shutting down", "the database system is in recovery mode",
+        "the database system is not yet accepting connections", "too many clients",
+        "server closed the connection unexpectedly", "No such file or directory",
+    ]
+
+    static func mends(_ message: String) -> Bool {
+        mendingFailures.contains { message.contains($0) }
+    }
+
     /// False once the connection broke; the pool then drops it.
     var isHealthy: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    /// The process id of the PostgreSQL backend serving this connection.
+    var backendPID: Int32 { PQbackendPID(connection) }
 
     /// Runs one statement with text parameters and answers its rows. With a
     /// name, the statement is prepared on this connection the first time

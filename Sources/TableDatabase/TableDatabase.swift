@@ -104,13 +104,24 @@ public final class TableDatabase: Sendable {
 
     /// Adds a table at its version; answers its incarnation, or nil when a
     /// table of that id exists.
+    /// When the connection breaks during its `COMMIT`, finds out whether it
+    /// committed (`outcome(of:_:)`).
     public func create(_ id: String, version: Int, json: [UInt8]) throws -> Int64? {
-        try pool.transaction { connection in
-            let incarnation = try Self.insertTable(id, version: version, json: json, on: connection)
-            if incarnation != nil {
-                try connection.query("SELECT pg_notify($1, $2)", [DatabaseSchema.channel, TableNotice(id: id, version: -1).payload])
+        var made: (backend: Int32, incarnation: Int64)?
+        do {
+            return try pool.transaction { connection in
+                let incarnation = try Self.insertTable(id, version: version, json: json, on: connection)
+                if let incarnation {
+                    try connection.query(
+                        "SELECT pg_notify($1, $2)", [DatabaseSchema.channel, TableNotice(id: id, version: -1).payload])
+                    made = (connection.backendPID, incarnation)
+                }
+                return incarnation
             }
-            return incarnation
+        } catch let failure as DatabaseError where failure.kind == .unavailable && made != nil {
+            guard let made else { throw failure }
+            guard try outcome(of: made.backend, { try Self.exists(made.incarnation, on: $0) }) else { throw failure }
+            return made.incarnation
         }
     }
 
@@ -128,17 +139,21 @@ public final class TableDatabase: Sendable {
     /// it was judged on the latest version.
     /// Throws `.tableMissing` when the table was deleted or re-created since
     /// this replica loaded it, `.historyGone` when the changes this replica
-    /// lacks were trimmed (it must reload the table).
+    /// lacks were trimmed (it must reload the table). When the connection
+    /// breaks while the edit commits, finds out whether it did
+    /// (`outcome(of:_:)`): it returns when it did, throws `.unavailable` when
+    /// it did not, `.outcomeUnknown` when that cannot be found out.
     public func edit(
         _ id: String, incarnation: Int64, version: Int,
         _ body: ([StoredChange]) throws -> DatabaseEdit
     ) throws {
+        let commit = Int64.random(in: 1...Int64.max)
         let first: DatabaseEdit
         do {
             first = try body([])
         } catch {
             if try isCurrent(id, incarnation: incarnation, version: version) { throw error }
-            return try lockedEdit(id, incarnation: incarnation, version: version, body)
+            return try lockedEdit(id, incarnation: incarnation, version: version, commit: commit, body)
         }
         let committed: Bool
         switch first {
@@ -148,10 +163,21 @@ public final class TableDatabase: Sendable {
             committed =
                 try jsons.isEmpty
                 ? isCurrent(id, incarnation: incarnation, version: version)
-                : appendIfCurrent(id, incarnation: incarnation, version: version, jsons)
+                : appendIfCurrent(id, incarnation: incarnation, version: version, commit: commit, jsons)
         case .deletion:
-            committed = try pool.withConnection { connection in
-                try !connection.query(
+            committed = try deleteIfCurrent(id, incarnation: incarnation, version: version)
+        }
+        if !committed { try lockedEdit(id, incarnation: incarnation, version: version, commit: commit, body) }
+    }
+
+    /// Deletes the table — in one statement, committed on its own — only if it
+    /// is still at `version`; answers whether it was.
+    func deleteIfCurrent(_ id: String, incarnation: Int64, version: Int) throws -> Bool {
+        var sentBy: Int32?
+        do {
+            return try pool.withConnection { connection in
+                sentBy = connection.backendPID
+                return try !connection.query(
                     """
                     WITH gone AS (
                         DELETE FROM webtableview_tables WHERE id = $1 AND incarnation = $2 AND version = $3 RETURNING id)
@@ -160,8 +186,10 @@ public final class TableDatabase: Sendable {
                     [id, "\(incarnation)", "\(version)", DatabaseSchema.channel, TableNotice(id: id, version: -1).payload]
                 ).isEmpty
             }
+        } catch let failure as DatabaseError where failure.kind == .unavailable && sentBy != nil {
+            guard let sentBy, try outcome(of: sentBy, { try !Self.exists(incarnation, on: $0) }) else { throw failure }
+            return true
         }
-        if !committed { try lockedEdit(id, incarnation: incarnation, version: version, body) }
     }
 
     /// Whether table `id` is still incarnation `incarnation` at `version`;
@@ -179,21 +207,30 @@ public final class TableDatabase: Sendable {
     /// Appends `jsons` as the versions after `version`, moves the table's
     /// version and notifies — in one statement, committed on its own — only if
     /// the table is still at `version`; answers whether it was.
-    func appendIfCurrent(_ id: String, incarnation: Int64, version: Int, _ jsons: [[UInt8]]) throws -> Bool {
+    /// The rows carry `commit`: when the connection breaks meanwhile, they
+    /// tell whether the statement committed.
+    func appendIfCurrent(_ id: String, incarnation: Int64, version: Int, commit: Int64, _ jsons: [[UInt8]]) throws -> Bool {
         guard jsons.count <= ChangeInsert.rowsPerStatement else { return false }
         let next = version + jsons.count
         var parameters: [String?] = [
             id, "\(incarnation)", "\(version)", "\(next)", DatabaseSchema.channel,
-            TableNotice(id: id, version: next).payload,
+            TableNotice(id: id, version: next).payload, "\(commit)",
         ]
         for (offset, json) in jsons.enumerated() {
             parameters.append("\(version + 1 + offset)")
             parameters.append(String(decoding: json, as: UTF8.self))
         }
-        return try pool.withConnection { connection in
-            try !connection.query(
-                ChangeInsert.compareAndAppend(count: jsons.count), parameters, prepared: "compare_and_append_\(jsons.count)"
-            ).isEmpty
+        var sentBy: Int32?
+        do {
+            return try pool.withConnection { connection in
+                sentBy = connection.backendPID
+                return try !connection.query(
+                    ChangeInsert.compareAndAppend(count: jsons.count), parameters, prepared: "compare_and_append_\(jsons.count)"
+                ).isEmpty
+            }
+        } catch let failure as DatabaseError where failure.kind == .unavailable && sentBy != nil {
+            guard let sentBy, try outcome(of: sentBy, { try Self.wrote(commit, of: incarnation, on: $0) }) else { throw failure }
+            return true
         }
     }
 
@@ -204,43 +241,68 @@ public final class TableDatabase: Sendable {
     ///    replicas) and let it validate the edit against the latest version;
     /// 3. insert what it answers with the following versions, move the table's
     ///    version, notify, and commit.
+    /// 4. when the connection breaks during `COMMIT`, find out whether it
+    ///    committed (the rows carry `commit`; `outcome(of:_:)`).
     func lockedEdit(
-        _ id: String, incarnation: Int64, version: Int,
+        _ id: String, incarnation: Int64, version: Int, commit: Int64,
         _ body: ([StoredChange]) throws -> DatabaseEdit
     ) throws {
-        try pool.transaction { connection in
-            let locked = try connection.query(
-                "SELECT incarnation, version FROM webtableview_tables WHERE id = $1 FOR UPDATE", [id])
-            guard let row = locked.first, Int64(row[0] ?? "") == incarnation, let latest = Int(row[1] ?? "") else {
-                throw Self.missing(id)
+        var sent: (backend: Int32, edit: DatabaseEdit)?
+        do {
+            try pool.transaction { connection in
+                let edit = try lockedStatements(id, incarnation: incarnation, version: version, commit: commit, body, on: connection)
+                sent = (connection.backendPID, edit)
             }
-            var missed: [StoredChange] = []
-            if latest > version {
-                missed = try Self.changes(of: incarnation, after: version, on: connection)
-                guard missed.count == latest - version, missed.first?.version == version + 1 else {
-                    throw DatabaseError(.historyGone, "the changes of \"\(id)\" after version \(version) were trimmed")
-                }
+        } catch let failure as DatabaseError where failure.kind == .unavailable && sent != nil {
+            guard let sent else { throw failure }
+            let committed: Bool
+            switch sent.edit {
+            case .nothing: throw failure
+            case .changes: committed = try outcome(of: sent.backend) { try Self.wrote(commit, of: incarnation, on: $0) }
+            case .deletion: committed = try outcome(of: sent.backend) { try !Self.exists(incarnation, on: $0) }
             }
-            switch try body(missed) {
-            case .nothing:
-                break
-            case .changes(let jsons):
-                guard !jsons.isEmpty else { break }
-                try Self.insertChanges(jsons, incarnation: incarnation, after: latest, on: connection)
-                let next = latest + jsons.count
-                // One round trip: move the version and notify (sent at commit).
-                try connection.query(
-                    """
-                    WITH moved AS (UPDATE webtableview_tables SET version = $2 WHERE id = $1)
-                    SELECT pg_notify($3, $4)
-                    """,
-                    [id, "\(next)", DatabaseSchema.channel, TableNotice(id: id, version: next).payload])
-            case .deletion:
-                try connection.query("DELETE FROM webtableview_tables WHERE id = $1", [id])
-                try connection.query(
-                    "SELECT pg_notify($1, $2)", [DatabaseSchema.channel, TableNotice(id: id, version: -1).payload])
+            if !committed { throw failure }
+        }
+    }
+
+    /// `lockedEdit`'s statements before its `COMMIT`; answers what `body` answered.
+    private func lockedStatements(
+        _ id: String, incarnation: Int64, version: Int, commit: Int64,
+        _ body: ([StoredChange]) throws -> DatabaseEdit, on connection: PostgresConnection
+    ) throws -> DatabaseEdit {
+        let locked = try connection.query(
+            "SELECT incarnation, version FROM webtableview_tables WHERE id = $1 FOR UPDATE", [id])
+        guard let row = locked.first, Int64(row[0] ?? "") == incarnation, let latest = Int(row[1] ?? "") else {
+            throw Self.missing(id)
+        }
+        var missed: [StoredChange] = []
+        if latest > version {
+            missed = try Self.changes(of: incarnation, after: version, on: connection)
+            guard missed.count == latest - version, missed.first?.version == version + 1 else {
+                throw DatabaseError(.historyGone, "the changes of \"\(id)\" after version \(version) were trimmed")
             }
         }
+        let edit = try body(missed)
+        switch edit {
+        case .nothing:
+            break
+        case .changes(let jsons):
+            guard !jsons.isEmpty else { break }
+            try Self.insertChanges(jsons, incarnation: incarnation, commit: commit, after: latest, on: connection)
+            let next = latest + jsons.count
+            // One round trip: move the version and notify (sent at commit).
+            try connection.query(
+                """
+                WITH moved AS (UPDATE webtableview_tables SET version = $2 WHERE id = $1)
+                SELECT pg_notify($3, $4)
+                """,
+                [id, "\(next)", DatabaseSchema.channel, TableNotice(id: id, version: next).payload])
+        case .deletion:
+            try connection.query("DELETE FROM webtableview_tables WHERE id = $1", [id])
+            try connection.query(
+                "SELECT pg_notify($1, $2)", [DatabaseSchema.channel, TableNotice(id: id, version: -1).payload])
+        }
+        return edit
     }
 
     static func missing(_ id: String) -> DatabaseError {
@@ -314,10 +376,12 @@ public final class TableDatabase: Sendable {
 
     /// Inserts changes `after + 1`, `after + 2`, … in statements of at most
     /// `rowsPerStatement` rows (PostgreSQL takes at most 65,535 parameters).
-    static func insertChanges(_ jsons: [[UInt8]], incarnation: Int64, after version: Int, on connection: PostgresConnection) throws {
+    static func insertChanges(
+        _ jsons: [[UInt8]], incarnation: Int64, commit: Int64, after version: Int, on connection: PostgresConnection
+    ) throws {
         var offset = 0
         for statement in ChangeInsert.statements(count: jsons.count) {
-            var parameters: [String?] = ["\(incarnation)"]
+            var parameters: [String?] = ["\(incarnation)", "\(commit)"]
             for index in offset..<(offset + statement.rows) {
                 parameters.append("\(version + 1 + index)")
                 parameters.append(String(decoding: jsons[index], as: UTF8.self))
@@ -334,19 +398,19 @@ enum ChangeInsert {
 
     /// `appendIfCurrent`'s statement for `count` changes. Parameters: $1 id,
     /// $2 incarnation, $3 expected version, $4 new version, $5 channel, $6
-    /// payload, then version and JSON of each change. The `UPDATE … WHERE
+    /// payload, $7 commit id, then version and JSON of each change. The `UPDATE … WHERE
     /// version = $3` takes the row's lock and, when another edit committed
     /// first, matches no row (PostgreSQL re-checks the condition on the
     /// committed row): then nothing is inserted and nothing notified.
     static func compareAndAppend(count: Int) -> String {
-        let values = (0..<count).map { "($2::bigint, $\(7 + 2 * $0)::bigint, $\(8 + 2 * $0)::text)" }
+        let values = (0..<count).map { "($2::bigint, $\(8 + 2 * $0)::bigint, $\(9 + 2 * $0)::text, $7::bigint)" }
             .joined(separator: ", ")
         return """
             WITH moved AS (
                 UPDATE webtableview_tables SET version = $4
                  WHERE id = $1 AND incarnation = $2 AND version = $3 RETURNING id),
             inserted AS (
-                INSERT INTO webtableview_changes (incarnation, version, change)
+                INSERT INTO webtableview_changes (incarnation, version, change, commit_id)
                 SELECT * FROM (VALUES \(values)) AS changes WHERE EXISTS (SELECT 1 FROM moved))
             SELECT pg_notify($5, $6) FROM moved
             """
@@ -355,8 +419,8 @@ enum ChangeInsert {
     static func statements(count: Int) -> [(rows: Int, sql: String)] {
         stride(from: 0, to: count, by: rowsPerStatement).map { start in
             let rows = min(rowsPerStatement, count - start)
-            let values = (0..<rows).map { "($1, $\(2 + 2 * $0), $\(3 + 2 * $0))" }.joined(separator: ", ")
-            return (rows, "INSERT INTO webtableview_changes (incarnation, version, change) VALUES \(values)")
+            let values = (0..<rows).map { "($1, $\(3 + 2 * $0), $\(4 + 2 * $0), $2)" }.joined(separator: ", ")
+            return (rows, "INSERT INTO webtableview_changes (incarnation, version, change, commit_id) VALUES \(values)")
         }
     }
 }

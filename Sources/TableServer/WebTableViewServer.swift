@@ -16,6 +16,7 @@ public final class WebTableViewServer: Sendable {
     private let http: HTTPServer
     private let journal: Journal?
     private let replication: DatabaseReplication?
+    private let editRunner: EditRunner?
 
     /// Loads the templates (failing with a clear error when one is missing or
     /// broken) and adds `tables`; refuses duplicate table ids. With
@@ -70,6 +71,7 @@ public final class WebTableViewServer: Sendable {
             }
             journal?.start { [store] in store.snapshotTables() }
         }
+        editRunner = store.commitsInGroups ? EditRunner() : nil
         let metrics = MetricsSource()
         var builder = RouteBuilder(
             router: Router(),
@@ -78,7 +80,8 @@ public final class WebTableViewServer: Sendable {
                 token: options.token.flatMap(EditToken.init), metrics: metrics, logger: logger,
                 corsOrigins: Set(options.corsOrigins),
                 readiness: { [replication] in replication?.isReady ?? true },
-                minVersionWait: options.minVersionWait))
+                minVersionWait: options.minVersionWait,
+                editRunner: editRunner))
         let context = builder.context
         builder.add(TableRoutes(context: context))
         builder.add(ReadRoutes(context: context))
@@ -123,6 +126,7 @@ public final class WebTableViewServer: Sendable {
     public func shutdown() {
         store.closeAllStreams()
         http.shutdown()
+        editRunner?.stop()
         journal?.close()
         replication?.stop()
     }
@@ -134,13 +138,16 @@ public final class WebTableViewServer: Sendable {
         case journal(JournalError)
         /// The database could not be reached, migrated or loaded.
         case database(String)
+        /// PostgreSQL refused the connection for a reason waiting does not
+        /// mend (a malformed URL, a refused password): its own words.
+        case databaseRejected(String)
         case journalAndDatabase
 
         public var description: String {
             switch self {
             case .duplicateTable(let id): "two tables have the id \"\(id)\""
             case .journal(let error): "journal: \(error.message)"
-            case .database(let message): "database: \(message)"
+            case .database(let message), .databaseRejected(let message): "database: \(message)"
             case .journalAndDatabase: "--journal and --database exclude each other: the database is the durable log"
             }
         }

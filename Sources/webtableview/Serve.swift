@@ -2,6 +2,7 @@ import ArgumentParser
 import CAllocator
 import Foundation
 import Logging
+import Synchronization
 import TableDatabase
 import TableJournal
 import TableModel
@@ -227,8 +228,11 @@ struct Serve: ParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         let server: WebTableViewServer
         do {
-            server = try WebTableViewServer(options: options, tables: tables, logger: logger)
-            try server.start()
+            server = try Self.start(options: options, tables: tables, logger: logger)
+        } catch let error as WebTableViewServer.StartError {
+            FileHandle.standardError.write(Data("webtableview: \(error)\n".utf8))
+            if case .databaseRejected = error { throw ExitCode(2) }
+            throw ExitCode(1)
         } catch {
             FileHandle.standardError.write(Data("webtableview: \(error)\n".utf8))
             throw ExitCode(1)
@@ -246,6 +250,30 @@ struct Serve: ParsableCommand {
         let signal = SignalWaiter.wait()
         logger.info("stopping", metadata: ["signal": "\(signal)"])
         server.shutdown()
+    }
+
+    /// Makes and starts the server on a thread of its own, while this one
+    /// waits for SIGINT or SIGTERM: start-up may wait for PostgreSQL a long
+    /// time, and a signal meanwhile ends the process at once (status 0).
+    private static func start(options: ServerOptions, tables: [Table], logger: Logger) throws -> WebTableViewServer {
+        let outcome = Mutex<Result<WebTableViewServer, any Error>?>(nil)
+        let thread = Thread {
+            let made = Result {
+                let server = try WebTableViewServer(options: options, tables: tables, logger: logger)
+                try server.start()
+                return server
+            }
+            outcome.withLock { $0 = made }
+        }
+        thread.name = "webtableview.start"
+        thread.start()
+        while true {
+            if let made = outcome.withLock({ $0 }) { return try made.get() }
+            if let signal = SignalWaiter.wait(upTo: 50) {
+                logger.info("stopping before start-up ended", metadata: ["signal": "\(signal)"])
+                Foundation.exit(0)
+            }
+        }
     }
 
     /// Loading parsed every `--data` file into JSON values that are gone now: hands

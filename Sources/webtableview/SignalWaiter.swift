@@ -20,6 +20,15 @@ enum SignalWaiter {
         return received
     }
 
+    /// Waits up to `milliseconds` for SIGINT or SIGTERM; answers which one
+    /// arrived, or nil.
+    static func wait(upTo milliseconds: Int) -> Int32? {
+        var signals = terminationSignals()
+        var timeout = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
+        let received = sigtimedwait(&signals, nil, &timeout)
+        return received > 0 ? received : nil
+    }
+
     private static func terminationSignals() -> sigset_t {
         var signals = sigset_t()
         sigemptyset(&signals)

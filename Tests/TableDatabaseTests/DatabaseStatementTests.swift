@@ -23,17 +23,20 @@ import Testing
         let one = ChangeInsert.statements(count: 2)
         #expect(one.count == 1)
         #expect(one[0].rows == 2)
-        #expect(one[0].sql == "INSERT INTO webtableview_changes (incarnation, version, change) VALUES ($1, $2, $3), ($1, $4, $5)")
+        #expect(
+            one[0].sql
+                == "INSERT INTO webtableview_changes (incarnation, version, change, commit_id) VALUES ($1, $3, $4, $2), ($1, $5, $6, $2)"
+        )
         let split = ChangeInsert.statements(count: 2_500)
         #expect(split.map(\.rows) == [1_000, 1_000, 500])
-        // 1 + 2 × 1,000 parameters: far under PostgreSQL's 65,535.
-        #expect(split[0].sql.hasSuffix("($1, $2000, $2001)"))
+        // 2 + 2 × 1,000 parameters: far under PostgreSQL's 65,535.
+        #expect(split[0].sql.hasSuffix("($1, $2001, $2002, $2)"))
     }
 
-    @Test func compareAndAppendNumbersEachChangeAfterTheSixFixedParameters() {
+    @Test func compareAndAppendNumbersEachChangeAfterTheSevenFixedParameters() {
         let sql = ChangeInsert.compareAndAppend(count: 2)
         #expect(sql.contains("WHERE id = $1 AND incarnation = $2 AND version = $3 RETURNING id"))
-        #expect(sql.contains("VALUES ($2::bigint, $7::bigint, $8::text), ($2::bigint, $9::bigint, $10::text)"))
+        #expect(sql.contains("VALUES ($2::bigint, $8::bigint, $9::text, $7::bigint), ($2::bigint, $10::bigint, $11::text, $7::bigint)"))
         #expect(sql.contains("WHERE EXISTS (SELECT 1 FROM moved)"))
         #expect(sql.hasSuffix("SELECT pg_notify($5, $6) FROM moved"))
     }

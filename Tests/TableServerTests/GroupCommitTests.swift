@@ -26,6 +26,8 @@ import Testing
 
         func recordCreation(of table: Table) throws -> UInt64 { 1 }
 
+        func lookUp(_ id: String) -> Bool { false }
+
         func recordEdit(
             of id: String, mark: UInt64, version: Int,
             _ edit: (_ missed: [LoggedChange]) throws -> LoggedEdit

@@ -8,6 +8,7 @@ from __future__ import annotations
 import http.client
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -60,6 +61,29 @@ class PostgreSQL:
     def stop(self) -> None:
         self.run("pg_ctl", "-D", str(self.data), "-w", "-m", "fast", "stop")
 
+    def processes(self) -> list[int]:
+        """The postmaster's pid and its children's."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == postmaster:
+                    children.append(int(entry.name))
+        return [postmaster, *children]
+
+    def freeze(self) -> None:
+        """SIGSTOP the whole cluster: connections stay open, nothing answers."""
+        for pid in self.processes():
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        for pid in self.processes():
+            os.kill(pid, signal.SIGCONT)
+
     @property
     def running(self) -> bool:
         return (self.data / "postmaster.pid").exists()
@@ -96,10 +120,11 @@ class EventFollower:
     """Reads `/api/tables/{t}/events` from `Last-Event-ID: since` on a thread;
     `events` holds (event name, id, data) as they arrive."""
 
-    def __init__(self, server: Server, table: str, since: int = 0):
+    def __init__(self, server: Server, table: str, since: int = 0, headers: dict | None = None):
         self.events: list[tuple[str, int | None, str]] = []
         self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
-        self.connection.request("GET", f"/api/tables/{table}/events", headers={"Last-Event-ID": str(since)})
+        self.connection.request("GET", f"/api/tables/{table}/events",
+                                headers={"Last-Event-ID": str(since), **(headers or {})})
         self.response = self.connection.getresponse()
         assert self.response.status == 200
         self.thread = threading.Thread(target=self.read, daemon=True)
@@ -128,3 +153,85 @@ class EventFollower:
 
     def close(self) -> None:
         self.connection.close()
+
+
+class CuttingProxy:
+    """A TCP proxy in front of PostgreSQL that can lose one answer. `arm(marker)`:
+    the first message from a client that holds `marker` reaches PostgreSQL
+    (which runs and commits it), then that connection is closed before its
+    answer comes back — what a replica sees when PostgreSQL restarts or the
+    network breaks during a commit. While `refusing`, new connections are
+    closed at once."""
+
+    def __init__(self, target_port: int):
+        import socket
+        self.target_port = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.marker: bytes | None = None
+        self.cuts = 0
+        self.refusing = False
+        self.lock = threading.Lock()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def url(self, database_url: str) -> str:
+        return database_url.replace(f":{self.target_port}/", f":{self.port}/")
+
+    def arm(self, marker: bytes) -> None:
+        with self.lock:
+            self.marker = marker
+
+    def accept(self) -> None:
+        import socket
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.refusing:
+                client.close()
+                continue
+            try:
+                server = socket.create_connection(("127.0.0.1", self.target_port))
+            except OSError:
+                client.close()
+                continue
+            cut = threading.Event()
+            threading.Thread(target=self.upstream, args=(client, server, cut), daemon=True).start()
+            threading.Thread(target=self.downstream, args=(server, client, cut), daemon=True).start()
+
+    def upstream(self, client, server, cut: threading.Event) -> None:
+        try:
+            while data := client.recv(65536):
+                with self.lock:
+                    if self.marker is not None and self.marker in data:
+                        self.marker = None
+                        self.cuts += 1
+                        cut.set()
+                server.sendall(data)
+        except OSError:
+            pass
+        self.close(client, server)
+
+    def downstream(self, server, client, cut: threading.Event) -> None:
+        try:
+            while data := server.recv(65536):
+                if cut.is_set():
+                    break
+                client.sendall(data)
+        except OSError:
+            pass
+        self.close(client, server)
+
+    @staticmethod
+    def close(*sockets) -> None:
+        import socket
+        for one in sockets:
+            try:
+                one.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            one.close()
+
+    def stop(self) -> None:
+        self.listener.close()

@@ -103,8 +103,12 @@ public struct ProcessMetrics: Sendable, Equatable {
         guard let directory = opendir("/proc/self/fd") else { return nil }
         defer { closedir(directory) }
         var count = 0
+        // Only the name's first byte is read: an entry is `d_reclen` bytes,
+        // often fewer than `dirent`'s, so copying its whole `d_name` can read
+        // past the end of readdir's buffer (a crash with many descriptors open).
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
         while let entry = readdir(directory) {
-            let isDot = withUnsafeBytes(of: entry.pointee.d_name) { $0.first == UInt8(ascii: ".") }
+            let isDot = UnsafeRawPointer(entry).load(fromByteOffset: nameOffset, as: UInt8.self) == UInt8(ascii: ".")
             if !isDot { count += 1 }
         }
         return count - 1  // the descriptor of the directory being read

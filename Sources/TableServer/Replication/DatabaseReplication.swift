@@ -93,9 +93,13 @@ final class DatabaseReplication: TableLog {
         try requireReady()
         var writer = JSONWriter()
         table.writeJSON(to: &writer)
-        guard let incarnation = try database.create(table.id, version: table.version, json: writer.bytes) else {
-            throw TableServerError.tableExists(table.id)
+        let created: Int64?
+        do {
+            created = try database.create(table.id, version: table.version, json: writer.bytes)
+        } catch let error as DatabaseError where error.kind == .outcomeUnknown {
+            throw TableServerError.outcomeUnknown(error.message)
         }
+        guard let incarnation = created else { throw TableServerError.tableExists(table.id) }
         return UInt64(incarnation)
     }
 
@@ -119,18 +123,33 @@ final class DatabaseReplication: TableLog {
         } catch let error as DatabaseError {
             switch error.kind {
             case .tableMissing:
-                refresh(id)
+                // The store looks the table up (`lookUp`) before it answers.
                 throw TableServerError.tableGone(id)
             case .historyGone:
                 refresh(id)
                 throw TableServerError.storageUnavailable("this replica is loading \"\(id)\" again")
-            case .unavailable, .statement, .inconsistent:
+            case .outcomeUnknown:
+                throw TableServerError.outcomeUnknown(error.message)
+            case .unavailable, .rejected, .statement, .inconsistent:
                 throw TableServerError.storageUnavailable(error.message)
             }
         }
         let every = database.options.snapshotEvery
         if committed / every > version / every { snapshot(id, mark: mark) }
         return mark
+    }
+
+    /// Asks the database for table `id` now and brings this replica's copy up
+    /// to date: loaded when it was created elsewhere, replaced when it was
+    /// re-created, taken out when it was deleted.
+    func lookUp(_ id: String) throws -> Bool {
+        try requireReady()
+        do {
+            try sync(TableNotice(id: id, version: -1))
+        } catch let error as DatabaseError {
+            throw TableServerError.storageUnavailable(error.message)
+        }
+        return true
     }
 
     // MARK: Following
@@ -158,7 +177,7 @@ final class DatabaseReplication: TableLog {
                 if isReady { logger.warning("database: \(error); not ready, reconnecting") }
                 ready.store(false, ordering: .releasing)
                 Thread.sleep(forTimeInterval: backoff)
-                backoff = min(backoff * 2, 2)
+                backoff = min(backoff * 2, 0.5)
             }
         }
         stopped.signal()

@@ -1,4 +1,3 @@
-import Dispatch
 import Logging
 import MicroHTTP
 import TableModel
@@ -20,6 +19,9 @@ struct RouteContext: Sendable {
     let readiness: @Sendable () -> Bool
     /// The longest a read waits for the version its `Min-Version` header asks for.
     let minVersionWait: Duration
+    /// The threads that run edits joining a table's group commit (the shared
+    /// database); nil when edits are answered on the worker thread.
+    let editRunner: EditRunner?
 }
 
 /// One group of routes of docs/API.md, as Hummingbird's route collections:
@@ -57,8 +59,10 @@ struct RouteBuilder {
     }
 
     /// A read: open to everyone. With a `Min-Version: N` header, a read of a
-    /// table first waits (at most `minVersionWait`) until this server holds
-    /// the table at version N or later (read your writes across replicas).
+    /// table is answered once this server holds the table at version N or
+    /// later (read your writes across replicas) — at once when it does, else
+    /// later (a deferred answer: no thread waits), or `not-caught-up` after
+    /// `minVersionWait`.
     mutating func read(
         _ pattern: String,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
@@ -67,12 +71,28 @@ struct RouteBuilder {
         let store = context.store
         let wait = context.minVersionWait
         router.add(.GET, pattern) { request in
-            return Respond.catching(logger: logger) {
-                if let wanted = request.headers["Min-Version"], request.parameters["t"] != nil {
-                    try store.waitForVersion(request.tableID, atLeast: try MinVersion.parse(wanted), upTo: wait)
-                }
-                return try handler(request)
+            guard let wanted = request.headers["Min-Version"], request.parameters["t"] != nil else {
+                return Respond.catching(logger: logger) { try handler(request) }
             }
+            let id = request.tableID
+            let version: Int
+            do throws(TableServerError) {
+                version = try MinVersion.parse(wanted)
+            } catch {
+                return Respond.problem(error)
+            }
+            guard !store.holds(id, atLeast: version) else {
+                return Respond.catching(logger: logger) { try handler(request) }
+            }
+            let deferral = DeferredResponse()
+            store.whenHeld(id, atLeast: version, upTo: wait) { reached in
+                deferral.complete(
+                    Respond.catching(logger: logger) {
+                        guard reached else { throw TableServerError.notCaughtUp(table: id, version: version) }
+                        return try handler(request)
+                    })
+            }
+            return .deferred(deferral)
         }
     }
 
@@ -86,7 +106,7 @@ struct RouteBuilder {
         let token = context.token
         let logger = context.logger
         let corsOrigins = context.corsOrigins
-        let commitsInGroups = context.store.commitsInGroups
+        let editRunner = context.editRunner
         router.add(method, pattern) { request in
             if CrossSite.isRefused(request, corsOrigins: corsOrigins) {
                 return CrossSite.refusal()
@@ -94,19 +114,19 @@ struct RouteBuilder {
             if let token, !token.authorizes(request.headers["Authorization"]) {
                 return EditToken.challenge()
             }
-            guard commitsInGroups, request.parameters["t"] != nil else {
+            guard let editRunner, request.parameters["t"] != nil else {
                 return Respond.catching(logger: logger) { try handler(request) }
             }
             // An edit that joins its table's group commit waits for the commit
-            // on a thread of Dispatch's pool, not on the connection's worker
-            // thread, which serves other connections meanwhile (docs/SCALING.md,
-            // "Group commit"). A serial queue of its own: Dispatch gives it a
-            // thread even when every other one waits, so no edit waits for a
-            // thread behind edits that wait for it.
+            // on one of the edit runner's threads, not on the connection's
+            // worker thread, which serves other connections meanwhile; until a
+            // runner thread takes it, it holds no thread (docs/SCALING.md,
+            // "Group commit").
             let deferral = DeferredResponse()
-            DispatchQueue(label: "webtableview.edit").async {
+            let refusal = editRunner.submit(table: request.tableID) {
                 deferral.complete(Respond.catching(logger: logger) { try handler(request) })
             }
+            if let refusal { return Respond.problem(refusal) }
             return .deferred(deferral)
         }
     }

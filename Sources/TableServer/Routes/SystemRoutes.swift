@@ -54,6 +54,14 @@ struct SystemRoutes: RouteCollection {
             webtableview_rows \(tables.reduce(0) { $0 + $1.rowCount })
 
             """
+        if let editRunner = context.editRunner {
+            text += """
+                # HELP webtableview_edits_waiting Edits waiting for, or in, their table's commit to the database.
+                # TYPE webtableview_edits_waiting gauge
+                webtableview_edits_waiting \(editRunner.waiting)
+
+                """
+        }
         var headers = HTTPHeaders()
         headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
         headers.set("Cache-Control", Respond.neverStore)

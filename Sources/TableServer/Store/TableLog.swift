@@ -33,6 +33,13 @@ protocol TableLog: Sendable {
         of id: String, mark: UInt64, version: Int,
         _ edit: (_ missed: [LoggedChange]) throws -> LoggedEdit
     ) throws -> UInt64
+
+    /// Brings this server's copy of table `id` up to date with the log, before
+    /// it answers that the table is missing (or is another incarnation): when
+    /// other servers share the log (the database), the table may have been
+    /// created, deleted or re-created through one of them. Answers whether
+    /// the log is shared (the journal: false, nothing to look up).
+    func lookUp(_ id: String) throws -> Bool
 }
 
 /// What one edit does, validated against a table without changing it: the
@@ -96,6 +103,8 @@ struct LoggedChange: Sendable {
 /// `--fsync`) before the edit is applied.
 extension Journal: TableLog {
     var commitsInGroups: Bool { false }
+
+    func lookUp(_ id: String) -> Bool { false }
 
     func recordCreation(of table: Table) throws -> UInt64 {
         try append(.create(table))

@@ -22,7 +22,7 @@ extension TableServerError {
         case .invalid: 422
         case .badRequest, .malformedEntityTag: 400
         case .unsupportedMediaType: 415
-        case .storageUnavailable, .storageInconsistent, .notCaughtUp: 503
+        case .storageUnavailable, .storageInconsistent, .notCaughtUp, .outcomeUnknown, .overloaded: 503
         }
     }
 
@@ -46,6 +46,8 @@ extension TableServerError {
         case .unsupportedMediaType: "unsupported-media-type"
         case .storageUnavailable, .storageInconsistent: "storage-unavailable"
         case .notCaughtUp: "not-caught-up"
+        case .outcomeUnknown: "outcome-unknown"
+        case .overloaded: "overloaded"
         }
     }
 
@@ -92,6 +94,10 @@ extension TableServerError {
             "send the body as JSON with Content-Type: application/json (got \"\(type)\")"
         case .storageUnavailable(let reason):
             "the change could not be recorded durably, so it was not made; retry later: \(reason)"
+        case .outcomeUnknown(let reason):
+            "the change may or may not have been made: the connection to the database broke while it was committed, and what happened could not be found out (\(reason)); retry with the same Idempotency-Key, or read the table's /changes before retrying"
+        case .overloaded(let reason):
+            "the server has too many edits waiting, so this one was not made; retry later: \(reason)"
         case .notCaughtUp(let table, let version):
             "this replica does not hold version \(version) of \"\(table)\" yet; retry, or ask without Min-Version"
         case .storageInconsistent(let reason):

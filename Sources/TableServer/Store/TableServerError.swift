@@ -27,8 +27,32 @@ enum TableServerError: Error, Sendable {
     /// The durable log (journal or database) could not record the change, which
     /// is therefore not made; worth retrying later.
     case storageUnavailable(String)
+    /// The connection to the durable log broke while the change was committed,
+    /// and whether it was could not be found out: it may have been made.
+    case outcomeUnknown(String)
+    /// Too many edits wait for the durable log (the shared database): refused
+    /// at once, not made.
+    case overloaded(String)
     /// A read's `Min-Version` was not reached in time on this replica.
     case notCaughtUp(table: String, version: Int)
     /// The durable log holds something this server cannot apply.
     case storageInconsistent(String)
+}
+
+extension TableServerError {
+    /// Whether the error says the table is not here (never was, or was
+    /// deleted): a replica asks the database before answering it.
+    var isMissingTable: Bool {
+        switch self {
+        case .tableNotFound, .tableGone: true
+        default: false
+        }
+    }
+}
+
+extension Error {
+    /// Whether the error says an edit's commit may or may not have happened.
+    var isOutcomeUnknown: Bool {
+        if case .outcomeUnknown = self as? TableServerError { true } else { false }
+    }
 }

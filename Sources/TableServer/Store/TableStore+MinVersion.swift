@@ -1,8 +1,8 @@
-import Foundation
+import Dispatch
 
 /// The `Min-Version` request header: a version number (docs/API.md, "Replicas").
 enum MinVersion {
-    static func parse(_ text: String) throws -> Int {
+    static func parse(_ text: String) throws(TableServerError) -> Int {
         let trimmed = text.trimmingSpaces()
         guard let version = Int(trimmed), version >= 0, trimmed.utf8.allSatisfy(isASCIIDigit) else {
             throw TableServerError.badRequest(
@@ -13,17 +13,26 @@ enum MinVersion {
 }
 
 extension TableStore {
-    /// Returns once table `id` is here at `version` or later; after `limit`,
-    /// throws `notCaughtUp` (503). A table not here yet (created through
-    /// another replica) is waited for too.
-    func waitForVersion(_ id: String, atLeast version: Int, upTo limit: Duration) throws {
-        let deadline = ContinuousClock.now + limit
-        while true {
-            if let handle = try? handle(id), handle.revision.current >= version { return }
-            guard ContinuousClock.now < deadline else {
-                throw TableServerError.notCaughtUp(table: id, version: version)
-            }
-            Thread.sleep(forTimeInterval: 0.002)
-        }
+    /// Whether table `id` is here at `version` or later.
+    func holds(_ id: String, atLeast version: Int) -> Bool {
+        guard let handle = try? handle(id) else { return false }
+        return handle.revision.current >= version
+    }
+
+    /// Calls `wake(true)` once table `id` is here at `version` or later, or
+    /// `wake(false)` after `limit`, without holding a thread meanwhile. A
+    /// table not here yet (created through another replica), or behind, is
+    /// also asked of the log (`TableLog.lookUp`, on a Dispatch thread), so
+    /// that a table just created elsewhere is found at once.
+    func whenHeld(
+        _ id: String, atLeast version: Int, upTo limit: Duration, _ wake: @escaping @Sendable (_ reached: Bool) -> Void
+    ) {
+        versionWaiters.wait(for: id, atLeast: version, upTo: limit, current: { [self] in currentVersion(id) }, wake)
+        guard let log, !holds(id, atLeast: version) else { return }
+        DispatchQueue.global().async { _ = try? log.lookUp(id) }
+    }
+
+    private func currentVersion(_ id: String) -> Int? {
+        (try? handle(id))?.revision.current
     }
 }

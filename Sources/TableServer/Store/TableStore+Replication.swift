@@ -50,6 +50,7 @@ extension TableStore {
                 return true
             }
             guard added else { throw TableServerError.tableExists(table.id) }
+            versionWaiters.moved(table.id, to: state.table.version)
         }
     }
 

@@ -29,6 +29,8 @@ final class TableStore: Sendable {
     let maxTables: Int
     let events: ChangeEvents
     let log: (any TableLog)?
+    /// Reads waiting for a table's version (`Min-Version`).
+    let versionWaiters = VersionWaiters()
 
     init(
         history: Int, historyBytes: Int = .max, maxTables: Int = .max,
@@ -85,6 +87,7 @@ final class TableStore: Sendable {
             if let refusal { throw refusal }
             do {
                 state.logMark = try record()
+                versionWaiters.moved(table.id, to: table.version)
             } catch {
                 state.isDeleted = true
                 removeFromDirectory(handle, id: table.id)
@@ -175,7 +178,22 @@ final class TableStore: Sendable {
     /// made and published. With a log that commits in groups (the shared
     /// database), the edit joins its table's group commit (`GroupCommit`);
     /// otherwise it is validated, recorded and made under the table's lock.
+    ///
+    /// When the table is not here, or was deleted or re-created through
+    /// another replica, the edit asks the log first (`TableLog.lookUp`) and is
+    /// made on the table the log holds now; it answers 404 only when the log
+    /// has no such table either (docs/API.md, "Replicas").
     func edit(_ id: String, _ stage: @escaping (Table) throws -> StagedEdit) throws -> EditResult {
+        do {
+            return try editHere(id, stage)
+        } catch let error as TableServerError where error.isMissingTable {
+            guard let log, try Self.storageErrors({ try log.lookUp(id) }) else { throw error }
+            return try editHere(id, stage)
+        }
+    }
+
+    /// `edit` on the table as this server holds it.
+    private func editHere(_ id: String, _ stage: @escaping (Table) throws -> StagedEdit) throws -> EditResult {
         let handle = try handle(id)
         let result: EditResult
         if let log, commitsInGroups {
@@ -279,6 +297,7 @@ final class TableStore: Sendable {
             state.log.append(change)
         }
         state.deliver(changes.map(\.event))
+        versionWaiters.moved(state.table.id, to: state.table.version)
     }
 
     /// `If-Match` against the table's version: 412 when it names another, 400

@@ -471,13 +471,27 @@ public final class EventStream: Sendable {
         }
     }
 
+    /// Close actions on their way (``runLater(_:)``): a stopping server waits
+    /// for them (``waitForCloseActions()``), so none is still running, or
+    /// holding what it captured, when the process exits.
+    private static let pendingActions = DispatchGroup()
+
     private static func runLater(_ actions: [@Sendable () -> Void]) {
         guard !actions.isEmpty else {
             return
         }
+        let batch = PendingActions(actions)
+        pendingActions.enter()
         DispatchQueue.global().async {
-            actions.forEach { $0() }
+            batch.run()
+            pendingActions.leave()
         }
+    }
+
+    /// Returns once every close action handed to a queue so far has run and
+    /// been let go.
+    static func waitForCloseActions() {
+        pendingActions.wait()
     }
 
     /// Removes and returns the bytes queued and not yet written. For
@@ -584,4 +598,22 @@ public final class EventStream: Sendable {
 enum DirectRetry {
     static let first = Duration.milliseconds(1)
     static let longest = Duration.milliseconds(64)
+}
+
+/// Close actions handed to a queue: run once, and let go before the queue
+/// says they are done, so that what they captured is freed by then.
+private final class PendingActions: Sendable {
+    private let actions: Mutex<[@Sendable () -> Void]>
+
+    init(_ actions: [@Sendable () -> Void]) {
+        self.actions = Mutex(actions)
+    }
+
+    func run() {
+        let taken = actions.withLock { actions in
+            defer { actions = [] }
+            return actions
+        }
+        taken.forEach { $0() }
+    }
 }

@@ -92,7 +92,7 @@ test: deps
 	@echo "make test: every suite passed"
 
 test-unit: deps
-	$(SWIFT) test $(BUILD_FLAGS) --filter 'JSONTests|TableModelTests|TableRenderingTests|TableJournalTests|TableImportTests'
+	$(SWIFT) test $(BUILD_FLAGS) --filter 'JSONTests|TableModelTests|TableRenderingTests|TableJournalTests|TableImportTests|ProcessMetricsTests'
 
 test-http: deps
 	$(SWIFT) test $(BUILD_FLAGS) --filter 'MicroHTTPTests|TableServerTests'

@@ -27,7 +27,7 @@ help:
 	@echo "make test-openapi      validate /api/openapi.json (openapi-spec-validator) and /metrics (prometheus-client)"
 	@echo "make test-redbot       lint the pages, JSON reads, static files and change feed with REDbot"
 	@echo "make test-scripts      the shell scripts' own tests (Tests/scripts)"
-	@echo "make test-docs         run every curl example of README.md and docs/API.md against a fresh server"
+	@echo "make test-docs         check the docs' facts against the tree; run every curl example of README.md and docs/API.md"
 	@echo "make test-schemathesis fuzz every API operation against /api/openapi.json"
 	@echo "make test-crash        SIGKILL/restart cycles against serve --journal"
 	@echo "make test-replicas     replicas sharing PostgreSQL; a full disk under --journal"
@@ -108,6 +108,7 @@ test-scripts: build
 
 test-docs: build
 	@scripts/install-deps.sh docs
+	scripts/check-docs.py
 	scripts/test-docs.py $(BIN)
 
 test-schemathesis: build

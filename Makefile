@@ -11,7 +11,7 @@ PREFIX       ?= /usr/local
 # What `make install` copies: the release binary (the tests install another).
 INSTALL_BIN  ?= $(RELEASE_BIN)
 
-.PHONY: run build release install install-files deps format test test-unit test-http test-openapi test-redbot test-docs test-scripts test-schemathesis \
+.PHONY: run build release install install-files deps format check test test-unit test-http test-openapi test-redbot test-docs test-scripts test-schemathesis \
         test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
         container-test test-container deploy-images deploy-up deploy-down deploy-down-all \
         bench fuzz clean help
@@ -21,13 +21,14 @@ help:
 	@echo "make release           build the optimised binary: $(RELEASE_BIN)"
 	@echo "make install           make release, then copy it to PREFIX/bin ($(PREFIX)) with its Templates and Public"
 	@echo "make test              install what is missing, build, run every test (below)"
+	@echo "make check             daily feedback in minutes: format, imports, docs' facts, unit and HTTP tests"
 	@echo "make format            format every Swift file as .swift-format says (make test checks it)"
 	@echo "make test-unit         model, JSON, journal and rendering unit tests"
 	@echo "make test-http         HTTP server and API tests over real sockets"
 	@echo "make test-openapi      validate /api/openapi.json (openapi-spec-validator) and /metrics (prometheus-client)"
 	@echo "make test-redbot       lint the pages, JSON reads, static files and change feed with REDbot"
 	@echo "make test-scripts      the shell scripts' own tests (Tests/scripts)"
-	@echo "make test-docs         run every curl example of README.md and docs/API.md against a fresh server"
+	@echo "make test-docs         check the docs' facts against the tree; run every curl example of README.md and docs/API.md"
 	@echo "make test-schemathesis fuzz every API operation against /api/openapi.json"
 	@echo "make test-crash        SIGKILL/restart cycles against serve --journal"
 	@echo "make test-replicas     replicas sharing PostgreSQL; a full disk under --journal"
@@ -91,11 +92,24 @@ test: deps
 	$(MAKE) container-test
 	@echo "make test: every suite passed"
 
+# Daily feedback, a few minutes on a warm machine: what make test checks first,
+# then the unit and HTTP tests from one build (make test runs everything).
+check: deps
+	scripts/check-format.sh
+	scripts/check-imports.py
+	scripts/check-docs.py
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build $(BUILD_FLAGS) --filter '$(UNIT_TESTS)|$(HTTP_TESTS)'
+	@echo "make check: passed (make test runs every suite)"
+
+UNIT_TESTS = JSONTests|TableModelTests|TableRenderingTests|TableJournalTests|TableImportTests|ProcessMetricsTests
+HTTP_TESTS = MicroHTTPTests|TableServerTests
+
 test-unit: deps
-	$(SWIFT) test $(BUILD_FLAGS) --filter 'JSONTests|TableModelTests|TableRenderingTests|TableJournalTests|TableImportTests'
+	$(SWIFT) test $(BUILD_FLAGS) --filter '$(UNIT_TESTS)'
 
 test-http: deps
-	$(SWIFT) test $(BUILD_FLAGS) --filter 'MicroHTTPTests|TableServerTests'
+	$(SWIFT) test $(BUILD_FLAGS) --filter '$(HTTP_TESTS)'
 
 test-openapi: build
 	scripts/test-openapi.sh $(BIN)
@@ -108,6 +122,7 @@ test-scripts: build
 
 test-docs: build
 	@scripts/install-deps.sh docs
+	scripts/check-docs.py
 	scripts/test-docs.py $(BIN)
 
 test-schemathesis: build

@@ -3,18 +3,20 @@
 //
 // Layers (dependencies point one way, left to right):
 //
-//   CMicroHTTPD, CAllocator, CSendRing → MicroHTTP ──┐
+//   CMicroHTTPD, CSendRing, CZlib, CBrotli → MicroHTTP ──┐
+//   CAllocator → ProcessMetrics ─────────────────────────┤
 //   JSON → TableModel → TableRendering → TableServer → webtableview
 //                     ↘ TableJournal ↗
 //                     ↘ TableImport ↗
 //   CLibPQ → TableDatabase ─────────────────────────↗
 //
-// MicroHTTP knows nothing of tables; TableModel does no I/O; TableJournal does
-// file I/O only (no HTTP); TableDatabase holds every SQL statement and knows
-// tables only as ids, versions and JSON bytes.
+// MicroHTTP knows nothing of tables; ProcessMetrics reads the process's own
+// figures (/proc, the allocator) and knows nothing of HTTP; TableModel does no
+// I/O; TableJournal does file I/O only (no HTTP); TableDatabase holds every SQL
+// statement and knows tables only as ids, versions and JSON bytes.
 //
 // Linux with glibc only, so no `platforms:` line: MicroHTTP runs libmicrohttpd's
-// epoll loops and reads /proc, the journal calls fdatasync, CAllocator asks glibc,
+// epoll loops, ProcessMetrics reads /proc, the journal calls fdatasync, CAllocator asks glibc,
 // CSendRing uses io_uring where the kernel allows it (README.md, "Platform").
 import PackageDescription
 
@@ -60,7 +62,7 @@ let package = Package(
         .target(name: "CSendRing"),
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", "CAllocator", "CSendRing", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CMicroHTTPD", "CSendRing", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
             swiftSettings: requestPath
         ),
         .target(
@@ -68,7 +70,10 @@ let package = Package(
             dependencies: ["MicroHTTP", "CBrotli", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .target(name: "TestSupport", swiftSettings: strict),
+        // The process's own figures for /metrics: memory, CPU, descriptors, heap in use.
+        .target(name: "ProcessMetrics", dependencies: ["CAllocator"], swiftSettings: strict),
+        // The one seeded random generator of the property tests (tests only).
+        .target(name: "SeededRandom", swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: requestPath),
         .target(
@@ -89,7 +94,8 @@ let package = Package(
         .target(
             name: "TableServer",
             dependencies: [
-                "MicroHTTP", "TableModel", "TableRendering", "TableJournal", "TableDatabase", "TableImport", "JSON",
+                "MicroHTTP", "ProcessMetrics", "TableModel", "TableRendering", "TableJournal", "TableDatabase",
+                "TableImport", "JSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict,
@@ -108,17 +114,18 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "webtableviewTests", dependencies: ["webtableview", "CAllocator"], swiftSettings: strict),
-        .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "SeededRandom"], swiftSettings: strict),
+        .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON", "SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "TableRenderingTests",
             dependencies: ["TableRendering", "TableModel", "JSON", .product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: strict),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
+        .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"], swiftSettings: strict),
         .testTarget(
-            name: "TableImportTests", dependencies: ["TableImport", "TableModel", "JSON", "TestSupport"], swiftSettings: strict),
+            name: "TableImportTests", dependencies: ["TableImport", "TableModel", "JSON", "SeededRandom"], swiftSettings: strict),
         .testTarget(name: "TableDatabaseTests", dependencies: ["TableDatabase"], swiftSettings: strict),
-        .testTarget(name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON", "SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "TableServerTests",
             dependencies: [

@@ -2,7 +2,8 @@
 # Runs the whole Swift test suite under one sanitizer, in its own build folder:
 #   address  AddressSanitizer with LeakSanitizer (.build-asan)
 #   thread   ThreadSanitizer (.build-tsan)
-# Any report fails the run. Extra arguments go to `swift test` (e.g. --filter X).
+# Any report fails the run. Extra arguments go to `swift test` (e.g. --filter X);
+# BUILD_FLAGS (e.g. "-j 1") go to `swift build`.
 # Usage: scripts/test-sanitizers.sh address|thread [swift test arguments...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ shift
 scripts/install-deps.sh build
 
 start=$SECONDS
-swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
+swift build ${BUILD_FLAGS:-} --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
 built=$SECONDS
 
 # The Swift runtime's own crash backtracer reads other threads' stacks, which

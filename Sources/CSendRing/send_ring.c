@@ -1,5 +1,5 @@
 // io_uring without liburing: the three system calls and the two shared rings
-// (io_uring(7)). Only what sending one buffer to many sockets needs: no
+// (io_uring(7); docs/ARCHITECTURE.md says why not liburing). Only what sending one buffer to many sockets needs: no
 // polling thread, no registered files, every request completed before
 // `wtv_send_ring_send` returns.
 #include "send_ring.h"
@@ -30,6 +30,25 @@ struct wtv_send_ring {
   void *sq_map, *cq_map;
   size_t sq_map_size, cq_map_size, sqes_size;
 };
+
+wtv_send_ring_support
+wtv_send_ring_probe(void)
+{
+  struct io_uring_params params;
+  memset(&params, 0, sizeof(params));
+  int fd = (int) syscall(__NR_io_uring_setup, 1, &params);
+  if (fd < 0)
+    return WTV_SEND_RING_REFUSED;
+  enum { operations = 256 };
+  struct io_uring_probe *probe = calloc(1, sizeof(*probe) + operations * sizeof(struct io_uring_probe_op));
+  wtv_send_ring_support support = WTV_SEND_RING_NO_SEND;
+  if (probe != NULL && syscall(__NR_io_uring_register, fd, IORING_REGISTER_PROBE, probe, operations) == 0
+      && probe->last_op >= IORING_OP_SEND && (probe->ops[IORING_OP_SEND].flags & IO_URING_OP_SUPPORTED) != 0)
+    support = WTV_SEND_RING_SUPPORTED;
+  free(probe);
+  close(fd);
+  return support;
+}
 
 wtv_send_ring *
 wtv_send_ring_create(unsigned entries)

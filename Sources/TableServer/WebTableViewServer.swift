@@ -116,10 +116,13 @@ public final class WebTableViewServer: Sendable {
 
     public var port: Int { http.port }
 
-    /// Whether a change reaches its subscribers through io_uring, a batch of
-    /// sockets a system call, or one `send()` a subscriber where the kernel
-    /// refuses it (docs/ARCHITECTURE.md, Concurrency).
-    public var sendsEventsInBatches: Bool { EventStream.sendsInBatches }
+    /// Nil when a change reaches its subscribers through io_uring, a batch of
+    /// sockets a system call; else why it takes one `send()` a subscriber
+    /// (the kernel probed once; docs/ARCHITECTURE.md, Concurrency).
+    public var eventBatchingRefusal: String? {
+        let support = EventStream.sendRingSupport
+        return support == .supported ? nil : "\(support)"
+    }
 
     /// Ends every event stream, lets in-flight requests finish, and stops; then
     /// flushes and closes the journal.

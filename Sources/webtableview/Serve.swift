@@ -244,8 +244,8 @@ struct Serve: ParsableCommand {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         // Written straight to the file descriptor: a pipe must see this line at once.
         FileHandle.standardOutput.write(Data("listening on http://\(shownHost):\(server.port)\n".utf8))
-        if !server.sendsEventsInBatches {
-            logger.info("io_uring is refused here (a container's seccomp profile?): events go out one send() per subscriber")
+        if let refusal = server.eventBatchingRefusal {
+            logger.info("\(refusal): events go out one send() per subscriber")
         }
         let signal = SignalWaiter.wait()
         logger.info("stopping", metadata: ["signal": "\(signal)"])

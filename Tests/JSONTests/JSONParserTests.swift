@@ -1,6 +1,6 @@
 import JSON
 import Testing
-import TestSupport
+import SeededRandom
 
 @Suite struct JSONParserTests {
     let parser = JSONParser()

@@ -1,4 +1,4 @@
-import TestSupport
+import SeededRandom
 import JSON
 import Testing
 

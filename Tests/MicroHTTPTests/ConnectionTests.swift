@@ -4,7 +4,7 @@ import MicroHTTP
 import MicroHTTPTesting
 import Testing
 
-@Suite struct ConnectionTests {
+@Suite(.timeLimit(.minutes(1))) struct ConnectionTests {
     static func router() -> Router {
         var router = Router()
         router.add(.GET, "/ping") { _ in .text("pong") }

@@ -48,7 +48,7 @@ final class DeferredFixture: Sendable {
     }
 }
 
-@Suite(.serialized) struct DeferredResponseTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct DeferredResponseTests {
     /// One worker thread: a request waits for its answer while the thread
     /// answers another connection; completed from another thread, the answer
     /// is sent, counted and logged with its own status, and the connection is kept alive.

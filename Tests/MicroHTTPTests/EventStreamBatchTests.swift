@@ -7,8 +7,14 @@ import Testing
 
 /// One delivery's fan-out (`EventStream.send(_:to:)`), with the streams written
 /// in batches through an io_uring (`SendRing`) and one `send()` at a time: the
-/// clients read the same bytes either way.
-@Suite(.serialized) struct EventStreamBatchTests {
+/// clients read the same bytes either way, and the server counts the way each
+/// chunk went. The batched cases run with what the kernel's probe found, named
+/// in the test's arguments: where it refuses rings they check that the plain
+/// path ran instead, and say so there.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct EventStreamBatchTests {
+    /// What this kernel offers (probed as at start-up), and a pool without rings.
+    private static let supports: [SendRingSupport] = [.probe(), .refused]
+
     /// `kernel.io_uring_disabled` 2 refuses every ring; 0 and 1 let this
     /// process, run by root or by a member of the allowed group, make one.
     private static var kernelRefusesRings: Bool {
@@ -21,7 +27,7 @@ import Testing
     private static func connect(_ count: Int, to fixture: StreamFixture, with client: TestClient) throws -> [RawConnection] {
         let connections = try (0..<count).map { _ in try fixture.connect(client) }
         #expect(eventually { fixture.streams.value.count == count })
-        Thread.sleep(forTimeInterval: 0.1)
+        #expect(eventually { fixture.streams.value.allSatisfy(\.isSuspended) })
         return connections
     }
 
@@ -29,11 +35,38 @@ import Testing
         ServerSentEvent(id: "\(index)", data: String(repeating: Character(UnicodeScalar(UInt8(97 + index % 26))), count: size))
     }
 
+    /// The chunks the streams' sockets took by each way, once every stream
+    /// has ended: batches exactly where the pool has rings, direct writes otherwise.
+    private static func expectWays(of server: HTTPServer, with support: SendRingSupport) {
+        #expect(eventually { server.metrics.openEventStreams == 0 })
+        let written = server.metrics.eventChunksWritten
+        if support == .supported {
+            #expect(written.batched > 0, "the kernel allows rings: batches were sent")
+        } else {
+            #expect(written.batched == 0, "no ring (\(support)): no batch was sent")
+            #expect(written.direct > 0, "no ring (\(support)): each stream was written with a send() of its own")
+        }
+    }
+
+    /// The probe decides the path: a pool sends batches exactly when it found
+    /// the send operation, and never asks the kernel for a ring otherwise.
+    @Test func theProbeDecidesWhetherDeliveriesTakeRings() {
+        for support in [SendRingSupport.refused, .noSendOperation] {
+            #expect(SendRings(support: support).take() == nil)
+            #expect(SendRings(support: support).availability == support)
+        }
+        let probed = SendRingSupport.probe()
+        #expect((SendRings(support: probed).take() != nil) == (probed == .supported), "probe: \(probed)")
+        if Self.kernelRefusesRings {
+            #expect(probed == .refused)
+        }
+    }
+
     /// Each of 20 clients reads each of 300 chunks whole, in order.
-    @Test(arguments: [true, false]) func manyStreamsTakeEachChunkInOrder(batched: Bool) throws {
-        let rings = SendRings(enabled: batched)
+    @Test(arguments: supports) func manyStreamsTakeEachChunkInOrder(support: SendRingSupport) throws {
+        let rings = SendRings(support: support)
         let fixture = StreamFixture()
-        try withLiveServer(fixture.router()) { _, client in
+        try withLiveServer(fixture.router()) { server, client in
             let connections = try Self.connect(20, to: fixture, with: client)
             var expected: [UInt8] = []
             for index in 0..<300 {
@@ -45,6 +78,8 @@ import Testing
                 let received = connection.readStream { $0.count >= expected.count }
                 #expect(received == expected)
             }
+            fixture.streams.value.forEach { $0.close() }
+            Self.expectWays(of: server, with: support)
         }
     }
 
@@ -52,8 +87,8 @@ import Testing
     /// their sockets fill, so writes are taken in part or not at all and the
     /// rest waits, queued behind what the socket did not take. Each client
     /// then reads every byte in order, and the end of the stream.
-    @Test(arguments: [true, false]) func fullSocketsGetTheRestInOrder(batched: Bool) throws {
-        let rings = SendRings(enabled: batched)
+    @Test(arguments: supports) func fullSocketsGetTheRestInOrder(support: SendRingSupport) throws {
+        let rings = SendRings(support: support)
         let fixture = StreamFixture(bufferLimit: 64 << 20)
         try withLiveServer(fixture.router()) { server, client in
             var connections = try (0..<3).map { _ in try fixture.connect(client) }
@@ -63,7 +98,7 @@ import Testing
             _ = small.readStream { String(decoding: $0, as: UTF8.self).hasSuffix("\n\n") }
             connections.append(small)
             #expect(eventually { fixture.streams.value.count == 4 })
-            Thread.sleep(forTimeInterval: 0.1)
+            #expect(eventually { fixture.streams.value.allSatisfy(\.isSuspended) })
             let events = (0..<1_000).map { Self.event($0) }
             for event in events {
                 EventStream.send(EventChunk([event.bytes]), to: fixture.streams.value, rings: rings)
@@ -74,16 +109,19 @@ import Testing
                 #expect(received == events.flatMap(\.bytes))
                 #expect(connection.sawLastChunk)
             }
-            #expect(eventually { server.metrics.openEventStreams == 0 })
+            Self.expectWays(of: server, with: support)
         }
     }
 
     /// A ring's sends report, socket by socket, what `send()` would: all taken,
     /// nothing taken from a full socket, a peer gone, a descriptor not open.
     @Test func aRingReportsEachSocketsOutcome() throws {
-        guard !Self.kernelRefusesRings else {
-            let refused = SendRing() == nil
-            #expect(refused)
+        let support = SendRingSupport.probe()
+        guard support == .supported else {
+            if support == .refused {
+                let refused = SendRing() == nil
+                #expect(refused)
+            }
             return
         }
         let ring = try #require(SendRing())
@@ -207,7 +245,7 @@ import Testing
             let sender = ChosenOutcomes { client, _ in client == 1 ? .lost(3) : .all }
             #expect(EventStream.send(EventChunk(first), to: fixture.streams.value, batchedBy: sender) == 2)
             #expect(sender.isBroken)
-            let rings = SendRings()
+            let rings = SendRings(support: .probe())
             #expect(eventually { fixture.closed.value == 1 })
             let second = [Self.event(1, size: 40).bytes]
             EventStream.send(EventChunk(second), to: fixture.streams.value, rings: rings)

@@ -1,11 +1,13 @@
 import Foundation
-import MicroHTTP
 import MicroHTTPTesting
 import Testing
 
+@testable import MicroHTTP
+
 /// Events written by the sender to a suspended stream's socket, and the rest
-/// of a chunk the socket took only part of (`EventStream`, the direct write).
-@Suite(.serialized) struct EventStreamDirectWriteTests {
+/// of a chunk the socket took only part of (`EventStream`, the direct write);
+/// the server's count of direct writes shows that path ran.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct EventStreamDirectWriteTests {
     /// A client with a receive buffer of 4 KiB that has read the first event.
     private func connectSmallReader(_ fixture: StreamFixture, port: Int) throws -> RawConnection {
         let connection = try RawConnection(port: port, receiveBuffer: 4096)
@@ -27,13 +29,14 @@ import Testing
         try withLiveServer(fixture.router(), configuration: configuration) { server, _ in
             let connection = try connectSmallReader(fixture, port: server.port)
             let stream = try #require(fixture.streams.value.first)
-            Thread.sleep(forTimeInterval: 0.1)
+            #expect(eventually { stream.isSuspended })
             try body(server, connection, stream, fixture)
         }
     }
 
     /// Closes `stream` and expects the client to read `events` whole, in order,
-    /// then the last chunk, and the server to count no open stream.
+    /// then the last chunk, and the server to count no open stream and at
+    /// least one chunk written directly.
     private func expectEveryByteThenTheEnd(
         of events: [ServerSentEvent], closing stream: EventStream, on connection: RawConnection, server: HTTPServer
     ) {
@@ -42,6 +45,7 @@ import Testing
         #expect(received == events.flatMap(\.bytes))
         #expect(connection.sawLastChunk)
         #expect(eventually { server.metrics.openEventStreams == 0 })
+        #expect(server.metrics.eventChunksWritten.direct > 0)
     }
 
     private static func event(_ index: Int) -> ServerSentEvent {
@@ -65,9 +69,9 @@ import Testing
     /// One chunk handed to several streams reaches each whole and in order.
     @Test func oneChunkForManyStreamsReachesEachInOrder() throws {
         let fixture = StreamFixture()
-        try withLiveServer(fixture.router()) { _, client in
+        try withLiveServer(fixture.router()) { server, client in
             let connections = try (0..<3).map { _ in try fixture.connect(client) }
-            Thread.sleep(forTimeInterval: 0.1)
+            #expect(eventually { fixture.streams.value.count == 3 && fixture.streams.value.allSatisfy(\.isSuspended) })
             for index in 0..<300 {
                 let chunk = EventChunk([
                     ServerSentEvent(id: "\(index)", data: "a\(index)").bytes, ServerSentEvent.comment("c\(index)"),
@@ -83,6 +87,10 @@ import Testing
                 let received = connection.readStream { $0.count >= expected.count }
                 #expect(received == expected)
             }
+            fixture.streams.value.forEach { $0.close() }
+            #expect(eventually { server.metrics.openEventStreams == 0 })
+            #expect(server.metrics.eventChunksWritten.direct > 0)
+            #expect(server.metrics.eventChunksWritten.batched == 0)
         }
     }
 

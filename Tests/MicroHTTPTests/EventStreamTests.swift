@@ -48,7 +48,7 @@ final class StreamFixture: Sendable {
     }
 }
 
-@Suite(.serialized) struct EventStreamTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct EventStreamTests {
     /// A client leaving its event stream is how a stream ends: logged as
     /// `termination=client-left`, not as an error.
     @Test func aClientLeavingIsLoggedAsTheStreamsEnd() throws {

@@ -3,7 +3,7 @@ import MicroHTTP
 import MicroHTTPTesting
 import Testing
 
-@Suite struct LifecycleTests {
+@Suite(.timeLimit(.minutes(1))) struct LifecycleTests {
     static func router() -> Router {
         var router = Router()
         router.add(.GET, "/ping") { _ in .text("pong") }

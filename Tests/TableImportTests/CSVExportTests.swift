@@ -1,7 +1,7 @@
 import JSON
 import TableImport
 import TableModel
-import TestSupport
+import SeededRandom
 import Testing
 
 /// Tables into CSV: the columns, quoting, formulas kept from running, pieces,

@@ -1,4 +1,4 @@
-import TestSupport
+import SeededRandom
 import Dispatch
 import Foundation
 import TableModel

@@ -3,7 +3,7 @@ import Synchronization
 import TableJournal
 import TableModel
 import Testing
-import TestSupport
+import SeededRandom
 
 /// Runs `body` with a fresh empty folder, removed afterwards.
 func withJournalDirectory(_ body: (String) throws -> Void) throws {

@@ -1,4 +1,4 @@
-import TestSupport
+import SeededRandom
 import Testing
 @testable import TableModel
 

@@ -1,6 +1,6 @@
 import Testing
 @testable import TableModel
-import TestSupport
+import SeededRandom
 
 /// Small tables whose rows are named by their text (`A0`, `A1`, …), for batch tests.
 enum BatchFixture {

@@ -1,5 +1,5 @@
 @testable import TableModel
-import TestSupport
+import SeededRandom
 
 /// Rows and randomness for the `RowList` tests.
 enum RowListFixtures {

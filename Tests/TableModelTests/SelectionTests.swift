@@ -1,6 +1,6 @@
 import Testing
 @testable import TableModel
-import TestSupport
+import SeededRandom
 
 /// `Table.selectionBatch(selecting:at:)`: UIKit's `selectRow`/`deselectRow` rules.
 @Suite("Selection")

@@ -7,7 +7,7 @@ import Testing
 /// `EventDelivery`: the first change after a quiet moment goes out at once; the
 /// ones queued while a delivery is recent wait for the next, and are then handed
 /// to each stream together, in order, with actions after what preceded them.
-@Suite struct EventDeliveryPacingTests {
+@Suite(.timeLimit(.minutes(1))) struct EventDeliveryPacingTests {
     func text(_ stream: EventStream) -> String { String(decoding: stream.takeQueuedBytes(), as: UTF8.self) }
 
     /// The stream's bytes once `expected` has arrived (or after 10 s, to fail).

@@ -10,7 +10,7 @@ import Testing
 /// The store's delivery of events to streams, off the table's lock: every
 /// stream gets every change after the point it subscribed at, once, in order —
 /// while writers race and streams join — and `deleted` after the last change.
-@Suite struct EventDeliveryTests {
+@Suite(.timeLimit(.minutes(1))) struct EventDeliveryTests {
     func makeStore() throws -> TableStore {
         let renderer = try TableRenderer(templatesDirectory: packageRoot.appendingPathComponent("Templates").path)
         let store = TableStore(history: 10_000, renderer: renderer)
@@ -70,6 +70,10 @@ import Testing
             let received = ids(collect(stream) { ids($0).count >= expected.count })
             #expect(received == expected, "joined at \(since)")
         }
+        // As a server stopping does: each stream's close action holds its
+        // table's handle, which holds the stream, until the stream ends.
+        store.closeAllStreams()
+        #expect(first.isClosed && streams.allSatisfy { $0.stream.isClosed })
     }
 
     @Test func deletedComesAfterTheLastChangeAndEndsTheStream() throws {

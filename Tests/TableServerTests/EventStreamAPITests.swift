@@ -6,7 +6,7 @@ import Testing
 
 /// `GET /api/tables/{t}/events` over a real socket: replay, reset, live updates
 /// with their HTML, and the end of the stream when the table is deleted.
-@Suite struct EventStreamAPITests {
+@Suite(.timeLimit(.minutes(1))) struct EventStreamAPITests {
     func subscribe(_ client: TestClient, _ path: String, headers: String = "") throws -> RawConnection {
         let connection = try client.connect()
         try connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\n")

@@ -11,7 +11,14 @@ import Testing
 /// commit is in flight are validated against the table as the edits before them
 /// leave it, recorded together in one record, made and answered only after
 /// it; a failed record answers and makes none of them, nor any queued behind.
-@Suite struct GroupCommitTests {
+@Suite(.timeLimit(.minutes(1))) struct GroupCommitTests {
+    /// How long any wait of these tests may take before it fails the test.
+    static let patience: DispatchTimeInterval = .seconds(10)
+
+    struct TimedOut: Error, CustomStringConvertible {
+        let description: String
+    }
+
     /// A log that commits in groups, records each edit's changes, and makes
     /// every record wait for `release()`; it fails the records while `failing`.
     final class HeldLog: TableLog, Sendable {
@@ -43,7 +50,11 @@ import Testing
         }
 
         /// Waits until a record is in flight.
-        func awaitRecord() { entered.wait() }
+        func awaitRecord() throws {
+            guard entered.wait(timeout: .now() + GroupCommitTests.patience) == .success else {
+                throw TimedOut(description: "no record began")
+            }
+        }
 
         /// Lets the record in flight finish.
         func release() { gate.signal() }
@@ -75,8 +86,10 @@ import Testing
             }
         }
 
-        func wait() -> Result<Int, any Error> {
-            done.wait()
+        func wait() throws -> Result<Int, any Error> {
+            guard done.wait(timeout: .now() + GroupCommitTests.patience) == .success else {
+                throw TimedOut(description: "an edit was not answered")
+            }
             done.signal()
             return answer.withLock { $0! }
         }
@@ -84,7 +97,11 @@ import Testing
 
     /// Waits until `count` edits wait behind the commit in flight.
     func awaitQueued(_ count: Int) throws {
+        let deadline = ContinuousClock.now + .seconds(10)
         while try store.handle("t").withAnyState({ $0.group.queued.count }) < count {
+            guard ContinuousClock.now < deadline else {
+                throw TimedOut(description: "\(count) edits did not queue")
+            }
             Thread.sleep(forTimeInterval: 0.001)
         }
     }
@@ -95,7 +112,7 @@ import Testing
 
     @Test func editsQueuedBehindACommitAreRecordedTogetherOnTheTip() throws {
         let first = Insert(store, text: "a")
-        log.awaitRecord()
+        try log.awaitRecord()
         // Queued behind "a", not committed yet: If-Match is judged on version 1.
         let onTip = Insert(store, text: "b", ifMatch: "\"1\"")
         try awaitQueued(1)
@@ -106,7 +123,7 @@ import Testing
         // Nothing is made while the commit is in flight.
         #expect(try store.table("t").version == 0)
         log.release()
-        log.awaitRecord()
+        try log.awaitRecord()
         log.release()
 
         #expect(try first.wait().get() == 1)
@@ -122,11 +139,11 @@ import Testing
 
     @Test func aFailedRecordAnswersAndMakesNothingOfItsGroupOrBehindIt() throws {
         let kept = Insert(store, text: "kept")
-        log.awaitRecord()
+        try log.awaitRecord()
         log.release()
         #expect(try kept.wait().get() == 1)
         let first = Insert(store, text: "a")
-        log.awaitRecord()
+        try log.awaitRecord()
         let queued = [Insert(store, text: "b", ifMatch: "\"2\""), Insert(store, text: "c")]
         try awaitQueued(2)
         log.failing.store(true, ordering: .releasing)
@@ -141,7 +158,7 @@ import Testing
         // Nothing waits any more; the next edit takes version 2.
         log.failing.store(false, ordering: .releasing)
         let next = Insert(store, text: "d")
-        log.awaitRecord()
+        try log.awaitRecord()
         log.release()
         #expect(try next.wait().get() == 2)
         #expect(try rowIDs() == ["d", "kept"])

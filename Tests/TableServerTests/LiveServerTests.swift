@@ -8,7 +8,7 @@ import Testing
 
 /// The server over real sockets: limits, concurrency, slow clients, and many
 /// writers with live subscribers.
-@Suite struct LiveServerTests {
+@Suite(.timeLimit(.minutes(1))) struct LiveServerTests {
     @Test func aBodyOverTheLimitIs413AndChangesNothing() throws {
         try withServer(.live, configure: { $0.maxBodySize = 1024 }) { client in
             let rows = (0..<100).map { #"{"text": "row \#($0)"}"# }.joined(separator: ",")

@@ -7,7 +7,7 @@ import Testing
 /// The `webtableview` executable as an operator runs it: its first line, the
 /// `check` command's exit codes, `serve`'s options and their defaults, and a
 /// clean exit 0 on SIGTERM and SIGINT.
-@Suite struct ProcessTests {
+@Suite(.timeLimit(.minutes(2))) struct ProcessTests {
     /// The executable `swift build --build-tests` put beside this test bundle.
     static let executable: URL = {
         let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]

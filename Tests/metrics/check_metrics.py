@@ -22,6 +22,7 @@ EXPECTED = {
     "http_request_duration_seconds": "histogram",
     "http_requests_in_flight": "gauge",
     "http_event_streams_open": "gauge",
+    "http_event_chunks_written": "counter",  # http_event_chunks_written_total
     "process_resident_memory_bytes": "gauge",
     "process_virtual_memory_bytes": "gauge",
     "process_cpu_seconds": "counter",

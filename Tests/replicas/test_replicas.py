@@ -202,7 +202,9 @@ def test_sigkilled_replica_restarts_and_converges(serve, postgres, tmp_path):
         writers.replicas.remove(c)
         # The viewer of the dead replica reconnects to another with the last id it got.
         time.sleep(0.5)
-        last = streams["before"].updates()[-1]
+        before = streams["before"].updates()
+        assert before, "the viewer of the killed replica got no update before the kill"
+        last = before[-1]
         streams["after"] = EventFollower(a, "t", since=last)
         time.sleep(1.5)
         writers.replicas.append(start_replicas(serve, postgres, tmp_path, 1)[0])

@@ -2,7 +2,7 @@ import Glibc
 @testable import webtableview
 import Testing
 
-@Suite struct SignalWaiterTests {
+@Suite(.timeLimit(.minutes(1))) struct SignalWaiterTests {
     @Test func aBlockedTerminationSignalIsWaitedFor() {
         var previous = sigset_t()
         pthread_sigmask(SIG_SETMASK, nil, &previous)

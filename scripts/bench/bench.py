@@ -2,6 +2,7 @@
 
 Usage: bench.py --product BIN --floor BIN --hummingbird BIN --model-bench BIN
                 --sse-clients BIN --sse-floor BIN --out FILE --raw FILE [--quick] [--only STEP,…]
+                [--allow-dirty]
        bench.py --report-only RAW_FILE OUT_FILE   (the Markdown again, from saved results)
 Run by scripts/bench/run.sh, which installs and builds what these need.
 """
@@ -52,6 +53,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer and shorter runs, to try the script")
     parser.add_argument("--only", help="comma-separated steps to run (json_row, page, …); their results are "
                         "printed and no file is written, since a report is one whole run")
+    parser.add_argument("--allow-dirty", action="store_true", help="measure a tree with uncommitted changes; "
+                        "the report says so in its Commit line")
     if sys.argv[1:2] == ["--report-only"]:
         # Rewrites the Markdown from the raw results of an earlier run: --report-only RAW OUT
         with open(sys.argv[2]) as file:
@@ -64,6 +67,12 @@ def main():
     # The JSON row against the C floor is the narrowest comparison: more rounds
     # steady its median against this shared machine's noise.
     json_rounds = 3 if args.quick else 9
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    head, changes = report.tree(root)
+    writes_report = not args.only and not args.quick
+    if changes and writes_report and not args.allow_dirty:
+        sys.exit(f"bench: uncommitted changes ({', '.join(changes[:8])}): commit them, so that the report "
+                 "names the commit its figures are of, or pass --allow-dirty to mark the report")
     with tempfile.TemporaryDirectory(prefix="wtv-bench-") as work:
         tools = Tools(args, work)
         os.chdir(tools.root)
@@ -103,7 +112,9 @@ def main():
         return
     results["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     results["machine"] = report.machine()
-    results["commit"] = report.commit(tools.root)
+    if report.tree(root) != (head, changes):
+        changes = changes + ["(the tree changed while the bench ran)"]
+    results["commit"] = report.commit(head, changes)
     with open(args.out, "w") as file:
         file.write(report.markdown(results))
     with open(args.raw, "w") as file:

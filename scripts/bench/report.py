@@ -20,12 +20,23 @@ def machine():
             f"load average at the end {' '.join(load)} (shared machine, others building)")
 
 
-def commit(root):
+def tree(root):
+    """(the full commit of HEAD, the paths changed since it): what the binaries are
+    built from. docs/ is left out, as the bench writes docs/PERFORMANCE.md itself."""
     def git(*args):
-        return subprocess.run(["git", "-C", root, *args], capture_output=True, text=True).stdout.strip()
-    head = git("rev-parse", "--short", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--untracked-files=no", "--", "Sources", "Package.swift", "Templates")
-    return head + (" with uncommitted changes to Sources/" if dirty else "")
+        return subprocess.run(["git", "-C", root, *args], capture_output=True, text=True).stdout
+    head = git("rev-parse", "HEAD").strip() or "unknown"
+    changes = git("status", "--porcelain", "--", ".", ":(exclude)docs")
+    return head, [line[3:] for line in changes.splitlines() if line]
+
+
+def commit(head, changes):
+    """The report's Commit line: the exact commit, and loudly any change beside it."""
+    if not changes:
+        return f"`{head}`"
+    shown = ", ".join(f"`{path}`" for path in changes[:8]) + (", …" if len(changes) > 8 else "")
+    return (f"`{head}` **WITH UNCOMMITTED CHANGES ({len(changes)} paths: {shown}): "
+            f"these figures are of no commit**")
 
 
 def spread(s, digits=1, unit=""):

@@ -4,10 +4,25 @@
 # benchmark on loopback and writes docs/PERFORMANCE.md. About 10–15 minutes
 # on a fresh 2-core machine, most of it building; a few minutes once built.
 #
-# Usage: scripts/bench/run.sh [--quick] [--only STEP,…]   (--quick: short runs, to try the
-# script; --only: just those steps, printed, no file written)
+# Usage: scripts/bench/run.sh [--quick] [--only STEP,…] [--allow-dirty]   (--quick: short
+# runs, to try the script; --only: just those steps, printed, no file written;
+# --allow-dirty: measure uncommitted changes, marked in the report)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+
+# The report names the exact commit its figures are of: a tree with uncommitted
+# changes (docs/ aside, which the bench writes) is refused before anything is
+# built, unless --allow-dirty. --quick (a trial) and --only (no report) go
+# ahead; a report of uncommitted changes says so loudly in its Commit line.
+case " $* " in
+  *" --allow-dirty "* | *" --quick "* | *" --only "*) ;;
+  *)
+    if [ -n "$(git status --porcelain -- . ':(exclude)docs')" ]; then
+      echo "bench: uncommitted changes (git status -- . ':!docs'); commit them, or pass --allow-dirty" >&2
+      exit 1
+    fi
+    ;;
+esac
 
 scripts/install-deps.sh bench
 

@@ -7,6 +7,22 @@
 /// write). A ring belongs to one thread at a time.
 typedef struct wtv_send_ring wtv_send_ring;
 
+/// What the kernel offers a send ring, asked once at start-up.
+typedef enum {
+  /// Rings that take `IORING_OP_SEND` (Linux 5.6 and later).
+  WTV_SEND_RING_SUPPORTED = 0,
+  /// No ring at all: a kernel before 5.1, `kernel.io_uring_disabled`, a
+  /// container's seccomp filter.
+  WTV_SEND_RING_REFUSED = 1,
+  /// Rings, but not the send operation (Linux 5.1 to 5.5, which has no
+  /// `IORING_REGISTER_PROBE` either): every batch would fail.
+  WTV_SEND_RING_NO_SEND = 2,
+} wtv_send_ring_support;
+
+/// Makes a ring of one entry and asks it (`IORING_REGISTER_PROBE`) whether
+/// the kernel supports `IORING_OP_SEND`; the ring is closed again.
+wtv_send_ring_support wtv_send_ring_probe(void);
+
 /// A ring of `entries` sends (a power of two, at most 4,096), or NULL where
 /// io_uring is not to be had (an old kernel, a container's seccomp filter,
 /// `kernel.io_uring_disabled`): the caller then sends one socket at a time.

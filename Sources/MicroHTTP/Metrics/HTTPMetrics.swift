@@ -59,6 +59,10 @@ public struct HTTPMetrics: Sendable {
     public internal(set) var requestsInFlight = 0
     /// Event streams connected now.
     public internal(set) var openEventStreams = 0
+    /// Chunks of events the socket took straight from their sender, by way
+    /// (a `send()` of the stream's own, or a batch through io_uring), over
+    /// the streams that have ended.
+    public internal(set) var eventChunksWritten = EventStream.Writes()
 
     /// Requests answered with `status` on `route` (a pattern, or ``unmatchedRoute``);
     /// a nil `method` counts those of ``otherMethod``.
@@ -117,6 +121,10 @@ public struct HTTPMetrics: Sendable {
             # HELP http_event_streams_open Event streams connected now.
             # TYPE http_event_streams_open gauge
             http_event_streams_open \(openEventStreams)
+            # HELP http_event_chunks_written_total Chunks of events written to the socket by their sender, by way, over ended streams.
+            # TYPE http_event_chunks_written_total counter
+            http_event_chunks_written_total{way="direct"} \(eventChunksWritten.direct)
+            http_event_chunks_written_total{way="batch"} \(eventChunksWritten.batched)
 
             """
         return text

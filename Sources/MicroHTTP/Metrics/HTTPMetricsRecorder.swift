@@ -14,6 +14,7 @@ public final class HTTPMetricsRecorder: Sendable {
     private struct Counts {
         var started = 0
         var finished = 0
+        var streamWrites = EventStream.Writes()
         /// Series in the order first counted, their indices, and the last one
         /// counted: a busy thread mostly counts the same series again, and
         /// comparing its key costs less than hashing it.
@@ -61,6 +62,14 @@ public final class HTTPMetricsRecorder: Sendable {
         }
     }
 
+    /// An ended stream's chunks, written by their senders.
+    func count(_ writes: EventStream.Writes) {
+        shards.current.counts.withLock { counts in
+            counts.streamWrites.direct += writes.direct
+            counts.streamWrites.batched += writes.batched
+        }
+    }
+
     /// Event streams connected now.
     func setOpenEventStreams(_ count: Int) {
         openStreams.store(count, ordering: .relaxed)
@@ -78,6 +87,8 @@ public final class HTTPMetricsRecorder: Sendable {
         for shard in shards.all {
             shard.counts.withLock { counts in
                 metrics.requestsInFlight += counts.started - counts.finished
+                metrics.eventChunksWritten.direct += counts.streamWrites.direct
+                metrics.eventChunksWritten.batched += counts.streamWrites.batched
                 for (key, series) in counts.series {
                     metrics.series[key, default: HTTPMetrics.Series(route: series.route)].histogram.add(series.histogram)
                 }

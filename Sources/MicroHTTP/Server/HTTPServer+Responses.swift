@@ -203,13 +203,14 @@ extension HTTPServer {
         }
     }
 
-    /// The connection is done with `stream`.
+    /// The connection is done with `stream`: its writes are counted before it
+    /// stops counting as open, so a scrape that sees it gone sees them too.
     func unregister(_ stream: EventStream) {
+        metricsRecorder.count(stream.detach())
         state.withLock { state in
             state.streams[ObjectIdentifier(stream)] = nil
             metricsRecorder.setOpenEventStreams(state.streams.count)
         }
-        stream.detach()
     }
 }
 

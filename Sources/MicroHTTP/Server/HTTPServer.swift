@@ -107,7 +107,8 @@ public final class HTTPServer: Sendable {
     /// Stops gracefully: refuses new connections, ends every event stream,
     /// lets in-flight requests finish (for at most the grace period; their
     /// connections are not kept alive), then closes the remaining
-    /// connections. Returns once the daemon is stopped.
+    /// connections. Returns once the daemon is stopped and the streams' close
+    /// actions have run.
     public func shutdown() {
         // MHD_quiesce_daemon races with the epoll worker threads of
         // libmicrohttpd 0.9.75 and can abort the process; new connections
@@ -137,6 +138,9 @@ public final class HTTPServer: Sendable {
             waitUntil(.now + .seconds(1)) { state.withLock { $0.streams.isEmpty } }
         }
         MHD_stop_daemon(daemon)
+        // Every stream is detached now; what their close actions hold (a
+        // table's handle) is let go before the caller goes on to exit.
+        EventStream.waitForCloseActions()
         state.withLock { state in
             state.daemon = nil
             state.phase = .stopped

@@ -60,6 +60,8 @@ public final class EventStream: Sendable {
         var writeTimeout: UInt64 = 30_000_000_000
         var retryDelay = DirectRetry.first
         var closeActions: [@Sendable () -> Void] = []
+        /// Chunks the socket took (all or part) from their sender, by way.
+        var written = Writes()
 
         /// Bytes waiting behind the event being written.
         var waitingCount: Int {
@@ -96,8 +98,14 @@ public final class EventStream: Sendable {
         /// Writes `chunk` to the socket; keeps what it did not take.
         mutating func writeDirectly(_ chunk: [UInt8]) -> DirectWrite {
             let outcome = DirectWrite.send(chunk[...], to: socket)
-            if case .partial(let count) = outcome {
+            switch outcome {
+            case .complete:
+                written.direct += 1
+            case .partial(let count):
+                written.direct += 1
                 keepUnfinished(chunk[count...])
+            case .wouldBlock, .failed:
+                break
             }
             return outcome
         }
@@ -164,6 +172,15 @@ public final class EventStream: Sendable {
     }
 
     private let state = Mutex(State())
+
+    /// Chunks of events the socket took straight from their sender, counted
+    /// by way, for ``HTTPMetrics``: each is one write libmicrohttpd was spared.
+    public struct Writes: Sendable, Equatable {
+        /// Written with a `send()` of the stream's own (the direct write).
+        public internal(set) var direct = 0
+        /// Written in a delivery's batch through io_uring (``SendRing``).
+        public internal(set) var batched = 0
+    }
     /// The most bytes that may wait behind the event being written.
     public let bufferLimit: Int
 
@@ -212,11 +229,13 @@ public final class EventStream: Sendable {
         send(chunk, to: streams, rings: .shared)
     }
 
-    /// Whether ``send(_:to:)`` writes its streams in batches here: false where
-    /// the kernel refuses io_uring (a container runtime's default seccomp
-    /// profile), and each stream is then written with a `send()` of its own.
-    public static var sendsInBatches: Bool {
-        SendRings.shared.isAvailable
+    /// Whether ``send(_:to:)`` writes its streams in batches here (the kernel
+    /// probed once, at first use), and if not, why: anything but `.supported`
+    /// (io_uring refused, as by a container runtime's default seccomp profile,
+    /// or without its send operation) and each stream is written with a
+    /// `send()` of its own.
+    public static var sendRingSupport: SendRingSupport {
+        SendRings.shared.availability
     }
 
     /// ``send(_:to:)`` with the rings of `rings`, if it has any.
@@ -319,8 +338,9 @@ public final class EventStream: Sendable {
             }
             switch DirectWrite(result: result, of: chunk.framed.count) {
             case .complete:
-                break
+                state.written.batched += 1
             case .partial(let count):
+                state.written.batched += 1
                 state.keepUnfinished(chunk.framed[count...])
                 unfinished = true
                 return []
@@ -428,6 +448,12 @@ public final class EventStream: Sendable {
         state.withLock { $0.closed }
     }
 
+    /// Whether libmicrohttpd holds the connection suspended, waiting for
+    /// events: what is sent now may be written directly.
+    var isSuspended: Bool {
+        state.withLock { $0.suspended }
+    }
+
     /// Calls `action` once, when the stream is closed or the client goes
     /// away — soon, if that has already happened. The action never runs
     /// inside ``send(_:)``, ``close()`` or this method, so it may take locks
@@ -445,13 +471,27 @@ public final class EventStream: Sendable {
         }
     }
 
+    /// Close actions on their way (``runLater(_:)``): a stopping server waits
+    /// for them (``waitForCloseActions()``), so none is still running, or
+    /// holding what it captured, when the process exits.
+    private static let pendingActions = DispatchGroup()
+
     private static func runLater(_ actions: [@Sendable () -> Void]) {
         guard !actions.isEmpty else {
             return
         }
+        let batch = PendingActions(actions)
+        pendingActions.enter()
         DispatchQueue.global().async {
-            actions.forEach { $0() }
+            batch.run()
+            pendingActions.leave()
         }
+    }
+
+    /// Returns once every close action handed to a queue so far has run and
+    /// been let go.
+    static func waitForCloseActions() {
+        pendingActions.wait()
     }
 
     /// Removes and returns the bytes queued and not yet written. For
@@ -483,9 +523,10 @@ public final class EventStream: Sendable {
     /// again. Runs on the connection's thread, where no caller's lock is held.
     /// A claimed write still on its way (``State/writing``) is waited for: the
     /// socket may be closed, and its number reused, only after it is done.
-    func detach() {
+    /// Returns the stream's ``Writes``, for the server's metrics.
+    func detach() -> Writes {
         while true {
-            let actions = state.withLock { state -> [@Sendable () -> Void]? in
+            let detached = state.withLock { state -> (Writes, [@Sendable () -> Void])? in
                 guard !state.writing else {
                     return nil
                 }
@@ -494,11 +535,11 @@ public final class EventStream: Sendable {
                 state.unfinished = []
                 state.suspended = false
                 state.closed = true
-                return state.takeCloseActions()
+                return (state.written, state.takeCloseActions())
             }
-            if let actions {
+            if let (written, actions) = detached {
                 actions.forEach { $0() }
-                return
+                return written
             }
             sched_yield()
         }
@@ -557,4 +598,22 @@ public final class EventStream: Sendable {
 enum DirectRetry {
     static let first = Duration.milliseconds(1)
     static let longest = Duration.milliseconds(64)
+}
+
+/// Close actions handed to a queue: run once, and let go before the queue
+/// says they are done, so that what they captured is freed by then.
+private final class PendingActions: Sendable {
+    private let actions: Mutex<[@Sendable () -> Void]>
+
+    init(_ actions: [@Sendable () -> Void]) {
+        self.actions = Mutex(actions)
+    }
+
+    func run() {
+        let taken = actions.withLock { actions in
+            defer { actions = [] }
+            return actions
+        }
+        taken.forEach { $0() }
+    }
 }

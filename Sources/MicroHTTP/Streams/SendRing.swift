@@ -68,24 +68,57 @@ final class SendRing: BatchSender, @unchecked Sendable {
     }
 }
 
+/// What the kernel offers deliveries for batched sends, asked once
+/// (``probe()``): the answer decides whether ``EventStream/send(_:to:)``
+/// sends through rings or one `send()` a stream.
+public enum SendRingSupport: Sendable, Equatable, CustomStringConvertible {
+    /// Rings that take `IORING_OP_SEND` (Linux 5.6 and later).
+    case supported
+    /// No ring at all: a kernel before 5.1, `kernel.io_uring_disabled`, a
+    /// container runtime's seccomp profile.
+    case refused
+    /// Rings without the send operation (Linux 5.1 to 5.5), whose batches
+    /// would all fail and be sent again one by one.
+    case noSendOperation
+
+    /// Asks the kernel with a ring of one entry (`IORING_REGISTER_PROBE`).
+    public static func probe() -> SendRingSupport {
+        switch wtv_send_ring_probe() {
+        case WTV_SEND_RING_SUPPORTED: .supported
+        case WTV_SEND_RING_NO_SEND: .noSendOperation
+        default: .refused
+        }
+    }
+
+    /// For the start-up log line that says why events are not batched.
+    public var description: String {
+        switch self {
+        case .supported: "io_uring sends events in batches"
+        case .refused: "io_uring is refused here (an old kernel, kernel.io_uring_disabled, a container's seccomp profile?)"
+        case .noSendOperation: "io_uring here has no IORING_OP_SEND (Linux before 5.6)"
+        }
+    }
+}
+
 /// The rings deliveries borrow: made when a delivery finds none idle, kept
-/// for the next one; none at all where the kernel refuses io_uring (a
-/// container's seccomp filter, `kernel.io_uring_disabled`), and deliveries
-/// then send one socket at a time.
+/// for the next one; none at all where the probe found no send ring
+/// (``SendRingSupport``), and deliveries then send one socket at a time.
 final class SendRings: Sendable {
-    static let shared = SendRings()
+    /// The process's pool, with the kernel probed at its first use (start-up).
+    static let shared = SendRings(support: .probe())
 
-    /// Whether deliveries may use a ring: tests make a pool without, to run
-    /// the one-`send()`-per-stream path the same way.
-    let isEnabled: Bool
+    /// What the probe found: deliveries use rings only when `.supported`.
+    /// Tests make pools with each answer, to run both paths the same way.
+    let support: SendRingSupport
 
-    init(enabled: Bool = true) {
-        isEnabled = enabled
+    init(support: SendRingSupport) {
+        self.support = support
     }
 
     private struct Pool {
         var idle: [SendRing] = []
-        /// The kernel refused a ring once: it is not asked again.
+        /// The kernel refused a ring once although the probe allowed it (out
+        /// of locked memory, say): it is not asked again.
         var unavailable = false
     }
 
@@ -96,7 +129,7 @@ final class SendRings: Sendable {
 
     /// A ring for the calling delivery, or nil to send one socket at a time.
     func take() -> SendRing? {
-        guard isEnabled else {
+        guard support == .supported else {
             return nil
         }
         let (ring, unavailable) = pool.withLock { ($0.idle.popLast(), $0.unavailable) }
@@ -120,6 +153,12 @@ final class SendRings: Sendable {
         }
         giveBack(ring)
         return true
+    }
+
+    /// What deliveries find: the probe's answer, or `.refused` when the probe
+    /// allowed rings but making one failed.
+    var availability: SendRingSupport {
+        support == .supported && !isAvailable ? .refused : support
     }
 
     /// Gives back a ring from ``take()``; a broken one is dropped.

@@ -1,4 +1,5 @@
 import MicroHTTP
+import ProcessMetrics
 import TableModel
 
 /// Liveness, Prometheus metrics, the OpenAPI document, the static files

@@ -324,7 +324,10 @@ final class TableStore: Sendable {
     func subscribe(_ id: String, since: Int?, stream: EventStream) throws {
         let handle = try handle(id)
         let streamID = ObjectIdentifier(stream)
-        stream.onClose { [weak handle] in handle?.removeSubscriber(streamID) }
+        // Held strongly: a stream ends when its client goes, its table is
+        // deleted or the server stops (which waits for the close actions), and
+        // its close actions are let go then, with this reference.
+        stream.onClose { handle.removeSubscriber(streamID) }
         try handle.withState { state in
             let current = state.table.version
             if let since {

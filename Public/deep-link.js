@@ -11,7 +11,7 @@ import { rowCountOf, sectionsOf } from "./dom.js";
 const MARK_MS = 1600;
 
 /** The row index path a fragment names, or null. */
-export function linkedRow(hash) {
+function linkedRow(hash) {
   const match = /^#section-(\d+)-row-(\d+)$/.exec(hash);
   return match ? [Number(match[1]), Number(match[2])] : null;
 }

@@ -22,7 +22,7 @@ const PADDING = 8;
  * evenly spread, first and last included, with a bullet for each run of
  * titles between two of them.
  */
-export function fold(titles, slots) {
+function fold(titles, slots) {
   const shown = Math.max(2, Math.floor((Math.max(slots, 3) + 1) / 2));
   const picks = Array.from({ length: shown }, (_, k) => Math.round((k * (titles.length - 1)) / (shown - 1)));
   const entries = [];

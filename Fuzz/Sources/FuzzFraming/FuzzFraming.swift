@@ -13,7 +13,11 @@ public func fuzzFraming(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let version = first & 1 == 0 ? "HTTP/1.0" : "HTTP/1.1"
     let fields = ReferenceFraming.fields(String(decoding: bytes.dropFirst(), as: UTF8.self))
     let copies = fields.map { (strdup($0.name)!, strdup($0.value)!) }
-    defer { copies.forEach { free($0.0); free($0.1) } }
+    defer {
+        copies.forEach {
+            free($0.0); free($0.1)
+        }
+    }
     var noted = RequestFields()
     for (name, value) in copies {
         noted.note(name: name, value: value)

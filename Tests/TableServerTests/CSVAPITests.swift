@@ -103,6 +103,9 @@ import Testing
                 .POST, "/api/tables?table-id=x&style=fancy", headers: ["Content-Type": "text/csv"], body: body(csv))
             #expect(badStyle.status == 400)
             #expect(try client.request(.GET, "/api/tables/x").status == 404, "a refused upload changes nothing")
+            let jsonWithBadOption = try client.request(
+                .PUT, "/api/tables/t?style=fancy", headers: ["Content-Type": "application/json"], body: body(#"{"id":"t"}"#))
+            #expect(jsonWithBadOption.status == 400, "a malformed option is refused whatever the body")
         }
     }
 

@@ -34,6 +34,17 @@ extension HTTPRequest {
     /// Whether the body is declared CSV (`text/csv`).
     var hasCSVBody: Bool { Self.mediaType(headers["Content-Type"] ?? "") == "text/csv" }
 
+    /// 400 for a CSV option in the query that is not one (`table-id` not an
+    /// id, an unknown style, …), whatever the body: a JSON body ignores them,
+    /// but never a malformed one.
+    func checkCSVOptions(limits: ModelLimits) throws {
+        if let id = query["table-id"], !limits.isIdentifier(id) {
+            throw TableServerError.badRequest(
+                type: "bad-parameter", detail: "query parameter table-id must match [A-Za-z0-9_-]{1,\(limits.maxIDLength)}")
+        }
+        _ = try csvOptions()
+    }
+
     /// The table the CSV body makes, with the options of `webtableview import`
     /// as query parameters (docs/API.md, "CSV"): 400 for a bad option, 422 with
     /// every problem (at most 20, then how many more) for a bad file.

@@ -31,6 +31,7 @@ struct TableRoutes: RouteCollection {
 
     func createTable(_ request: HTTPRequest) throws -> HTTPResponse {
         let table: Table
+        try request.checkCSVOptions(limits: limits)
         if request.hasCSVBody {
             guard let id = request.query["table-id"], !id.isEmpty else {
                 throw TableServerError.badRequest(
@@ -77,6 +78,7 @@ struct TableRoutes: RouteCollection {
 
     func replaceTable(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = request.tableID
+        try request.checkCSVOptions(limits: limits)
         var snapshot =
             try request.hasCSVBody
             ? request.csvSnapshot(of: store.handle(id).table, limits: limits)

@@ -51,7 +51,7 @@ import Testing
     /// The probe decides the path: a pool sends batches exactly when it found
     /// the send operation, and never asks the kernel for a ring otherwise.
     @Test func theProbeDecidesWhetherDeliveriesTakeRings() {
-        for support in [SendRingSupport.refused, .noSendOperation] {
+        for support in [SendRingSupport.refused, .noSendOperation, .switchedOff] {
             #expect(SendRings(support: support).take() == nil)
             #expect(SendRings(support: support).availability == support)
         }

@@ -3,6 +3,7 @@
 Usage: bench.py --product BIN --floor BIN --hummingbird BIN --model-bench BIN
                 --sse-clients BIN --sse-floor BIN --out FILE --raw FILE [--quick] [--only STEP,…]
                 [--allow-dirty]
+                --no-prefetch BIN --exclusivity-checked BIN
        bench.py --report-only RAW_FILE OUT_FILE   (the Markdown again, from saved results)
 Run by scripts/bench/run.sh, which installs and builds what these need.
 """
@@ -16,6 +17,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import ablation  # noqa: E402
 import measure  # noqa: E402
 import replication  # noqa: E402
 import report  # noqa: E402
@@ -27,6 +29,9 @@ class Tools:
 
     def __init__(self, args, work):
         self.product = args.product
+        # The same product built with one optimisation left out (ablation.py).
+        self.no_prefetch = args.no_prefetch
+        self.exclusivity_checked = args.exclusivity_checked
         self.floor = args.floor
         self.hummingbird = args.hummingbird
         self.sse_clients = args.sse_clients
@@ -48,7 +53,8 @@ class Tools:
 
 def main():
     parser = argparse.ArgumentParser()
-    for name in ("product", "floor", "hummingbird", "model-bench", "sse-clients", "sse-floor", "out", "raw"):
+    for name in ("product", "floor", "hummingbird", "model-bench", "sse-clients", "sse-floor", "out", "raw",
+                 "no-prefetch", "exclusivity-checked"):
         parser.add_argument(f"--{name}", required=True)
     parser.add_argument("--quick", action="store_true", help="fewer and shorter runs, to try the script")
     parser.add_argument("--only", help="comma-separated steps to run (json_row, page, …); their results are "
@@ -94,6 +100,8 @@ def main():
                 tools, {1000: 10, 10_000: 4} if args.quick else {1000: 100, 10_000: 40}, 2 if args.quick else 16)),
             ("compression", lambda: measure.compression(tools, rounds, seconds, json_rounds)),
             ("start_up", lambda: measure.start_up(tools, 5 if args.quick else 15)),
+            # Each optimisation off alone against on; 8 rounds, each side first as often.
+            ("ablation", lambda: ablation.measure(tools, 2 if args.quick else 8, seconds, 20 if args.quick else 100)),
         ]
         # Replicas through PostgreSQL, once the server has serve --database (docs/SCALING.md).
         if replication.supported(tools.product):

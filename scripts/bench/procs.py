@@ -28,10 +28,10 @@ def process_cpu_clock(pid):
 class Server:
     """A server process that prints `listening on http://HOST:PORT` first."""
 
-    def __init__(self, name, argv, cwd=None):
+    def __init__(self, name, argv, cwd=None, env=None):
         self.name = name
         self.process = subprocess.Popen(
-            argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
             preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, []))
         STARTED.append(self)
         line = self.process.stdout.readline()

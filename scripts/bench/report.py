@@ -314,6 +314,20 @@ def page1k_lines(page1k):
     return out + [""]
 
 
+def ablation_section(rows):
+    """Each optimisation off alone against on (scripts/bench/ablation.py)."""
+    out = ["### Ablation: what each optimisation buys", "",
+           "Each optimisation switched off alone, against the same build with it on, interleaved round by "
+           "round (each side first as often); off/on is taken round by round. One that costs less than 5 % "
+           "when off does not earn its code (issue 34).", "",
+           "| optimisation | figure | on | off | off/on | keeps its place |", "|---|---|---|---|---|---|"]
+    for row in rows:
+        ratio = row["off_vs_on"]["median"]
+        out.append(f"| {row['optimisation']} | {row['figure']} | {spread(row['on'], 3)} | {spread(row['off'], 3)} | "
+                   f"{spread(row['off_vs_on'], 2)} | {'yes' if ratio >= 1.05 else '**no**'} |")
+    return out + [""]
+
+
 def markdown(r):
     j, p, e, d, f, s = (r[k] for k in ("json_row", "page", "edits", "diff", "fan_out", "start_up"))
     out = ["# Performance", "",
@@ -406,6 +420,8 @@ def markdown(r):
             f"{spread(s['cpu_ms'], 0, ' ms')})", f"- `true`: {spread(s['true_ms'], 1, ' ms')}", ""]
     if "replication" in r:
         out += replication_section(r["replication"])
+    if "ablation" in r:
+        out += ablation_section(r["ablation"])
     if os.path.exists(FINDINGS):
         out += ["## Findings", "", open(FINDINGS).read().strip(), ""]
     return "\n".join(out)

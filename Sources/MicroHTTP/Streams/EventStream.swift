@@ -251,7 +251,7 @@ public final class EventStream: Sendable {
         streams.withUnsafeBufferPointer { streams in
             for index in streams.indices {
                 prefetch(streams, aheadOf: index)
-                _ = Unmanaged.passUnretained(streams[index])._withUnsafeGuaranteedRef { $0.send(chunk) }
+                _ = borrow(Unmanaged.passUnretained(streams[index])) { $0.send(chunk) }
             }
         }
     }
@@ -272,7 +272,7 @@ public final class EventStream: Sendable {
                 while index < streams.count, claimed.count < ring.capacity {
                     prefetch(streams, aheadOf: index)
                     let stream = Unmanaged.passUnretained(streams[index])
-                    if let socket = stream._withUnsafeGuaranteedRef({ $0.claimOrQueue(chunk) }) {
+                    if let socket = borrow(stream, { $0.claimOrQueue(chunk) }) {
                         claimed.append(stream)
                         sockets.append(socket)
                     }
@@ -283,7 +283,7 @@ public final class EventStream: Sendable {
                 }
                 ring.send(chunk.framed, to: sockets, results: &results)
                 for (position, stream) in claimed.enumerated() {
-                    stream._withUnsafeGuaranteedRef { $0.finishClaim(results[position], of: chunk) }
+                    borrow(stream) { $0.finishClaim(results[position], of: chunk) }
                 }
             }
             return index
@@ -291,12 +291,28 @@ public final class EventStream: Sendable {
     }
 
     /// Fetches into the cache the object of the stream two after `index`, which
-    /// a fan-out reaches once it is done with this one and the next.
+    /// a fan-out reaches once it is done with this one and the next. A build
+    /// with `-DWTV_ABLATE_PREFETCH` fetches nothing and retains each stream it
+    /// handles (``borrow(_:_:)``), for `make bench`'s ablation step.
+    @inline(__always)
     private static func prefetch(_ streams: UnsafeBufferPointer<EventStream>, aheadOf index: Int) {
+        #if !WTV_ABLATE_PREFETCH
         let ahead = index + 2
         if ahead < streams.count {
             wtv_prefetch_for_write(Unmanaged.passUnretained(streams[ahead]).toOpaque())
         }
+        #endif
+    }
+
+    /// `body` on the stream, which the caller's array holds, without retaining
+    /// it; retained as plain code would in a build with `-DWTV_ABLATE_PREFETCH`.
+    @inline(__always)
+    private static func borrow<Result>(_ stream: Unmanaged<EventStream>, _ body: (EventStream) -> Result) -> Result {
+        #if WTV_ABLATE_PREFETCH
+        body(stream.takeUnretainedValue())
+        #else
+        stream._withUnsafeGuaranteedRef(body)
+        #endif
     }
 
     /// Claims the direct write of `chunk` for a batch and returns the socket;

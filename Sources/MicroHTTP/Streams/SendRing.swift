@@ -80,10 +80,18 @@ public enum SendRingSupport: Sendable, Equatable, CustomStringConvertible {
     /// Rings without the send operation (Linux 5.1 to 5.5), whose batches
     /// would all fail and be sent again one by one.
     case noSendOperation
+    /// Not asked for: `WEBTABLEVIEW_ABLATE` names `send-ring` in the
+    /// environment, so that `make bench`'s ablation step measures what rings buy.
+    case switchedOff
 
-    /// Asks the kernel with a ring of one entry (`IORING_REGISTER_PROBE`).
+    /// Asks the kernel with a ring of one entry (`IORING_REGISTER_PROBE`),
+    /// unless rings are switched off (``switchedOff``).
     public static func probe() -> SendRingSupport {
-        switch wtv_send_ring_probe() {
+        let ablated = getenv("WEBTABLEVIEW_ABLATE").map { String(cString: $0) } ?? ""
+        if ablated.split(separator: ",").contains("send-ring") {
+            return .switchedOff
+        }
+        return switch wtv_send_ring_probe() {
         case WTV_SEND_RING_SUPPORTED: .supported
         case WTV_SEND_RING_NO_SEND: .noSendOperation
         default: .refused
@@ -96,6 +104,7 @@ public enum SendRingSupport: Sendable, Equatable, CustomStringConvertible {
         case .supported: "io_uring sends events in batches"
         case .refused: "io_uring is refused here (an old kernel, kernel.io_uring_disabled, a container's seccomp profile?)"
         case .noSendOperation: "io_uring here has no IORING_OP_SEND (Linux before 5.6)"
+        case .switchedOff: "io_uring is switched off (WEBTABLEVIEW_ABLATE=send-ring)"
         }
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import JSON
 import TableModel
 
@@ -93,7 +94,15 @@ final class RowDrawer {
         }
     }
 
+    /// Whether rows are written by their shape's stamp. `WEBTABLEVIEW_ABLATE`
+    /// naming `row-plan` in the environment turns the plan off, so that `make
+    /// bench`'s ablation step measures what it buys: every row is then rendered
+    /// through the template.
+    static let usesStamps = !(getenv("WEBTABLEVIEW_ABLATE").map { String(cString: $0) } ?? "")
+        .split(separator: ",").contains("row-plan")
+
     private func stamp(for shape: RowShape) -> RowStamp? {
+        guard Self.usesStamps else { return nil }
         if let lastShape, lastShape == shape { return lastStamp }
         let stamp = templates.stamps.stamp(for: shape) {
             RowStamp(

@@ -7,6 +7,7 @@
 //   JSON → TableModel → TableRendering → TableServer → webtableview
 //                     ↘ TableJournal ↗
 //   CLibPQ → TableDatabase ─────────────────────────↗
+//   JSON → TableModel → WebTableViewClient → webtableview-follow (never in the server)
 //
 // MicroHTTP knows nothing of tables; TableModel does no I/O; TableJournal does
 // file I/O only (no HTTP); TableDatabase holds every SQL statement and knows
@@ -19,11 +20,12 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 // Run-time exclusivity checks cost MicroHTTP about 400 instructions a request,
-// a sixth of its own work on a kept answer, and TableModel a check and a
-// thread-local lookup on every read of a row's rarer properties (its shared
-// box), an eighth of drawing a page's rows (docs/PERFORMANCE.md). Release
+// a sixth of its own work on a kept answer (docs/PERFORMANCE.md). Release
 // builds leave them out; debug builds, which every test and sanitizer run
-// uses, keep them.
+// uses, keep them. TableModel takes no unsafe flag (a package whose targets
+// use one cannot be a remote dependency, and apps take TableModel with
+// WebTableViewClient): the one hot property, a row's shared box, is marked
+// `@exclusivity(unchecked)` instead (Row.swift).
 let requestPath: [SwiftSetting] =
     strict + [
         .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
@@ -38,6 +40,9 @@ let package = Package(
         // For the libFuzzer harnesses in Fuzz/ (a separate package).
         .library(name: "JSON", targets: ["JSON"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        // For apps that follow a served table (docs/CLIENT.md): Linux and Apple platforms.
+        .library(name: "WebTableViewClient", targets: ["WebTableViewClient"]),
+        .executable(name: "webtableview-follow", targets: ["webtableview-follow"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -71,7 +76,16 @@ let package = Package(
         ),
         .target(name: "TestSupport", swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
-        .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: requestPath),
+        // Plain settings, no unsafe flags: WebTableViewClient, which apps take as a
+        // remote dependency, builds it, and SwiftPM refuses unsafeFlags there.
+        .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: strict),
+        // The client library (docs/CLIENT.md): URLSession, TableModel's own batches.
+        .target(name: "WebTableViewClient", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
+        .executableTarget(
+            name: "webtableview-follow",
+            dependencies: ["WebTableViewClient", "TableModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
         .target(
             name: "TableRendering",
             dependencies: ["TableModel", "JSON", .product(name: "Mustache", package: "swift-mustache")],
@@ -119,6 +133,14 @@ let package = Package(
             dependencies: ["TableRendering", "TableModel", "JSON", .product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: strict),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "WebTableViewClientTests",
+            dependencies: [
+                "WebTableViewClient", "TableServer", "TableModel", "TableJournal", "JSON",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "TableImportTests", dependencies: ["TableImport", "TableModel"], swiftSettings: strict),
         .testTarget(name: "TableDatabaseTests", dependencies: ["TableDatabase"], swiftSettings: strict),
         .testTarget(name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON", "TestSupport"], swiftSettings: strict),

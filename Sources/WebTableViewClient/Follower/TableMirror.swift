@@ -1,0 +1,41 @@
+import TableModel
+
+/// The follower's copy of a table, advanced one published change at a time by
+/// TableModel's own batch code, the server's: a change either applies to the
+/// version just before it, or is recognised as seen, or as a gap.
+struct TableMirror: Sendable {
+    /// What became of one change.
+    enum Outcome: Sendable {
+        /// Applied: the update to hand on.
+        case applied(TableUpdate)
+        /// At or below the mirror's version: already applied (a replay), skipped.
+        case seen
+        /// Not the next version, or refused by validation: the mirror cannot
+        /// follow; fetch the table anew.
+        case lost(String)
+    }
+
+    private(set) var table: Table
+
+    init(_ table: Table) {
+        self.table = table
+    }
+
+    var version: Int { table.version }
+
+    mutating func follow(_ change: TableChange) -> Outcome {
+        guard change.version > table.version else { return .seen }
+        guard change.version == table.version + 1 else {
+            return .lost("change \(change.version) arrived at version \(table.version)")
+        }
+        let prepared: PreparedBatch
+        do {
+            prepared = try table.prepare(change.batch)
+        } catch {
+            return .lost("change \(change.version) does not apply: \(error.detail)")
+        }
+        table.apply(prepared)
+        table.version = change.version
+        return .applied(TableUpdate(version: change.version, batch: prepared.batch, table: table))
+    }
+}

@@ -57,6 +57,9 @@ install: release install-files
 install-files:
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/webtableview
 	install -m 755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/webtableview
+	# `webtableview follow` runs webtableview-follow from beside it (README.md, "Following a table").
+	if [ -x $(dir $(INSTALL_BIN))webtableview-follow ]; then \
+	  install -m 755 $(dir $(INSTALL_BIN))webtableview-follow $(DESTDIR)$(PREFIX)/bin/webtableview-follow; fi
 	rm -rf $(DESTDIR)$(PREFIX)/share/webtableview/Templates $(DESTDIR)$(PREFIX)/share/webtableview/Public
 	cp -R Templates Public $(DESTDIR)$(PREFIX)/share/webtableview/
 

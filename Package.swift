@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "WebTableViewClientTests",
             dependencies: [
-                "WebTableViewClient", "TableServer", "TableModel", "TableJournal", "JSON",
+                "WebTableViewClient", "TableServer", "TableModel", "TableJournal", "JSON", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -148,7 +148,7 @@ let package = Package(
             name: "TableServerTests",
             dependencies: [
                 "TableServer", "TableModel", "TableRendering", "TableJournal", "JSON", "MicroHTTP", "MicroHTTPTesting",
-                .product(name: "Logging", package: "swift-log"),
+                "TestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

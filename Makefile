@@ -98,7 +98,7 @@ test-unit: deps
 	$(SWIFT) test $(BUILD_FLAGS) --filter 'JSONTests|TableModelTests|TableRenderingTests|TableJournalTests|TableImportTests'
 
 test-http: deps
-	$(SWIFT) test $(BUILD_FLAGS) --filter 'MicroHTTPTests|TableServerTests'
+	$(SWIFT) test $(BUILD_FLAGS) --filter 'MicroHTTPTests|TableServerTests|WebTableViewClientTests'
 
 test-openapi: build
 	scripts/test-openapi.sh $(BIN)

@@ -13,9 +13,11 @@
 // file I/O only (no HTTP); TableDatabase holds every SQL statement and knows
 // tables only as ids, versions and JSON bytes.
 //
-// Linux with glibc only, so no `platforms:` line: MicroHTTP runs libmicrohttpd's
-// epoll loops and reads /proc, the journal calls fdatasync, CAllocator asks glibc,
+// The server is Linux with glibc only: MicroHTTP runs libmicrohttpd's epoll
+// loops and reads /proc, the journal calls fdatasync, CAllocator asks glibc,
 // CSendRing uses io_uring where the kernel allows it (README.md, "Platform").
+// The `platforms:` line is for the client library alone (docs/CLIENT.md): the
+// Apple systems whose Swift runtime has what it uses (Duration, typed throws).
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -33,6 +35,7 @@ let requestPath: [SwiftSetting] =
 
 let package = Package(
     name: "WebTableView",
+    platforms: [.iOS(.v18), .macOS(.v15), .tvOS(.v18), .visionOS(.v2)],
     products: [
         .executable(name: "webtableview", targets: ["webtableview"]),
         // For the model micro-benchmarks in Benchmarks/ (a separate package).

@@ -32,7 +32,7 @@ final class RecordingTableView: BatchUpdateTarget {
     }
 }
 
-@Suite struct BatchUpdateTargetTests {
+@MainActor @Suite struct BatchUpdateTargetTests {
     /// The update of a batch applied to `table`, as the follower makes it.
     private func update(_ batch: Batch, on table: Table) throws -> TableUpdate {
         var after = table

@@ -3,7 +3,9 @@ import TableModel
 /// The calls `performBatchUpdates` takes inside its block, as a protocol: the
 /// adapter for `UITableView` implements it on Apple platforms, a recording fake
 /// in the tests. Index paths are `TableIndexPath`s and sets of sections are
-/// arrays; the adapter turns them into `IndexPath`s and `IndexSet`s.
+/// arrays; the adapter turns them into `IndexPath`s and `IndexSet`s. On the
+/// main actor, as UIKit is.
+@MainActor
 public protocol BatchUpdateTarget {
     func deleteSections(_ sections: [Int], with animation: RowAnimation)
     func deleteRows(at indexPaths: [TableIndexPath], with animation: RowAnimation)
@@ -22,6 +24,7 @@ extension TableUpdate {
     /// whatever their order; this one is fixed so that a log of the calls reads
     /// the way UIKit processes them. A list with nothing in it makes no call;
     /// a `reloadData` update makes none (the caller reloads).
+    @MainActor
     public func performBatchUpdates(on target: some BatchUpdateTarget) {
         guard let batch else { return }
         let animation = batch.animation

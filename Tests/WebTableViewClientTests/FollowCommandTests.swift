@@ -63,6 +63,23 @@ import WebTableViewClient
         #expect(child.exitStatus() == 0)
     }
 
+    @Test func watchRedrawsTheWholeTableInPlace() async throws {
+        let (server, url) = try startServer()
+        defer { server.shutdown() }
+        let child = try Child(
+            Self.products.appendingPathComponent("webtableview-follow"), ["--watch", "\(url)/api/tables/t"],
+            mergingErrors: true)
+        let table = UpdateTranscript.lines(for: fixtureTable())
+        #expect(try lines(of: child, through: table.last ?? "") == ["\u{1B}[H\u{1B}[2Jversion 0: the whole table"] + table)
+        _ = try await TableClient(baseURL: url).deleteItem("a0", in: "t", animation: .left)
+        var after = fixtureTable()
+        _ = try after.apply(Batch(deleteRows: [TableIndexPath(0, 0)]))
+        let redrawn = UpdateTranscript.lines(for: after)
+        #expect(try lines(of: child, through: redrawn.last ?? "") == ["\u{1B}[H\u{1B}[2Jversion 1 (left)"] + redrawn)
+        kill(child.process.processIdentifier, SIGINT)
+        #expect(child.exitStatus() == 0)
+    }
+
     @Test func aURLThatNamesNoTableIsABadUsage() throws {
         let child = try Child(
             Self.products.appendingPathComponent("webtableview-follow"), ["http://127.0.0.1:1/nothing"], mergingErrors: true)

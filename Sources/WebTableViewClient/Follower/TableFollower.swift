@@ -96,6 +96,10 @@ public struct TableFollower: Sendable {
     func run(_ report: @Sendable (FollowEvent) -> Void) async throws(FollowError) {
         var mirror: TableMirror?
         var failures = 0
+        // Refetches in a row for a change the mirror could not follow, with no
+        // update applied between them: waited for as failures are, so that a
+        // stream that keeps sending such changes is not fetched from in a loop.
+        var faults = 0
         var lostReason: String?
         while !Task.isCancelled {
             do {
@@ -113,11 +117,15 @@ public struct TableFollower: Sendable {
                         report(.reconnected)
                     }
                 } report: {
+                    faults = 0
                     report($0)
                 }
-            } catch StreamEnd.refetch {
+            } catch StreamEnd.reset {
                 mirror = nil
-                continue
+            } catch StreamEnd.fault {
+                mirror = nil
+                faults += 1
+                if faults > 1 { try? await Task.sleep(for: backoff.delay(after: faults - 1)) }
             } catch StreamEnd.deleted {
                 throw .tableDeleted
             } catch {
@@ -136,7 +144,10 @@ public struct TableFollower: Sendable {
 
     /// How one connection of the stream ended, when it did not fail.
     private enum StreamEnd: Error {
-        case refetch
+        /// The server's `reset`: what was missed is no longer kept.
+        case reset
+        /// A change the mirror cannot read or follow.
+        case fault
         case deleted
         case closed
     }
@@ -164,13 +175,13 @@ public struct TableFollower: Sendable {
                     // A change the mirror cannot read is a change it cannot follow.
                     guard let json = try? ClientDecoding.parser.parse(Array(event.data.utf8)),
                         let change = try? ClientDecoding.change(json)
-                    else { throw StreamEnd.refetch }
+                    else { throw StreamEnd.fault }
                     switch mirror.follow(change) {
                     case .applied(let update): report(.update(update))
                     case .seen: break
-                    case .lost: throw StreamEnd.refetch
+                    case .lost: throw StreamEnd.fault
                     }
-                case "reset": throw StreamEnd.refetch
+                case "reset": throw StreamEnd.reset
                 case "deleted": throw StreamEnd.deleted
                 default: break
                 }

@@ -4,8 +4,8 @@ import WebTableViewClient
 /// Another client editing the table at random: before each edit it reads the
 /// table, then sends one edit made against what it read — index batches, single
 /// operations by index and by id, batches by id, snapshots, switches and presses.
-/// Edits that other writers made stale are refused (`409`, `412`) and counted, as
-/// a real client would see them.
+/// Edits that other writers made stale are refused (`409`, `412`, or `404` for a
+/// position in a section gone since) and counted, as a real client would see them.
 struct RandomEditor {
     let client: TableClient
     let name: String
@@ -24,7 +24,7 @@ struct RandomEditor {
         do {
             try await send(on: table)
             made += 1
-        } catch .problem(let problem) where [409, 412].contains(problem.status) {
+        } catch .problem(let problem) where [404, 409, 412].contains(problem.status) {
             refused += 1
         }
     }

@@ -1,0 +1,41 @@
+import Foundation
+import Synchronization
+import Testing
+import WebTableViewClient
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite struct EventStreamTransportTests {
+    /// `timeoutInterval` bounds the silence, not the stream: a stream that
+    /// receives an event every 100 ms outlives it several times over, then ends
+    /// as timed out once the events stop.
+    @Test func theTimeoutIsTheLongestSilenceNotTheLongestStream() async throws {
+        let (server, url) = try startServer()
+        defer { server.shutdown() }
+        let client = TableClient(baseURL: url)
+        var request = URLRequest(url: url.appendingPathComponent("api/tables/t/events"))
+        request.timeoutInterval = 0.5
+        let pieces = Mutex(0)
+        let reading = Task {
+            do {
+                for try await _ in URLSessionTransport().stream(request) { pieces.withLock { $0 += 1 } }
+                return "ended"
+            } catch let error as URLError {
+                return error.code == .timedOut ? "timed out" : "\(error.code)"
+            }
+        }
+        #expect(try await waitFor(seconds: 10) { pieces.withLock { $0 } > 0 })
+        let start = ContinuousClock.now
+        var edits = 0
+        while ContinuousClock.now - start < .milliseconds(1500) {
+            _ = try await client.setSwitch(edits.isMultiple(of: 2), item: "wifi", in: "t")
+            edits += 1
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let received = pieces.withLock { $0 }
+        #expect(received > edits / 2, "\(received) pieces for \(edits) edits")
+        #expect(try await reading.value == "timed out")
+    }
+}

@@ -23,7 +23,7 @@ help:
 	@echo "make test              install what is missing, build, run every test (below)"
 	@echo "make format            format every Swift file as .swift-format says (make test checks it)"
 	@echo "make test-unit         model, JSON, journal and rendering unit tests"
-	@echo "make test-http         HTTP server and API tests over real sockets"
+	@echo "make test-http         HTTP server, API and Swift client tests over real sockets"
 	@echo "make test-openapi      validate /api/openapi.json (openapi-spec-validator) and /metrics (prometheus-client)"
 	@echo "make test-redbot       lint the pages, JSON reads, static files and change feed with REDbot"
 	@echo "make test-scripts      the shell scripts' own tests (Tests/scripts)"

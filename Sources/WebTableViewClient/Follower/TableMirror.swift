@@ -2,10 +2,11 @@ import TableModel
 
 /// The follower's copy of a table, advanced one published change at a time by
 /// TableModel's own batch code, the server's: a change either applies to the
-/// version just before it, or is recognised as seen, or as a gap.
-struct TableMirror: Sendable {
+/// version just before it, or is recognised as seen, or as a gap. Public for
+/// an app that reads `/changes` itself, and for the benchmark.
+public struct TableMirror: Sendable {
     /// What became of one change.
-    enum Outcome: Sendable {
+    public enum Outcome: Sendable {
         /// Applied: the update to hand on.
         case applied(TableUpdate)
         /// At or below the mirror's version: already applied (a replay), skipped.
@@ -15,15 +16,16 @@ struct TableMirror: Sendable {
         case lost(String)
     }
 
-    private(set) var table: Table
+    public private(set) var table: Table
 
-    init(_ table: Table) {
+    public init(_ table: Table) {
         self.table = table
     }
 
-    var version: Int { table.version }
+    public var version: Int { table.version }
 
-    mutating func follow(_ change: TableChange) -> Outcome {
+    /// Applies `change` when it is the next version, and answers what became of it.
+    public mutating func follow(_ change: TableChange) -> Outcome {
         guard change.version > table.version else { return .seen }
         guard change.version == table.version + 1 else {
             return .lost("change \(change.version) arrived at version \(table.version)")

@@ -91,7 +91,7 @@ func waitFor(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
         let following = Task {
             for try await update in follower.updates() { checker.check(update) }
         }
-        #expect(try await waitFor(seconds: 10) { checker.last != nil })
+        #expect(try await waitFor(seconds: 60) { checker.last != nil })
 
         let editsPerWriter = 120
         func runWriters() async throws -> (made: Int, refused: Int) {
@@ -155,17 +155,17 @@ func waitFor(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
                 seen.withLock { $0.append("\(error)") }
             }
         }
-        #expect(try await waitFor(seconds: 10) { seen.withLock { $0 } == ["reload 0"] })
+        #expect(try await waitFor(seconds: 60) { seen.withLock { $0 } == ["reload 0"] })
         _ = try await client.deleteItem("a0", in: "t")
-        #expect(try await waitFor(seconds: 10) { seen.withLock { $0.last } == "update 1" })
+        #expect(try await waitFor(seconds: 60) { seen.withLock { $0.last } == "update 1" })
         server.shutdown()
-        #expect(try await waitFor(seconds: 10) { seen.withLock { $0.last } == "disconnected" })
+        #expect(try await waitFor(seconds: 60) { seen.withLock { $0.last } == "disconnected" })
         (server, _) = try startServer(port: port)
         defer { server.shutdown() }
         // The new server starts again at version 0: the follower's Last-Event-ID is ahead, so it is reset.
-        #expect(try await waitFor(seconds: 10) { seen.withLock { $0.suffix(2) } == ["reconnected", "reload 0"] })
+        #expect(try await waitFor(seconds: 60) { seen.withLock { $0.suffix(2) } == ["reconnected", "reload 0"] })
         try await client.deleteTable("t")
-        #expect(try await waitFor(seconds: 10) { seen.withLock { $0.last } == "tableDeleted" })
+        #expect(try await waitFor(seconds: 60) { seen.withLock { $0.last } == "tableDeleted" })
         following.cancel()
     }
 }

@@ -24,7 +24,7 @@ help:
 	@echo "make check             daily feedback in minutes: format, imports, docs' facts, unit and HTTP tests"
 	@echo "make format            format every Swift file as .swift-format says (make test checks it)"
 	@echo "make test-unit         model, JSON, journal and rendering unit tests"
-	@echo "make test-http         HTTP server and API tests over real sockets"
+	@echo "make test-http         HTTP server, API and Swift client tests over real sockets"
 	@echo "make test-openapi      validate /api/openapi.json (openapi-spec-validator) and /metrics (prometheus-client)"
 	@echo "make test-redbot       lint the pages, JSON reads, static files and change feed with REDbot"
 	@echo "make test-scripts      the shell scripts' own tests (Tests/scripts)"
@@ -58,6 +58,9 @@ install: release install-files
 install-files:
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/webtableview
 	install -m 755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/webtableview
+	# `webtableview follow` runs webtableview-follow from beside it (README.md, "Following a table").
+	if [ -x $(dir $(INSTALL_BIN))webtableview-follow ]; then \
+	  install -m 755 $(dir $(INSTALL_BIN))webtableview-follow $(DESTDIR)$(PREFIX)/bin/webtableview-follow; fi
 	rm -rf $(DESTDIR)$(PREFIX)/share/webtableview/Templates $(DESTDIR)$(PREFIX)/share/webtableview/Public
 	cp -R Templates Public $(DESTDIR)$(PREFIX)/share/webtableview/
 
@@ -103,7 +106,7 @@ check: deps
 	@echo "make check: passed (make test runs every suite)"
 
 UNIT_TESTS = JSONTests|TableModelTests|TableRenderingTests|TableJournalTests|TableImportTests|ProcessMetricsTests
-HTTP_TESTS = MicroHTTPTests|TableServerTests
+HTTP_TESTS = MicroHTTPTests|TableServerTests|WebTableViewClientTests
 
 test-unit: deps
 	$(SWIFT) test $(BUILD_FLAGS) --filter '$(UNIT_TESTS)'

@@ -9,24 +9,28 @@
 //                     ↘ TableJournal ↗
 //                     ↘ TableImport ↗
 //   CLibPQ → TableDatabase ─────────────────────────↗
+//   JSON → TableModel → WebTableViewClient → webtableview-follow (never in the server)
 //
 // MicroHTTP knows nothing of tables; ProcessMetrics reads the process's own
 // figures (/proc, the allocator) and knows nothing of HTTP; TableModel does no
 // I/O; TableJournal does file I/O only (no HTTP); TableDatabase holds every SQL
 // statement and knows tables only as ids, versions and JSON bytes.
 //
-// Linux with glibc only, so no `platforms:` line: MicroHTTP runs libmicrohttpd's
-// epoll loops, ProcessMetrics reads /proc, the journal calls fdatasync, CAllocator asks glibc,
+// The server is Linux with glibc only: MicroHTTP runs libmicrohttpd's epoll
+// loops, ProcessMetrics reads /proc, the journal calls fdatasync, CAllocator asks glibc,
 // CSendRing uses io_uring where the kernel allows it (README.md, "Platform").
+// The `platforms:` line is for the client library alone (docs/CLIENT.md): the
+// Apple systems whose Swift runtime has what it uses (Duration, typed throws).
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 // Run-time exclusivity checks cost MicroHTTP about 400 instructions a request,
-// a sixth of its own work on a kept answer, and TableModel a check and a
-// thread-local lookup on every read of a row's rarer properties (its shared
-// box), an eighth of drawing a page's rows (docs/PERFORMANCE.md). Release
+// a sixth of its own work on a kept answer (docs/PERFORMANCE.md). Release
 // builds leave them out; debug builds, which every test and sanitizer run
-// uses, keep them.
+// uses, keep them. TableModel takes no unsafe flag (a package whose targets
+// use one cannot be a remote dependency, and apps take TableModel with
+// WebTableViewClient): the one hot property, a row's shared box, is marked
+// `@exclusivity(unchecked)` instead (Row.swift).
 let requestPath: [SwiftSetting] =
     strict + [
         .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
@@ -34,6 +38,7 @@ let requestPath: [SwiftSetting] =
 
 let package = Package(
     name: "WebTableView",
+    platforms: [.iOS(.v18), .macOS(.v15), .tvOS(.v18), .visionOS(.v2)],
     products: [
         .executable(name: "webtableview", targets: ["webtableview"]),
         // For the model micro-benchmarks in Benchmarks/ (a separate package).
@@ -41,6 +46,9 @@ let package = Package(
         // For the libFuzzer harnesses in Fuzz/ (a separate package).
         .library(name: "JSON", targets: ["JSON"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        // For apps that follow a served table (docs/CLIENT.md): Linux and Apple platforms.
+        .library(name: "WebTableViewClient", targets: ["WebTableViewClient"]),
+        .executable(name: "webtableview-follow", targets: ["webtableview-follow"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -74,8 +82,19 @@ let package = Package(
         .target(name: "ProcessMetrics", dependencies: ["CAllocator"], swiftSettings: strict),
         // The one seeded random generator of the property tests (tests only).
         .target(name: "SeededRandom", swiftSettings: strict),
+        // A child process a test starts, with a watchdog that kills it past a limit (tests only).
+        .target(name: "ChildProcess", swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
-        .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: requestPath),
+        // Plain settings, no unsafe flags: WebTableViewClient, which apps take as a
+        // remote dependency, builds it, and SwiftPM refuses unsafeFlags there.
+        .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: strict),
+        // The client library (docs/CLIENT.md): URLSession, TableModel's own batches.
+        .target(name: "WebTableViewClient", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
+        .executableTarget(
+            name: "webtableview-follow",
+            dependencies: ["WebTableViewClient", "TableModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
         .target(
             name: "TableRendering",
             dependencies: ["TableModel", "JSON", .product(name: "Mustache", package: "swift-mustache")],
@@ -123,6 +142,14 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
         .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"], swiftSettings: strict),
         .testTarget(
+            name: "WebTableViewClientTests",
+            dependencies: [
+                "WebTableViewClient", "TableServer", "TableModel", "TableJournal", "JSON", "ChildProcess",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "TableImportTests", dependencies: ["TableImport", "TableModel", "JSON", "SeededRandom"], swiftSettings: strict),
         .testTarget(name: "TableDatabaseTests", dependencies: ["TableDatabase"], swiftSettings: strict),
         .testTarget(name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON", "SeededRandom"], swiftSettings: strict),
@@ -130,7 +157,7 @@ let package = Package(
             name: "TableServerTests",
             dependencies: [
                 "TableServer", "TableModel", "TableRendering", "TableJournal", "JSON", "MicroHTTP", "MicroHTTPTesting",
-                .product(name: "Logging", package: "swift-log"),
+                "ChildProcess", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -2,7 +2,7 @@
 // Benchmarks of WebTableView, kept out of the product: `scripts/bench/run.sh`
 // builds and runs them. Nothing here is a test.
 //
-//   ModelBench      model micro-benchmarks (edits at 1k and 1M rows, snapshot diff)
+//   ModelBench      model micro-benchmarks (edits at 1k and 1M rows, snapshot diff, the client's mirror)
 //   HummingbirdRow  a minimal Hummingbird 2 server answering fixed bytes, to compare against
 import Foundation
 import PackageDescription
@@ -20,7 +20,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "ModelBench",
-            dependencies: [.product(name: "TableModel", package: product), .product(name: "JSON", package: product)],
+            dependencies: [
+                .product(name: "TableModel", package: product), .product(name: "JSON", package: product),
+                .product(name: "WebTableViewClient", package: product),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(

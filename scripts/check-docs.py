@@ -40,7 +40,7 @@ def target_rows(text):
         if not line.startswith("|"):
             break
         cells = [cell.strip() for cell in line.strip("|").split("|")]
-        for name in re.findall(r"`(\w+)`", cells[0]):
+        for name in re.findall(r"`([\w-]+)`", cells[0]):
             rows[name] = cells[-1]
     return rows
 

@@ -194,8 +194,11 @@ extension Row {
     /// `@unchecked Sendable`: `value` is mutated only through `Row.setExtra`, after
     /// `isKnownUniquelyReferenced` has shown that one row holds the box; a shared box
     /// is copied, never changed (copy-on-write, as `Array`'s buffer).
+    /// `@exclusivity(unchecked)`: that discipline already rules out overlapping
+    /// accesses, and the run-time check on every read of a rare property cost an
+    /// eighth of drawing a page's rows (docs/PERFORMANCE.md).
     final class ExtrasBox: @unchecked Sendable {
-        var value: Extras
+        @exclusivity(unchecked) var value: Extras
 
         init(_ value: Extras) { self.value = value }
     }

@@ -22,12 +22,21 @@ public struct TableIDIndex: Sendable, Equatable {
 }
 
 extension TableIDIndex {
-    /// Takes in what one batch changed: first the ids that left the table, then
-    /// those that joined it, so an id freed and reused by the same batch stays.
+    /// Takes in what one batch changed: the ids that left the table and those
+    /// that joined it, so an id freed and reused by the same batch stays.
     mutating func update(_ changes: IDChanges) {
-        for id in changes.removedSectionIDs { sectionIDs.remove(id) }
-        for id in changes.removedRowIDs { rowIDs.remove(id) }
-        sectionIDs.formUnion(changes.addedSectionIDs)
-        rowIDs.formUnion(changes.addedRowIDs)
+        Self.update(&sectionIDs, removing: changes.removedSectionIDs, adding: changes.addedSectionIDs)
+        Self.update(&rowIDs, removing: changes.removedRowIDs, adding: changes.addedRowIDs)
+    }
+
+    /// An id both removed and added (a reload keeps its id) is left alone, so a
+    /// batch that changes no id does not touch the set: a set shared with a
+    /// copy of the table (a reader's snapshot, a client's data source) is then
+    /// not copied whole, O(ids), for a one-row reload.
+    private static func update(_ ids: inout Set<String>, removing removed: [String], adding added: [String]) {
+        guard !(removed.isEmpty && added.isEmpty) else { return }
+        let kept = removed.isEmpty || added.isEmpty ? [] : Set(removed).intersection(added)
+        for id in removed where !kept.contains(id) { ids.remove(id) }
+        for id in added where !kept.contains(id) { ids.insert(id) }
     }
 }

@@ -1,0 +1,51 @@
+import Foundation
+import TableModel
+
+extension TableClient {
+    /// `GET /api/tables`: every table, without its rows.
+    public func tables() async throws(TableClientError) -> [TableSummary] {
+        try ClientDecoding.summaries(try await json(Call(method: "GET", path: "/api/tables")))
+    }
+
+    /// `GET /api/tables/{t}`: the whole table at its version. `query` is passed
+    /// as it is: a view's `q`, `filter[…]`, `sort` and `group` (docs/API.md).
+    public func table(_ id: String, query: [URLQueryItem] = []) async throws(TableClientError) -> Table {
+        try ClientDecoding.table(try await json(Call(method: "GET", path: Self.tablePath(id), query: query)))
+    }
+
+    /// `GET /api/tables/{t}/sections`: `numberOfSections`, and each section's texts and row count.
+    public func sections(of id: String) async throws(TableClientError) -> [SectionSummary] {
+        try ClientDecoding.sections(try await json(Call(method: "GET", path: Self.tablePath(id) + "/sections")))
+    }
+
+    /// `GET /api/tables/{t}/sections/{s}/rows?offset=&limit=`: a page of at most
+    /// `limit` rows (the server allows 1,000).
+    public func rows(
+        of id: String, section: Int, offset: Int = 0, limit: Int = 100
+    ) async throws(TableClientError) -> RowPage {
+        let query = [URLQueryItem(name: "offset", value: String(offset)), URLQueryItem(name: "limit", value: String(limit))]
+        let call = Call(method: "GET", path: Self.tablePath(id) + "/sections/\(section)/rows", query: query)
+        return try ClientDecoding.rowPage(try await json(call))
+    }
+
+    /// `GET /api/tables/{t}/sections/{s}/rows/{r}`: `cellForRowAt`.
+    public func row(of id: String, at indexPath: TableIndexPath) async throws(TableClientError) -> Row {
+        let path = Self.tablePath(id) + "/sections/\(indexPath.section)/rows/\(indexPath.row)"
+        return try ClientDecoding.row(try await json(Call(method: "GET", path: path)))
+    }
+
+    /// The row with id `rowID` and where it is, from the whole table (the API has
+    /// no read of one item by id); nil when no row has it.
+    public func row(of id: String, withID rowID: String) async throws(TableClientError) -> (TableIndexPath, Row)? {
+        let table = try await table(id)
+        guard let indexPath = table.indexPath(ofRow: rowID), let row = table.row(at: indexPath) else { return nil }
+        return (indexPath, row)
+    }
+
+    /// `GET /api/tables/{t}/changes?since=`: the changes after `version` the server still keeps.
+    public func changes(of id: String, since version: Int) async throws(TableClientError) -> [TableChange] {
+        let call = Call(
+            method: "GET", path: Self.tablePath(id) + "/changes", query: [URLQueryItem(name: "since", value: String(version))])
+        return try ClientDecoding.changes(try await json(call)).changes
+    }
+}

@@ -16,12 +16,10 @@ struct ReadRoutes: RouteCollection {
     }
 
     func numberOfSections(_ request: HTTPRequest) throws -> HTTPResponse {
-        let handle = try store.handle(request.tableID)
-        let table = handle.table
-        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-            return Respond.notModified(version: table.version)
-        }
-        return Respond.json(version: table.version) { writer in
+        let read = try TableRead(request, store: store)
+        if let notModified = read.notModified(request) { return notModified }
+        let table = read.table()
+        let response = Respond.json(version: table.version) { writer in
             writer.beginObject()
             writer.key("version"); writer.integer(table.version)
             writer.key("sections")
@@ -30,19 +28,17 @@ struct ReadRoutes: RouteCollection {
             writer.endArray()
             writer.endObject()
         }
-        .reusable(while: handle.revision, at: table.version)
+        return read.answer(response, path: request.path)
     }
 
     func numberOfRowsInSection(_ request: HTTPRequest) throws -> HTTPResponse {
-        let handle = try store.handle(request.tableID)
-        let table = handle.table
+        let read = try TableRead(request, store: store)
         let s = try request.index("s")
+        let table = read.table()
         try table.requireSection(s)
         let offset = try request.queryInteger("offset", default: 0)
         let limit = try request.queryInteger("limit", default: Self.defaultPageSize, max: Self.maxPageSize)
-        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-            return Respond.notModified(version: table.version)
-        }
+        if let notModified = read.notModified(request) { return notModified }
         let rows = table.sections[s].rows
         let start = min(offset, rows.count)
         let range = start..<(start + min(limit, rows.count - start))
@@ -59,23 +55,23 @@ struct ReadRoutes: RouteCollection {
         }
         // How to go on (RFC 8288): the next page, while rows are left after this one.
         if range.upperBound < rows.count && limit > 0 {
-            let next = "/api/tables/\(request.tableID)/sections/\(s)/rows?offset=\(range.upperBound)&limit=\(limit)"
+            let next =
+                "/api/tables/\(request.tableID)/sections/\(s)/rows?offset=\(range.upperBound)&limit=\(limit)"
+                + read.linkParameters
             response.headers.set("Link", "<\(next)>; rel=\"next\"")
         }
-        return response.reusable(while: handle.revision, at: table.version)
+        return read.answer(response, path: request.path)
     }
 
     func cellForRowAt(_ request: HTTPRequest) throws -> HTTPResponse {
-        let handle = try store.handle(request.tableID)
-        let table = handle.table
+        let read = try TableRead(request, store: store)
         let indexPath = try request.indexPath()
+        let table = read.table()
         try table.requireRow(indexPath)
-        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-            return Respond.notModified(version: table.version)
-        }
-        return Respond.json(version: table.version) { writer in
+        if let notModified = read.notModified(request) { return notModified }
+        let response = Respond.json(version: table.version) { writer in
             table.sections[indexPath.section].rows[indexPath.row].writeJSON(to: &writer)
         }
-        .reusable(while: handle.revision, at: table.version)
+        return read.answer(response, path: request.path)
     }
 }

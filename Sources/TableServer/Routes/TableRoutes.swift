@@ -39,18 +39,17 @@ struct TableRoutes: RouteCollection {
     }
 
     func getTable(_ request: HTTPRequest) throws -> HTTPResponse {
-        let handle = try store.handle(request.tableID)
-        let table = handle.table
-        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-            return Respond.notModified(version: table.version)
-        }
+        let read = try TableRead(request, store: store)
+        if let notModified = read.notModified(request) { return notModified }
+        let table = read.table()
         guard table.rowCount <= Respond.rowsPerPiece else {
-            return Respond.json(pieces: table.jsonPieces(rowsPerPiece: Respond.rowsPerPiece), version: table.version)
+            let pieces = Respond.json(pieces: table.jsonPieces(rowsPerPiece: Respond.rowsPerPiece), version: table.version)
+            return read.query == nil ? pieces : read.answer(pieces, path: request.path)
         }
         let response = Respond.json(version: table.version, reservingCapacity: table.estimatedJSONCount) {
             table.writeJSON(to: &$0)
         }
-        return response.reusable(while: handle.revision, at: table.version)
+        return read.answer(response, path: request.path)
     }
 
     func replaceTable(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -17,7 +17,7 @@ extension TableServerError {
     var status: Int {
         switch self {
         case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound: 404
-        case .tableExists, .tooManyTables, .refused, .selectionDisabled, .switchRefused, .pressRefused: 409
+        case .tableExists, .tooManyTables, .refused, .selectionDisabled, .switchRefused, .pressRefused, .indexEditInView: 409
         case .versionMismatch: 412
         case .invalid: 422
         case .badRequest: 400
@@ -45,6 +45,7 @@ extension TableServerError {
         case .unsupportedMediaType: "unsupported-media-type"
         case .storageUnavailable, .storageInconsistent: "storage-unavailable"
         case .notCaughtUp: "not-caught-up"
+        case .indexEditInView: "edit-through-view"
         }
     }
 
@@ -89,6 +90,9 @@ extension TableServerError {
             "this replica does not hold version \(version) of \"\(table)\" yet; retry, or ask without Min-Version"
         case .storageInconsistent(let reason):
             "the change was not made: the durable log holds a change this server cannot apply (\(reason))"
+        case .indexEditInView(let table):
+            "a view's index paths are not the table's: edit rows by id (/api/tables/\(table)/items/{id}), "
+                + "or send the edit without q, filter, sort and group"
         }
     }
 }

@@ -27,4 +27,7 @@ enum TableServerError: Error, Sendable {
     case notCaughtUp(table: String, version: Int)
     /// The durable log holds something this server cannot apply.
     case storageInconsistent(String)
+    /// An index-based edit sent with a view's parameters: the view's index
+    /// paths are not the table's, so only edits by id go through a view.
+    case indexEditInView(table: String)
 }

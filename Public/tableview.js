@@ -10,6 +10,7 @@ import { LiveFeed } from "./live-feed.js";
 import { Notices } from "./notices.js";
 import { RefreshControl } from "./refresh.js";
 import { Reorder } from "./reorder.js";
+import { startSearchBar } from "./search.js";
 import { SectionIndex } from "./section-index.js";
 import { Selection } from "./selection.js";
 import { Swipe } from "./swipe.js";
@@ -89,6 +90,7 @@ class TableView {
 }
 
 document.documentElement.classList.add("tv-js");
+startSearchBar();
 for (const table of document.querySelectorAll("table.table-view[data-table]")) {
   new TableView(table);
 }

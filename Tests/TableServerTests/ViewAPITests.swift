@@ -15,13 +15,13 @@ func citiesTable() -> Table {
         id: "c", title: "Cities",
         sections: [
             Section(
-                id: "west", header: "West",
+                id: "west", header: "West", indexTitle: "W",
                 rows: [
                     city("la", "Los Angeles", "CA", 3_898_747), city("sf", "San Francisco", "CA", 873_965),
                     city("sea", "Seattle", "WA", 737_015),
                 ]),
-            Section(id: "south", header: "South", rows: [city("sa", "San Antonio", "TX", 1_434_625)]),
-            Section(id: "east", header: "East", rows: [city("ny", "New York", "NY", 8_804_190)]),
+            Section(id: "south", header: "South", indexTitle: "S", rows: [city("sa", "San Antonio", "TX", 1_434_625)]),
+            Section(id: "east", header: "East", indexTitle: "E", rows: [city("ny", "New York", "NY", 8_804_190)]),
         ])
 }
 

@@ -22,10 +22,10 @@ extension TableQuery {
         }
     }
 
-    /// The query in its one spelling, without `?`: `q`, the filters by name, `sort`,
-    /// `group`, each percent-encoded; empty for the table itself.
-    public var canonicalQuery: String {
-        var items: [(String, String)] = []
+    /// The query's parameters in their one order, as names and values: `q`, the
+    /// filters by name, `sort`, `group`; none for the table itself.
+    public var canonicalItems: [(name: String, value: String)] {
+        var items: [(name: String, value: String)] = []
         if !words.isEmpty { items.append(("q", words.joined(separator: " "))) }
         for filter in filters {
             let name = "filter[\(filter.key.name)]" + (filter.op == .eq ? "" : "[\(filter.op.rawValue)]")
@@ -33,7 +33,14 @@ extension TableQuery {
         }
         if !sort.isEmpty { items.append(("sort", sort.map(\.name).joined(separator: ","))) }
         if let group { items.append(("group", group.name)) }
-        return items.map { "\(Self.percentEncoded($0.0, keepingBrackets: true))=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
+        return items
+    }
+
+    /// The query in its one spelling, without `?`: `canonicalItems`, each
+    /// percent-encoded; empty for the table itself.
+    public var canonicalQuery: String {
+        canonicalItems.map { "\(Self.percentEncoded($0.name, keepingBrackets: true))=\(Self.percentEncoded($0.value))" }
+            .joined(separator: "&")
     }
 
     private static func filter(name: String, value: String) throws(TableQueryError) -> ViewFilter {

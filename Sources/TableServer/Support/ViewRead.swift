@@ -60,7 +60,13 @@ struct TableRead {
     /// `response` as this read answers it: kept for later reads of the table
     /// while it is unchanged, or tagged and located as the view's.
     func answer(_ response: HTTPResponse, path: String) -> HTTPResponse {
-        guard let query else { return response.reusable(while: handle.revision, at: snapshot.version) }
+        guard query != nil else { return response.reusable(while: handle.revision, at: snapshot.version) }
+        return tagged(response, path: path)
+    }
+
+    /// `response` tagged and located as the view's; as it is for the table.
+    func tagged(_ response: HTTPResponse, path: String) -> HTTPResponse {
+        guard let query else { return response }
         var response = response
         response.headers.set("ETag", etag)
         response.headers.set("Content-Location", "\(path)?\(query.canonicalQuery)")

@@ -1,5 +1,6 @@
 import MicroHTTP
 import MicroHTTPTesting
+import TableModel
 import Testing
 
 /// A table's page showing a view (docs/API.md, "Views"): the search bar as a
@@ -59,6 +60,29 @@ import Testing
             let bad = try client.request(.GET, "/tables/c?group=nothing")
             #expect(bad.status == 400)
             #expect(bad.text.contains("query parameter group"))
+        }
+    }
+}
+
+/// A table's `defaultView` (docs/FORMAT.md, "Table") on its page, not on the API.
+@Suite struct DefaultViewPageTests {
+    @Test(arguments: [TestTransport.inProcess, .live])
+    func thePageShowsTheDefaultViewUnlessTheURLSaysOtherwise(_ transport: TestTransport) throws {
+        var cities = citiesTable()
+        cities.defaultView = TableQuery(sort: [ViewSortKey(key: .text)], group: ViewSortKey(key: .detail))
+        try withServer(transport, tables: [cities]) { client in
+            let page = try client.request(.GET, "/tables/c")
+            #expect(page.headers["Content-Location"] == "/tables/c?sort=text&group=detail")
+            #expect(page.text.contains(#"<th scope="rowgroup">CA</th>"#))
+            #expect(page.text.contains(#"<input type="hidden" name="group" value="detail">"#))
+            let searched = try client.request(.GET, "/tables/c?q=san").text
+            #expect(searched.contains(#"<th scope="rowgroup">TX</th>"#) && !searched.contains(">NY<"))
+            let own = try client.request(.GET, "/tables/c?sort=&group=").text
+            #expect(own.contains(#"<th scope="rowgroup">West</th>"#))
+            let api = try client.request(.GET, "/api/tables/c")
+            #expect(api.headers["Content-Location"] == nil)
+            #expect(try api.json["sections"]?[0]?["header"]?.string == "West")
+            #expect(try api.json["defaultView"]?["group"]?.string == "detail")
         }
     }
 }

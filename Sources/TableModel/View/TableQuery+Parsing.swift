@@ -3,7 +3,8 @@ extension TableQuery {
     /// The view the query parameters `q`, `filter[KEY]`, `filter[KEY][OP]`,
     /// `sort` and `group` describe; other parameters are not the view's and are
     /// left alone. Throws for a parameter that describes no view (an unknown key
-    /// or operator, an empty sort key, a malformed `filter` name).
+    /// or operator, an empty sort key, a malformed `filter` name). An empty
+    /// `sort` or `group` asks for none (over a table's `defaultView`).
     public init(parameters: [String: String]) throws(TableQueryError) {
         self.init()
         if let q = parameters["q"] {
@@ -12,12 +13,12 @@ extension TableQuery {
         for name in parameters.keys.sorted() where name.hasPrefix("filter") {
             filters.append(try Self.filter(name: name, value: parameters[name]!))
         }
-        if let sort = parameters["sort"] {
+        if let sort = parameters["sort"], !sort.isEmpty {
             self.sort = try sort.split(separator: ",", omittingEmptySubsequences: false).map {
                 (part) throws(TableQueryError) in try Self.sortKey(String(part), parameter: "sort")
             }
         }
-        if let group = parameters["group"] {
+        if let group = parameters["group"], !group.isEmpty {
             self.group = try Self.sortKey(group, parameter: "group")
         }
     }

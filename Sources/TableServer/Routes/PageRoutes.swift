@@ -29,7 +29,7 @@ struct PageRoutes: RouteCollection {
                 }
                 style = parsed
             }
-            let read = try TableRead(request, store: store)
+            let read = try TableRead(request, store: store, defaultView: true)
             if let notModified = read.notModified(request) { return notModified }
             let pieces = context.renderer.pagePieces(read.table(), style: style, view: read.query)
             return read.tagged(Respond.html(pieces: pieces, version: read.version), path: request.path)

@@ -32,10 +32,19 @@ struct TableRead {
     let snapshot: Table
     let query: TableQuery?
 
-    init(_ request: HTTPRequest, store: TableStore) throws {
-        query = try request.tableQuery()
+    /// `defaultView`: whether the table's `defaultView` applies when the URL
+    /// names neither `sort` nor `group` (a table's page; docs/FORMAT.md, "Table").
+    init(_ request: HTTPRequest, store: TableStore, defaultView: Bool = false) throws {
+        var query = try request.tableQuery()
         handle = try store.handle(request.tableID)
         snapshot = handle.table
+        if defaultView, let view = snapshot.defaultView, request.query["sort"] == nil, request.query["group"] == nil {
+            var combined = query ?? TableQuery()
+            combined.sort = view.sort
+            combined.group = view.group
+            query = combined
+        }
+        self.query = query
     }
 
     var version: Int { snapshot.version }

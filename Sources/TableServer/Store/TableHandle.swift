@@ -64,6 +64,8 @@ final class TableHandle: Sendable {
     /// every `withState`, so that the server stops sending answers kept from an
     /// earlier version (`HTTPResponse.reusable`) before the edit is answered.
     let revision: Revision
+    /// The views read lately, so that the pages of a view derive it once a version.
+    let views = ViewCache()
 
     init(table: Table, log: ChangeLog) {
         state = Mutex(State(table: table, log: log, delivery: EventDelivery()))

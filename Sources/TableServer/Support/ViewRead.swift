@@ -53,8 +53,9 @@ struct TableRead {
         query.map { ETag.string(for: snapshot.version, view: $0) } ?? ETag.string(for: snapshot.version)
     }
 
-    /// The rows and sections read: the view, or the table itself. O(n) for a view.
-    func table() -> Table { query?.view(of: snapshot) ?? snapshot }
+    /// The rows and sections read: the view, or the table itself. O(n) for a
+    /// view, the first time it is read at this version (`ViewCache`).
+    func table() -> Table { query.map { handle.views.view($0, of: snapshot) } ?? snapshot }
 
     /// The 304 when `If-None-Match` names this answer's tag; nil otherwise.
     func notModified(_ request: HTTPRequest) -> HTTPResponse? {

@@ -70,6 +70,17 @@ import Testing
         }
     }
 
+    @Test func deletingTheTableEndsAViewsStream() throws {
+        try withServer(.live, tables: [citiesTable()]) { client in
+            let view = try stream.subscribe(client, "/api/tables/c/events?group=detail")
+            _ = stream.read(view, until: "\n\n")
+            #expect(try client.request(.DELETE, "/api/tables/c").status == 204)
+            #expect(stream.read(view, until: "event: deleted\n").contains("event: deleted\n"))
+            _ = view.readStream(timeout: .seconds(5)) { _ in false }
+            #expect(view.sawLastChunk)
+        }
+    }
+
     @Test func badViewParametersAre400BeforeTheStreamOpens() throws {
         try withServer(.inProcess, tables: [citiesTable()]) { client in
             let response = try client.request(.GET, "/api/tables/c/events?sort=nothing")

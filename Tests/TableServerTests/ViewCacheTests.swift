@@ -1,4 +1,5 @@
 import JSON
+import MicroHTTP
 import Testing
 @testable import TableModel
 @testable import TableServer
@@ -31,5 +32,39 @@ import Testing
         tampered.version = table.version
         #expect(cache.view(query, of: table).rowCount == rows.count)
         #expect(cache.view(query, of: tampered).rowCount == 1)
+    }
+}
+
+/// `OpenViews`: views shared by their streams, dropped with the last, bounded in number.
+@Suite struct OpenViewsTests {
+    @Test func aViewIsSharedAndDroppedWithItsLastStream() throws {
+        var views = OpenViews()
+        let table = citiesTable()
+        let query = try TableQuery(parameters: ["q": "san"])
+        let first = EventStream.reserved()
+        let second = EventStream.reserved()
+        defer { [first, second].forEach { $0.close() } }
+        _ = try views.subscribe(first, to: query, of: table, since: nil)
+        _ = try views.subscribe(second, to: try TableQuery(parameters: ["q": " san "]), of: table, since: nil)
+        views.unsubscribe(ObjectIdentifier(first))
+        #expect(!views.isEmpty)
+        views.unsubscribe(ObjectIdentifier(second))
+        #expect(views.isEmpty)
+    }
+
+    @Test func oneViewTooManyIsRefused() throws {
+        var views = OpenViews()
+        let table = citiesTable()
+        let streams = (0...OpenViews.limit).map { _ in EventStream.reserved() }
+        defer { streams.forEach { $0.close() } }
+        for (n, stream) in streams.dropLast().enumerated() {
+            _ = try views.subscribe(stream, to: TableQuery(words: ["w\(n)"]), of: table, since: nil)
+        }
+        #expect(throws: TableServerError.self) {
+            try views.subscribe(streams.last!, to: TableQuery(words: ["one more"]), of: table, since: nil)
+        }
+        // A view already open takes more streams.
+        _ = try views.subscribe(streams.last!, to: TableQuery(words: ["w0"]), of: table, since: nil)
+        #expect(views.takeSubscribers().count == OpenViews.limit + 1)
     }
 }

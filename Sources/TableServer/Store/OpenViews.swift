@@ -28,6 +28,9 @@ struct OpenViews: Sendable {
 
     /// Updates kept a view for reconnecting streams.
     static let kept = 64
+    /// Views open at once on one table: each change of the table costs O(n)
+    /// a view, so their number is bounded; a stream asking for one more is refused.
+    static let limit = 100
 
     private var views: [String: OpenView] = [:]
 
@@ -37,8 +40,13 @@ struct OpenViews: Sendable {
     /// Adds `stream` to the view `query` of `table`, opening it if need be;
     /// answers what the stream is sent first: for `since`, the view's updates
     /// after it, or `reset` with the whole view when they are not kept.
-    mutating func subscribe(_ stream: EventStream, to query: TableQuery, of table: Table, since: Int?) -> [[UInt8]] {
+    mutating func subscribe(
+        _ stream: EventStream, to query: TableQuery, of table: Table, since: Int?
+    ) throws(TableServerError) -> [[UInt8]] {
         let key = query.canonicalQuery
+        guard views[key] != nil || views.count < Self.limit else {
+            throw .tooManyViews(table: table.id, limit: Self.limit)
+        }
         var view = views[key] ?? OpenView(live: LiveView(query: query, table: table), origin: table.version)
         defer { views[key] = view }
         view.subscribers.append(stream)

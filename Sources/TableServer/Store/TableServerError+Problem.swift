@@ -22,7 +22,7 @@ extension TableServerError {
         case .invalid: 422
         case .badRequest: 400
         case .unsupportedMediaType: 415
-        case .storageUnavailable, .storageInconsistent, .notCaughtUp: 503
+        case .storageUnavailable, .storageInconsistent, .notCaughtUp, .tooManyViews: 503
         }
     }
 
@@ -46,6 +46,7 @@ extension TableServerError {
         case .storageUnavailable, .storageInconsistent: "storage-unavailable"
         case .notCaughtUp: "not-caught-up"
         case .indexEditInView: "edit-through-view"
+        case .tooManyViews: "too-many-views"
         }
     }
 
@@ -90,6 +91,9 @@ extension TableServerError {
             "this replica does not hold version \(version) of \"\(table)\" yet; retry, or ask without Min-Version"
         case .storageInconsistent(let reason):
             "the change was not made: the durable log holds a change this server cannot apply (\(reason))"
+        case .tooManyViews(let table, let limit):
+            "table \"\(table)\" has \(limit) views followed by event streams, the most it keeps; "
+                + "follow one of those, or the table itself"
         case .indexEditInView(let table):
             "a view's index paths are not the table's: edit rows by id (/api/tables/\(table)/items/{id}), "
                 + "or send the edit without q, filter, sort and group"

@@ -306,7 +306,9 @@ final class TableStore: Sendable {
         stream.onClose { [weak handle] in handle?.removeSubscriber(streamID) }
         try handle.withState { state in
             if let view {
-                for event in state.views.subscribe(stream, to: view, of: state.table, since: since) { stream.send(event) }
+                for event in try state.views.subscribe(stream, to: view, of: state.table, since: since) {
+                    stream.send(event)
+                }
                 return
             }
             let current = state.table.version

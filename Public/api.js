@@ -75,6 +75,9 @@ export class TableAPI {
    */
   constructor(tableID, version) {
     this.base = `/api/tables/${encodeURIComponent(tableID)}`;
+    // On a view's page its parameters go with every edit: the server refuses
+    // (409) an edit by index path, whose positions are the view's, not the table's.
+    this.view = document.querySelector(`table.table-view[data-table="${CSS.escape(tableID)}"]`)?.dataset.view ?? "";
     this.version = version;
     this.token = storedToken();
   }
@@ -106,7 +109,8 @@ export class TableAPI {
     const headers = expected === null ? {} : { "If-Match": `"${expected}"` };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
-    return fetch(this.base + path, {
+    const view = this.view ? `${path.includes("?") ? "&" : "?"}${this.view}` : "";
+    return fetch(this.base + path + view, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),

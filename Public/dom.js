@@ -102,7 +102,8 @@ export function setMoreRow(more, tableID, section, offset, remaining) {
   more.dataset.remaining = String(remaining);
   const link = more.querySelector("a");
   if (link) {
-    link.href = `/tables/${encodeURIComponent(tableID)}/sections/${section}?offset=${offset}`;
+    const view = more.closest("table")?.dataset.view;
+    link.href = `/tables/${encodeURIComponent(tableID)}/sections/${section}?offset=${offset}${view ? `&${view}` : ""}`;
     link.textContent = moreLabel(remaining);
   }
 }

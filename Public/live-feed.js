@@ -12,6 +12,7 @@
 
 import { applyUpdate } from "./apply-update.js";
 import { versionOf } from "./dom.js";
+import { applyViewUpdate, viewSuffix } from "./search.js";
 
 const RECONNECT_MS = 2000;
 
@@ -30,7 +31,7 @@ export class LiveFeed {
 
   start() {
     const { table, tableID } = this.view;
-    const url = `/api/tables/${encodeURIComponent(tableID)}/events?since=${versionOf(table)}`;
+    const url = `/api/tables/${encodeURIComponent(tableID)}/events?since=${versionOf(table)}${viewSuffix(table)}`;
     const source = new EventSource(url);
     this.source = source;
     source.addEventListener("update", (event) => this.receive(JSON.parse(event.data)));
@@ -85,12 +86,14 @@ export class LiveFeed {
     const { table } = this.view;
     const current = versionOf(table);
     if (update.version <= current) return;
-    if (update.version !== current + 1) {
+    if (update.steps) {
+      // A view's update (docs/API.md, "Views"): its batches, in order.
+      if (!applyViewUpdate(update, current, (step) => this.applyChange(step), () => this.reload())) return;
+    } else if (update.version !== current + 1) {
       // A change went missing: the page can no longer follow step by step.
       this.reload();
       return;
-    }
-    if (update.batch?.press) {
+    } else if (update.batch?.press) {
       table.dataset.version = String(update.version);
       const detail = { version: update.version, ...update.batch.press };
       table.dispatchEvent(new CustomEvent("webtableview:press", { detail }));

@@ -12,6 +12,7 @@ import { fitNavTitle } from "./nav-title.js";
 import { Notices } from "./notices.js";
 import { RefreshControl } from "./refresh.js";
 import { Reorder } from "./reorder.js";
+import { startSearchBar } from "./search.js";
 import { SectionIndex } from "./section-index.js";
 import { Selection } from "./selection.js";
 import { Swipe } from "./swipe.js";
@@ -96,6 +97,7 @@ class TableView {
 
 document.documentElement.classList.add("tv-js");
 fitNavTitle();
+startSearchBar();
 for (const table of document.querySelectorAll("table.table-view[data-table]")) {
   new TableView(table);
 }

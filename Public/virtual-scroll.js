@@ -32,6 +32,7 @@ import {
   cellsOf, firstRowOf, makeMoreRow, moreRowOf, parseParts, remainingOf, renumber, rowCountOf, rowsEndOf,
   sectionsOf, setFirstRow, setMoreRow, spacerOf, versionOf,
 } from "./dom.js";
+import { viewSuffix } from "./search.js";
 
 const LOAD_VIEWPORTS = 1;
 const KEEP_VIEWPORTS = 3;
@@ -46,7 +47,8 @@ const ATTEMPTS = 8;
 const CATCH_UP_MS = 5000;
 
 function etagVersion(response) {
-  const match = /"(\d+)(?:-[a-z]+)?"/.exec(response.headers.get("ETag") ?? "");
+  // `"7"`, `"7-gzip"`, or a view's `"7-v3f2a…"` (docs/API.md, "Views").
+  const match = /"(\d+)(?:-[a-z0-9]+)*"/.exec(response.headers.get("ETag") ?? "");
   return match ? Number(match[1]) : NaN;
 }
 
@@ -367,7 +369,7 @@ export class VirtualScroll {
     const shown = versionOf(table);
     const section = tbody.dataset.section;
     const shape = `${firstRowOf(tbody)},${cellsOf(tbody).length}`;
-    const url = `/tables/${encodeURIComponent(tableID)}/sections/${section}/rows?offset=${from}&limit=${to - from}`;
+    const url = `/tables/${encodeURIComponent(tableID)}/sections/${section}/rows?offset=${from}&limit=${to - from}${viewSuffix(table)}`;
     const response = await fetch(url, { headers: { Accept: "text/html" } });
     if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
     const version = etagVersion(response);

@@ -8,7 +8,7 @@ import TableModel
 ///
 /// The key holds everything the table template sees besides the sections it
 /// draws at the marker (`TableContext`): a template that draws its sections some
-/// other way is never kept (see ``TableRenderer/pagePieces(_:style:rowLimit:pageRowLimit:)``).
+/// other way is never kept (see ``TableRenderer/pagePieces(_:style:view:rowLimit:pageRowLimit:)``).
 /// At most `capacity` pages are kept; when full, the next one to keep empties it.
 final class PageHeads: Sendable {
     /// What the head and tail of a table's page are drawn from.
@@ -23,8 +23,12 @@ final class PageHeads: Sendable {
         let allowsMultipleSelection: Bool
         /// The sections' index titles, for the index strip of a plain table.
         let indexTitles: [String?]
+        /// The view shown and the style picked by the URL (the search bar's fields).
+        let page: PageView
+        /// Whether the view shows no row (the search bar's "No Results").
+        let isEmpty: Bool
 
-        init(_ table: Table, style: TableStyle) {
+        init(_ table: Table, style: TableStyle, page: PageView = PageView()) {
             id = table.id
             title = table.title
             self.style = style
@@ -34,6 +38,8 @@ final class PageHeads: Sendable {
             allowsSelection = table.allowsSelection
             allowsMultipleSelection = table.allowsMultipleSelection
             indexTitles = style == .plain ? table.sections.map(\.indexTitle) : []
+            self.page = page
+            isEmpty = page.view != nil && table.rowCount == 0
         }
     }
 

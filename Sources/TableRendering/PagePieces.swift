@@ -2,7 +2,7 @@ import TableModel
 
 /// The HTML document of `GET /tables/{t}` in UTF-8 pieces, drawn as they are
 /// iterated: the document up to the first section, one piece per section, then
-/// the rest. Made by ``TableRenderer/pagePieces(_:style:rowLimit:pageRowLimit:)``;
+/// the rest. Made by ``TableRenderer/pagePieces(_:style:view:rowLimit:pageRowLimit:)``;
 /// joined, the pieces are ``TableRenderer/page(_:style:rowLimit:pageRowLimit:)``.
 ///
 /// A value, safe to hand to another thread; each iterator draws its own sections.
@@ -20,6 +20,8 @@ public struct PagePieces: Sequence, Sendable {
     let rowLimits: [Int]
     let renderer: TableRenderer
     let sectionCount: Int
+    /// The view's parameters, which `more` links keep; empty for the table.
+    var view = ""
 
     public func makeIterator() -> Iterator {
         Iterator(pieces: self, drawer: renderer.drawer(for: table))
@@ -41,7 +43,7 @@ public struct PagePieces: Sequence, Sendable {
                 return pieces.tail
             case let section where section < pieces.sectionCount:
                 return pieces.renderer.sectionBytes(
-                    pieces.table, at: section, rowLimit: pieces.rowLimits[section], drawer: drawer)
+                    pieces.table, at: section, rowLimit: pieces.rowLimits[section], drawer: drawer, view: pieces.view)
             default:
                 return nil
             }

@@ -41,11 +41,14 @@ public struct TableRenderer: Sendable {
     /// to start; the live page loads the rest as the reader scrolls.
     ///
     /// - Parameter style: overrides the table's own style (`?style=`).
-    public func page(_ table: Table, style: TableStyle? = nil, rowLimit: Int = 1000, pageRowLimit: Int = 200) -> String {
+    /// - Parameter view: the view `table` is (docs/API.md, "Views"), for the search bar.
+    public func page(
+        _ table: Table, style: TableStyle? = nil, view: TableQuery? = nil, rowLimit: Int = 1000, pageRowLimit: Int = 200
+    ) -> String {
         String(
             decoding: Array(
                 pagePieces(
-                    table, style: style, rowLimit: rowLimit, pageRowLimit: pageRowLimit
+                    table, style: style, view: view, rowLimit: rowLimit, pageRowLimit: pageRowLimit
                 ).joined()), as: UTF8.self)
     }
 
@@ -65,21 +68,23 @@ public struct TableRenderer: Sendable {
     /// per section, then the rest. A server can send the first bytes of a large
     /// table before it has drawn the last row.
     public func pagePieces(
-        _ table: Table, style: TableStyle? = nil, rowLimit: Int = 1000, pageRowLimit: Int = 200
+        _ table: Table, style picked: TableStyle? = nil, view: TableQuery? = nil, rowLimit: Int = 1000,
+        pageRowLimit: Int = 200
     ) -> PagePieces {
-        let style = style ?? table.style
+        let style = picked ?? table.style
+        let page = PageView(view: view, pickedStyle: picked)
         let rowLimits = Self.rowLimits(table, rowLimit: rowLimit, pageRowLimit: pageRowLimit)
-        let key = PageHeads.Key(table, style: style)
+        let key = PageHeads.Key(table, style: style, page: page)
         if let kept = pageHeads.page(for: key) {
             return PagePieces(
                 head: kept.head, tail: kept.tail, table: table, rowLimits: rowLimits, renderer: self,
-                sectionCount: table.sections.count)
+                sectionCount: table.sections.count, view: view?.canonicalQuery ?? "")
         }
         let drawer = drawer(for: table)
         let marker = PagePieces.sectionsMarker
         let inner = InnerTemplate()
         let context = TableContext(
-            table, style: style, rowLimits: rowLimits, drawer: drawer,
+            table, style: style, rowLimits: rowLimits, drawer: drawer, page: page,
             sectionsPlaceholder: MustacheLambda { text in
                 inner.text = text
                 return marker
@@ -93,7 +98,7 @@ public struct TableRenderer: Sendable {
             let split = RowDrawer.onlyOccurrence(of: Array(marker.utf8), in: whole)
         else {
             // A table template that draws its sections some other way: one piece, drawn the usual way.
-            let context = TableContext(table, style: style, rowLimits: rowLimits, drawer: drawer)
+            let context = TableContext(table, style: style, rowLimits: rowLimits, drawer: drawer, page: page)
             let page = document(
                 title: context.title, body: templates.render(context, "table"),
                 bodyClass: "table-page \(style.rawValue)", backLink: true, exporting: table)
@@ -104,7 +109,8 @@ public struct TableRenderer: Sendable {
         let tail = Array(whole[split.upperBound...])
         pageHeads.keep(head: head, tail: tail, for: key)
         return PagePieces(
-            head: head, tail: tail, table: table, rowLimits: rowLimits, renderer: self, sectionCount: table.sections.count)
+            head: head, tail: tail, table: table, rowLimits: rowLimits, renderer: self, sectionCount: table.sections.count,
+            view: view?.canonicalQuery ?? "")
     }
 
     /// The HTML document of `GET /`: every table with a link, its title, style
@@ -118,11 +124,14 @@ public struct TableRenderer: Sendable {
     /// section), followed by a `<tr class="more">` row when the section has rows
     /// after the range, so that a fragment carries on like the page did. Empty
     /// when the section does not exist.
-    public func rows(_ table: Table, section: Int, range: Range<Int>) -> String {
+    /// `view`: the view `table` is (docs/API.md, "Views"), which the `more` row keeps.
+    public func rows(_ table: Table, section: Int, range: Range<Int>, view: TableQuery? = nil) -> String {
         guard table.sections.indices.contains(section) else { return "" }
         let rows = table.sections[section].rows
         let clamped = range.clamped(to: 0..<rows.count)
-        let more = MoreContext(tableID: table.id, section: section, offset: clamped.upperBound, total: rows.count)
+        let more = MoreContext(
+            tableID: table.id, section: section, offset: clamped.upperBound, total: rows.count,
+            view: view?.canonicalQuery ?? "")
         let bytes = drawer(for: table).render("rows", rowsOf: table.sections[section], at: section, in: clamped) {
             FragmentContext(rows: $0, more: more)
         }
@@ -134,7 +143,7 @@ public struct TableRenderer: Sendable {
     /// header, then a `more` row linking to the page after, as the `more` row of
     /// the table's page links here. The table is not live (no `data-table`):
     /// its rows start at an offset. Empty when the section does not exist.
-    public func sectionPage(_ table: Table, section: Int, range: Range<Int>) -> String {
+    public func sectionPage(_ table: Table, section: Int, range: Range<Int>, view: TableQuery? = nil) -> String {
         guard table.sections.indices.contains(section) else { return "" }
         let rows = table.sections[section].rows
         let shown = range.clamped(to: 0..<rows.count)
@@ -146,12 +155,14 @@ public struct TableRenderer: Sendable {
             case 1: "Row \(Formatting.grouped(shown.upperBound)) of \(total)"
             default: "Rows \(Formatting.grouped(shown.lowerBound + 1))–\(Formatting.grouped(shown.upperBound)) of \(total)"
             }
-        let tableHref = HTMLEscaping.escape("/tables/\(PathEscaping.segment(table.id))#section-\(section)")
+        let viewQuery = view.map { $0.isEmpty ? "" : "?\($0.canonicalQuery)" } ?? ""
+        let tableHref = HTMLEscaping.escape("/tables/\(PathEscaping.segment(table.id))\(viewQuery)#section-\(section)")
         let value = table.sections[section]
         let body = drawer(for: table).render("section-page", rowsOf: value, at: section, in: shown) { rows in
             SectionPageContext(
                 title: title, style: table.style, range: described, tableHref: tableHref,
-                section: SectionContext(value, at: section, tableID: table.id, shown: shown, rows: rows))
+                section: SectionContext(
+                    value, at: section, tableID: table.id, view: view?.canonicalQuery ?? "", shown: shown, rows: rows))
         }
         return document(
             title: title, body: String(decoding: body, as: UTF8.self),
@@ -171,11 +182,11 @@ public struct TableRenderer: Sendable {
     }
 
     /// ``section(_:at:rowLimit:)`` as UTF-8, its rows written straight into the bytes.
-    func sectionBytes(_ table: Table, at section: Int, rowLimit: Int, drawer: RowDrawer) -> [UInt8] {
+    func sectionBytes(_ table: Table, at section: Int, rowLimit: Int, drawer: RowDrawer, view: String = "") -> [UInt8] {
         let value = table.sections[section]
         let shown = (0..<max(rowLimit, 0)).clamped(to: 0..<value.rows.count)
         return drawer.render("section", rowsOf: value, at: section, in: shown) { rows in
-            SectionContext(value, at: section, tableID: table.id, shown: shown, rows: rows)
+            SectionContext(value, at: section, tableID: table.id, view: view, shown: shown, rows: rows)
         }
     }
 

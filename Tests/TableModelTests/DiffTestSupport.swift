@@ -62,12 +62,3 @@ enum DiffFixture {
         return batches
     }
 }
-
-extension Section {
-    /// This section holding `rows` instead of its own.
-    func withRows(_ rows: [Row]) -> Section {
-        var section = self
-        section.rows = RowList(rows)
-        return section
-    }
-}

@@ -92,3 +92,16 @@ def test_screenshots_of_the_demo_tables(serve, browser):
     assert len(window.find_elements("css selector", "input.switch:checked")) == 3
     assert [button.text for button in window.find_elements("css selector", "button.accessory-button")] == ["Update Now"]
     save(window, "demo-settings.png")
+
+
+def test_screenshot_of_search(serve, browser):
+    demo = [json.loads((ROOT / "examples" / "us-cities.json").read_text())]
+    server = serve(demo)
+    window = browser(width=600, height=560)
+    open_table(window, server, "us-cities", "?q=san")
+    field = window.find_element("css selector", "form.search-bar input[name=q]")
+    field.click()
+    assert window.find_element("css selector", "a.search-cancel").is_displayed()
+    assert not window.find_elements("css selector", "nav.section-index")
+    assert len(window.find_elements("css selector", "tr.cell")) == 4
+    save(window, "demo-search.png")

@@ -120,10 +120,10 @@ class EventFollower:
     """Reads `/api/tables/{t}/events` from `Last-Event-ID: since` on a thread;
     `events` holds (event name, id, data) as they arrive."""
 
-    def __init__(self, server: Server, table: str, since: int = 0, headers: dict | None = None):
+    def __init__(self, server: Server, table: str, since: int = 0, headers: dict | None = None, query: str = ""):
         self.events: list[tuple[str, int | None, str]] = []
         self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
-        self.connection.request("GET", f"/api/tables/{table}/events",
+        self.connection.request("GET", f"/api/tables/{table}/events{query}",
                                 headers={"Last-Event-ID": str(since), **(headers or {})})
         self.response = self.connection.getresponse()
         assert self.response.status == 200

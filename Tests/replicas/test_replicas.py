@@ -316,3 +316,28 @@ def test_replicas_keep_the_console_clean(serve, postgres, tmp_path):
     for replica in (first, second):
         log = replica.log.read_text(errors="replace")
         assert "NOTICE" not in log, log
+
+
+def test_views_on_a_replica_follow_edits_made_through_another(serve, postgres, tmp_path):
+    """Views (docs/API.md, "Views") are derived on each replica from its own
+    copy of the table: a view's reads and its stream on one replica follow
+    edits made through another."""
+    a, b = start_replicas(serve, postgres, tmp_path, 2)
+    follower = EventFollower(b, "t", since=0, query="?q=seed+1&sort=text")
+    try:
+        status, _, body = b.request("GET", "/api/tables/t/sections/0/rows?q=seed+1&sort=text")
+        assert status == 200
+        assert [row["text"] for row in json.loads(body)["rows"]][:3] == ["seed 1", "seed 10", "seed 11"]
+        # "seed 0" becomes "seed 1z": it enters the view, second in its order (digits as numbers: 1 < 10).
+        status, _, body = a.request("PUT", "/api/tables/t/sections/0/rows/0", {"text": "seed 1z"})
+        assert status == 200
+        version = json.loads(body)["version"]
+        status, _, body = b.request("GET", "/api/tables/t/sections/0/rows?q=seed+1&sort=text",
+                                    headers={"Min-Version": str(version)})
+        assert [row["text"] for row in json.loads(body)["rows"]][:3] == ["seed 1", "seed 1z", "seed 10"]
+        wait_until(lambda: follower.updates() == [version], "the view's update reaches the other replica")
+        update = json.loads(next(data for name, _, data in follower.events if name == "update"))
+        assert update["steps"][0]["batch"]["insertRows"][0]["at"] == [0, 1]
+    finally:
+        follower.close()
+

@@ -131,6 +131,8 @@ public struct TableProperties: Sendable, Equatable {
     public var rowHeight: Double?
     public var allowsSelection: Bool?
     public var allowsMultipleSelection: Bool?
+    /// `.some(nil)` clears the table's default view.
+    public var defaultView: TableQuery??
 
     public init(
         title: String?? = nil,
@@ -139,7 +141,8 @@ public struct TableProperties: Sendable, Equatable {
         footer: String?? = nil,
         rowHeight: Double? = nil,
         allowsSelection: Bool? = nil,
-        allowsMultipleSelection: Bool? = nil
+        allowsMultipleSelection: Bool? = nil,
+        defaultView: TableQuery?? = nil
     ) {
         self.title = title
         self.style = style
@@ -148,11 +151,12 @@ public struct TableProperties: Sendable, Equatable {
         self.rowHeight = rowHeight
         self.allowsSelection = allowsSelection
         self.allowsMultipleSelection = allowsMultipleSelection
+        self.defaultView = defaultView
     }
 
     public var isEmpty: Bool {
         title == nil && style == nil && header == nil && footer == nil && rowHeight == nil
-            && allowsSelection == nil && allowsMultipleSelection == nil
+            && allowsSelection == nil && allowsMultipleSelection == nil && defaultView == nil
     }
 }
 
@@ -247,6 +251,7 @@ extension TableProperties {
         if let allowsMultipleSelection, allowsMultipleSelection != table.allowsMultipleSelection {
             changed.allowsMultipleSelection = allowsMultipleSelection
         }
+        if let defaultView, defaultView != table.defaultView { changed.defaultView = defaultView }
         return changed.isEmpty ? nil : changed
     }
 
@@ -259,5 +264,6 @@ extension TableProperties {
         if let rowHeight { table.rowHeight = rowHeight }
         if let allowsSelection { table.allowsSelection = allowsSelection }
         if let allowsMultipleSelection { table.allowsMultipleSelection = allowsMultipleSelection }
+        if let defaultView { table.defaultView = defaultView }
     }
 }

@@ -105,7 +105,7 @@ extension Batch {
 }
 
 extension TableProperties {
-    /// Writes the properties that are set; a cleared `title`, `header` or `footer` is `null`.
+    /// Writes the properties that are set; a cleared `title`, `header`, `footer` or `defaultView` is `null`.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
         if let title { writer.key("title"); writer.string(title) }
@@ -115,6 +115,10 @@ extension TableProperties {
         if let rowHeight { writer.key("rowHeight"); writer.double(rowHeight) }
         if let allowsSelection { writer.key("allowsSelection"); writer.bool(allowsSelection) }
         if let allowsMultipleSelection { writer.key("allowsMultipleSelection"); writer.bool(allowsMultipleSelection) }
+        if let defaultView {
+            writer.key("defaultView")
+            if let defaultView { defaultView.writeDefaultViewJSON(to: &writer) } else { writer.null() }
+        }
         writer.endObject()
     }
 }

@@ -25,7 +25,7 @@ extension DecodingContext {
         return isObject ? batch : nil
     }
 
-    /// The properties a PATCH may change; `null` clears `title`, `header` and `footer`.
+    /// The properties a PATCH may change; `null` clears `title`, `header`, `footer` and `defaultView`.
     mutating func properties(_ value: JSONValue) -> TableProperties? {
         var properties = TableProperties()
         let isObject = members(of: value) { context, key, value in
@@ -37,6 +37,7 @@ extension DecodingContext {
             case "rowHeight": properties.rowHeight = context.height(value)
             case "allowsSelection": properties.allowsSelection = context.bool(value)
             case "allowsMultipleSelection": properties.allowsMultipleSelection = context.bool(value)
+            case "defaultView": properties.defaultView = .some(context.defaultView(value))
             default: return false
             }
             return true

@@ -19,6 +19,7 @@ extension DecodingContext {
             case "allowsSelection": table.allowsSelection = context.bool(value) ?? table.allowsSelection
             case "allowsMultipleSelection":
                 table.allowsMultipleSelection = context.bool(value) ?? table.allowsMultipleSelection
+            case "defaultView": table.defaultView = context.defaultView(value)
             case "version": _ = context.index(value)
             case "sections": sections = context.sections(value)
             default: return false
@@ -34,7 +35,7 @@ extension DecodingContext {
         return Table(
             id: id, title: table.title, style: table.style, header: table.header, footer: table.footer,
             rowHeight: table.rowHeight, allowsSelection: table.allowsSelection,
-            allowsMultipleSelection: table.allowsMultipleSelection, sections: sections)
+            allowsMultipleSelection: table.allowsMultipleSelection, defaultView: table.defaultView, sections: sections)
     }
 
     /// One Table document or an array of them (a `--data` file). Table ids must

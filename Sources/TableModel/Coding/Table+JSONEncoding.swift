@@ -41,6 +41,7 @@ extension Table {
         writer.key("rowHeight"); writer.double(rowHeight)
         writer.key("allowsSelection"); writer.bool(allowsSelection)
         writer.key("allowsMultipleSelection"); writer.bool(allowsMultipleSelection)
+        if let defaultView { writer.key("defaultView"); defaultView.writeDefaultViewJSON(to: &writer) }
     }
 
     /// Room for the Table document's JSON, from the row count: a writer reserved

@@ -22,6 +22,7 @@ extension SnapshotDiffer {
         if oldTable.allowsSelection != newTable.allowsSelection {
             properties.allowsSelection = newTable.allowsSelection
         }
+        if oldTable.defaultView != newTable.defaultView { properties.defaultView = .some(newTable.defaultView) }
         if oldTable.allowsMultipleSelection != newTable.allowsMultipleSelection {
             properties.allowsMultipleSelection = newTable.allowsMultipleSelection
         }

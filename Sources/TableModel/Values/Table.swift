@@ -15,6 +15,9 @@ public struct Table: Sendable, Equatable {
     public var rowHeight: Double
     public var allowsSelection: Bool
     public var allowsMultipleSelection: Bool
+    /// The view a page shows when its URL names neither `sort` nor `group`:
+    /// `sort` and `group` only (docs/FORMAT.md, "Table"); nil for the table's order.
+    public var defaultView: TableQuery?
     /// +1 for every applied change; output only.
     public var version: Int
     /// The sections. Changed only through batches (`Table.apply(_:)`), so that the
@@ -32,6 +35,7 @@ public struct Table: Sendable, Equatable {
         rowHeight: Double = 44,
         allowsSelection: Bool = true,
         allowsMultipleSelection: Bool = false,
+        defaultView: TableQuery? = nil,
         version: Int = 0,
         sections: [Section] = []
     ) {
@@ -43,6 +47,7 @@ public struct Table: Sendable, Equatable {
         self.rowHeight = rowHeight
         self.allowsSelection = allowsSelection
         self.allowsMultipleSelection = allowsMultipleSelection
+        self.defaultView = defaultView
         self.version = version
         self.sections = sections
         self.ids = TableIDIndex(sections)

@@ -12,26 +12,29 @@ struct SectionContext: MustacheParent {
     let rows: String
     let more: MoreContext?
 
-    init(_ section: Section, at index: Int, tableID: String, rowLimit: Int, drawer: RowDrawer) {
-        self.init(section, at: index, tableID: tableID, range: 0..<max(rowLimit, 0), drawer: drawer)
+    init(_ section: Section, at index: Int, tableID: String, view: String = "", rowLimit: Int, drawer: RowDrawer) {
+        self.init(section, at: index, tableID: tableID, view: view, range: 0..<max(rowLimit, 0), drawer: drawer)
     }
 
     /// The section drawing only the rows in `range` (clamped to the section).
-    init(_ section: Section, at index: Int, tableID: String, range: Range<Int>, drawer: RowDrawer) {
+    init(_ section: Section, at index: Int, tableID: String, view: String = "", range: Range<Int>, drawer: RowDrawer) {
         let shown = range.clamped(to: 0..<section.rows.count)
         self.init(
-            section, at: index, tableID: tableID, shown: shown, rows: drawer.rowsHTML(of: section, at: index, in: shown))
+            section, at: index, tableID: tableID, view: view, shown: shown,
+            rows: drawer.rowsHTML(of: section, at: index, in: shown))
     }
 
     /// The section showing `rows`, the HTML of its rows in `shown` (or the marker
-    /// `RowDrawer.render(_:rowsOf:at:in:context:)` writes them at).
-    init(_ section: Section, at index: Int, tableID: String, shown: Range<Int>, rows: String) {
+    /// `RowDrawer.render(_:rowsOf:at:in:context:)` writes them at); `view` is
+    /// the view's parameters in their one spelling, which its `more` link keeps.
+    init(_ section: Section, at index: Int, tableID: String, view: String = "", shown: Range<Int>, rows: String) {
         self.index = index
         id = section.id.map(HTMLEscaping.escape)
         header = section.header.map(HTMLEscaping.escape)
         footer = section.footer.map(HTMLEscaping.escape)
         self.rows = rows
-        more = MoreContext(tableID: tableID, section: index, offset: shown.upperBound, total: section.rows.count)
+        more = MoreContext(
+            tableID: tableID, section: index, offset: shown.upperBound, total: section.rows.count, view: view)
     }
 
     func child(named name: String) -> Any? {
@@ -74,14 +77,16 @@ struct MoreContext: MustacheParent {
     let remaining: Int
     let href: String
 
-    /// Nil when no row is left after `offset`.
-    init?(tableID: String, section: Int, offset: Int, total: Int) {
+    /// Nil when no row is left after `offset`. `view`: the view's parameters
+    /// (docs/API.md, "Views"), kept by the link; empty for the table.
+    init?(tableID: String, section: Int, offset: Int, total: Int, view: String = "") {
         guard offset < total else { return nil }
         self.section = section
         self.offset = offset
         remaining = total - offset
         href = HTMLEscaping.escape(
-            "/tables/\(PathEscaping.segment(tableID))/sections/\(section)?offset=\(offset)")
+            "/tables/\(PathEscaping.segment(tableID))/sections/\(section)?offset=\(offset)"
+                + (view.isEmpty ? "" : "&\(view)"))
     }
 
     func child(named name: String) -> Any? {

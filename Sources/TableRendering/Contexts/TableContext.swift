@@ -17,8 +17,15 @@ struct TableContext: MustacheParent {
     let styleLinks: [StyleLink]
     /// When set, drawn in place of the sections (see `PagePieces`).
     let sectionsPlaceholder: MustacheLambda?
+    /// The search bar, and the view the page shows (docs/API.md, "Views").
+    let search: SearchContext
+    /// The view's parameters in their one spelling (`data-view`), empty for the table.
+    let viewQuery: String
 
-    init(_ table: Table, style: TableStyle, rowLimits: [Int], drawer: RowDrawer, sectionsPlaceholder: MustacheLambda? = nil) {
+    init(
+        _ table: Table, style: TableStyle, rowLimits: [Int], drawer: RowDrawer, page: PageView = PageView(),
+        sectionsPlaceholder: MustacheLambda? = nil
+    ) {
         id = HTMLEscaping.escape(table.id)
         title = HTMLEscaping.escape(table.title ?? table.id)
         self.style = style
@@ -27,10 +34,15 @@ struct TableContext: MustacheParent {
         footer = table.footer.map(HTMLEscaping.escape)
         allowsSelection = table.allowsSelection
         allowsMultipleSelection = table.allowsMultipleSelection
-        sections = SectionSequence(table: table, rowLimits: rowLimits, drawer: drawer)
-        sectionIndex = style == .plain ? SectionIndexEntry.entries(table.sections) : []
+        sections = SectionSequence(
+            table: table, view: page.view?.canonicalQuery ?? "", rowLimits: rowLimits, drawer: drawer)
+        // The section index strip is hidden while searching, as UIKit's is.
+        let searching = !(page.view?.words.isEmpty ?? true)
+        sectionIndex = style == .plain && !searching ? SectionIndexEntry.entries(table.sections) : []
         styleLinks = TableStyle.allCases.map { StyleLink($0, current: $0 == style) }
         self.sectionsPlaceholder = sectionsPlaceholder
+        search = SearchContext(table: table, style: page.pickedStyle, view: page.view)
+        viewQuery = HTMLEscaping.escape(page.view?.canonicalQuery ?? "")
     }
 
     func child(named name: String) -> Any? {
@@ -49,6 +61,9 @@ struct TableContext: MustacheParent {
         case "hasSectionIndex": !sectionIndex.isEmpty
         case "sectionIndex": sectionIndex
         case "styleLinks": styleLinks
+        case "search": search
+        case "viewQuery": viewQuery
+        case "viewPrefix": viewQuery.isEmpty ? "" : viewQuery + "&amp;"
         default: nil
         }
     }
@@ -57,6 +72,8 @@ struct TableContext: MustacheParent {
 /// The sections' contexts, made as the template walks them.
 struct SectionSequence: MustacheSequence {
     let table: Table
+    /// The view's parameters, which `more` links keep; empty for the table.
+    let view: String
     /// How many rows to draw of each section.
     let rowLimits: [Int]
     let drawer: RowDrawer
@@ -72,7 +89,7 @@ struct SectionSequence: MustacheSequence {
             guard position < sections.count else { return nil }
             defer { position += 1 }
             return SectionContext(
-                sections[position], at: position, tableID: sequence.table.id,
+                sections[position], at: position, tableID: sequence.table.id, view: sequence.view,
                 rowLimit: sequence.rowLimits[position], drawer: sequence.drawer)
         }
     }

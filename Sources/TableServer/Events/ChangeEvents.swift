@@ -17,6 +17,30 @@ struct ChangeEvents: Sendable {
     /// `Batch.changeJSONBytes(version:)`: the event's data is that object with
     /// one more member, `html`, so the batch is encoded once.
     func change(json: [UInt8], version: Int, batch: Batch, table: Table) -> Change {
+        let data = eventData(json: json, batch: batch, table: table)
+        let event = FeedEvent.event(batch.press == nil ? "update" : "press", id: version, data: data)
+        return Change(version: version, json: json, event: event)
+    }
+
+    /// The `update` of a view (docs/API.md, "Views"): for the table's change to
+    /// `version`, the view's batches, each `{"version", "batch", "html"}` with
+    /// its HTML drawn from the view after it, applied in order to the view as
+    /// it was at version `since`. Nil if a batch does not apply, which the
+    /// snapshot diff's property tests rule out; the caller then sends `reset`.
+    func viewUpdate(version: Int, since: Int, batches: [Batch], from view: Table) -> [UInt8]? {
+        var data = Array(#"{"version":\#(version),"since":\#(since),"steps":["#.utf8)
+        var table = view
+        for (offset, batch) in batches.enumerated() {
+            guard (try? table.apply(batch)) != nil else { return nil }
+            if offset > 0 { data.append(UInt8(ascii: ",")) }
+            data += eventData(json: batch.changeJSONBytes(version: version), batch: batch, table: table)
+        }
+        data += Array("]}".utf8)
+        return FeedEvent.event("update", id: version, data: data)
+    }
+
+    /// A change's `{"version", "batch"}` with one more member, `html`, so the batch is encoded once.
+    private func eventData(json: [UInt8], batch: Batch, table: Table) -> [UInt8] {
         precondition(json.last == UInt8(ascii: "}"), "the change's JSON is one object")
         var data: [UInt8] = []
         data.reserveCapacity(json.count + 64)
@@ -30,8 +54,7 @@ struct ChangeEvents: Sendable {
             data.append(contentsOf: #"{"sections":[],"rows":[]}"#.utf8)
         }
         data.append(UInt8(ascii: "}"))
-        let event = FeedEvent.event(batch.press == nil ? "update" : "press", id: version, data: data)
-        return Change(version: version, json: json, event: event)
+        return data
     }
 
     /// `{"sections": [{"at", "html"}], "rows": [{"at": [s, r], "html"}]}` for every

@@ -8,11 +8,11 @@ extension Respond {
     /// written; `download` adds `Content-Disposition: attachment` for a link.
     /// The entity tag is the version's with `-csv`, so that a cache never takes
     /// the JSON for it.
-    static func csv<Rows>(_ export: CSVExport<Rows>, tableID: String, version: Int, download: Bool) -> HTTPResponse {
+    static func csv<Rows>(_ export: CSVExport<Rows>, tableID: String, etag: String, download: Bool) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.reserveCapacity(6)
         headers.add("Content-Type", TableFormat.csvType)
-        headers.add("ETag", csvTag(for: version))
+        headers.add("ETag", etag)
         headers.add("Cache-Control", revalidate)
         // One Vary for both: compression adds Accept-Encoding only when it is not named.
         headers.add("Vary", "Accept, Accept-Encoding")
@@ -20,7 +20,6 @@ extension Respond {
         return HTTPResponse(status: 200, headers: headers, body: .chunks(ChunkProducer(pieces: export)))
     }
 
-    static func csvTag(for version: Int) -> String { "\"\(version)-csv\"" }
 
     /// 406: the request's `Accept` names neither JSON nor CSV.
     static func notAcceptable(_ accept: String) -> HTTPResponse {

@@ -13,6 +13,8 @@ struct PageLinks {
     let limit: Int
     /// How many rows there are to page through.
     let total: Int
+    /// The rest of the query every link keeps (a view's, `&q=…`), or empty.
+    var parameters = ""
 
     /// The offset of the last page: the one `next` reaches from `offset`, or,
     /// from past the end, the one counted from 0.
@@ -34,6 +36,6 @@ struct PageLinks {
     }
 
     private func link(_ offset: Int, _ relation: String) -> String {
-        "<\(path)?offset=\(offset)&limit=\(limit)>; rel=\"\(relation)\""
+        "<\(path)?offset=\(offset)&limit=\(limit)\(parameters)>; rel=\"\(relation)\""
     }
 }

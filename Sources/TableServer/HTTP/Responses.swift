@@ -136,7 +136,7 @@ enum Respond {
             var response = HTTPResponse.problem(status: error.status, type: error.type, detail: error.detail)
             response.headers.set("ETag", ETag.string(for: current))
             return response
-        case .storageUnavailable, .storageInconsistent, .notCaughtUp, .outcomeUnknown, .overloaded:
+        case .storageUnavailable, .storageInconsistent, .notCaughtUp, .outcomeUnknown, .overloaded, .tooManyViews:
             var response = HTTPResponse.problem(status: error.status, type: error.type, detail: error.detail)
             response.headers.set("Retry-After", "\(TableServerError.retryAfterSeconds)")
             return response

@@ -8,19 +8,19 @@ struct EditRoutes: RouteCollection {
     let context: RouteContext
 
     func register(on routes: inout RouteBuilder) {
-        routes.edit(.POST, "/api/tables/{t}/batch", performBatchUpdates)
-        routes.edit(.POST, "/api/tables/{t}/sections", insertSection)
-        routes.edit(.PUT, "/api/tables/{t}/sections/{s}", reloadSection)
-        routes.edit(.DELETE, "/api/tables/{t}/sections/{s}", deleteSection)
-        routes.edit(.POST, "/api/tables/{t}/sections/{s}/move", moveSection)
-        routes.edit(.POST, "/api/tables/{t}/sections/{s}/rows", insertRows)
-        routes.edit(.PUT, "/api/tables/{t}/sections/{s}/rows/{r}", reloadRow)
-        routes.edit(.DELETE, "/api/tables/{t}/sections/{s}/rows/{r}", deleteRow)
-        routes.edit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/move", moveRow)
-        routes.edit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/select", selectRow)
-        routes.edit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/deselect", deselectRow)
-        routes.edit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/switch", setSwitch)
-        routes.edit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/press", pressRow)
+        routes.indexEdit(.POST, "/api/tables/{t}/batch", performBatchUpdates)
+        routes.indexEdit(.POST, "/api/tables/{t}/sections", insertSection)
+        routes.indexEdit(.PUT, "/api/tables/{t}/sections/{s}", reloadSection)
+        routes.indexEdit(.DELETE, "/api/tables/{t}/sections/{s}", deleteSection)
+        routes.indexEdit(.POST, "/api/tables/{t}/sections/{s}/move", moveSection)
+        routes.indexEdit(.POST, "/api/tables/{t}/sections/{s}/rows", insertRows)
+        routes.indexEdit(.PUT, "/api/tables/{t}/sections/{s}/rows/{r}", reloadRow)
+        routes.indexEdit(.DELETE, "/api/tables/{t}/sections/{s}/rows/{r}", deleteRow)
+        routes.indexEdit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/move", moveRow)
+        routes.indexEdit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/select", selectRow)
+        routes.indexEdit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/deselect", deselectRow)
+        routes.indexEdit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/switch", setSwitch)
+        routes.indexEdit(.POST, "/api/tables/{t}/sections/{s}/rows/{r}/press", pressRow)
     }
 
     func performBatchUpdates(_ request: HTTPRequest) throws -> HTTPResponse {

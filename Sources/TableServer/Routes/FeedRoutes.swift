@@ -51,6 +51,7 @@ struct FeedRoutes: RouteCollection {
 
     func events(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = request.tableID
+        let view = try request.tableQuery()
         let since: Int?
         if let lastEventID = request.headers["Last-Event-ID"], let version = Int(lastEventID.trimmingSpaces()) {
             since = version
@@ -61,7 +62,7 @@ struct FeedRoutes: RouteCollection {
         }
         let stream = EventStream.reserved()
         stream.send(ServerSentEvent.opening())
-        try store.subscribe(id, since: since, stream: stream)
+        try store.subscribe(id, since: since, stream: stream, view: view)
         var headers = HTTPHeaders()
         headers.set("Content-Type", "text/event-stream; charset=utf-8")
         headers.set("Cache-Control", "no-cache")

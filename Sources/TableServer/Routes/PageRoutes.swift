@@ -19,7 +19,6 @@ struct PageRoutes: RouteCollection {
 
     func tableView(_ request: HTTPRequest) -> HTTPResponse {
         do {
-            let table = try store.table(request.tableID)
             var style: TableStyle?
             if let name = request.query["style"] {
                 guard let parsed = TableStyle(rawValue: name) else {
@@ -30,10 +29,10 @@ struct PageRoutes: RouteCollection {
                 }
                 style = parsed
             }
-            if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-                return Respond.notModified(version: table.version)
-            }
-            return Respond.html(pieces: context.renderer.pagePieces(table, style: style), version: table.version)
+            let read = try TableRead(request, store: store, defaultView: true)
+            if let notModified = read.notModified(request) { return notModified }
+            let pieces = context.renderer.pagePieces(read.table(), style: style, view: read.query)
+            return read.tagged(Respond.html(pieces: pieces, version: read.version), path: request.path)
         } catch let error as TableServerError {
             return page(error: error)
         } catch {
@@ -52,22 +51,23 @@ struct PageRoutes: RouteCollection {
     }
 
     /// Rows `offset` and `limit` of section `{s}` (clamped to it) drawn by
-    /// `draw`, as HTML with the table's ETag; errors as an HTML page.
+    /// `draw`, as HTML with the table's ETag (the view's, with view
+    /// parameters); errors as an HTML page.
     private func rowsPage(
-        _ request: HTTPRequest, defaultLimit: Int, draw: (Table, Int, Range<Int>) -> String
+        _ request: HTTPRequest, defaultLimit: Int, draw: (Table, Int, Range<Int>, TableQuery?) -> String
     ) -> HTTPResponse {
         do {
-            let table = try store.table(request.tableID)
+            let read = try TableRead(request, store: store)
+            let table = read.table()
             let s = try request.index("s")
             try table.requireSection(s)
             let offset = try request.queryInteger("offset", default: 0)
             let limit = try request.queryInteger("limit", default: defaultLimit, max: ReadRoutes.maxPageSize)
             let count = table.sections[s].rows.count
             let start = min(offset, count)
-            if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-                return Respond.notModified(version: table.version)
-            }
-            return Respond.html(draw(table, s, start..<(start + min(limit, count - start))), version: table.version)
+            if let notModified = read.notModified(request) { return notModified }
+            let html = draw(table, s, start..<(start + min(limit, count - start)), read.query)
+            return read.tagged(Respond.html(html, version: table.version), path: request.path)
         } catch let error as TableServerError {
             return page(error: error)
         } catch {

@@ -17,12 +17,10 @@ struct ReadRoutes: RouteCollection {
     }
 
     func numberOfSections(_ request: HTTPRequest) throws -> HTTPResponse {
-        let handle = try store.handle(request.tableID)
-        let table = handle.table
-        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-            return Respond.notModified(version: table.version)
-        }
-        return Respond.json(version: table.version) { writer in
+        let read = try TableRead(request, store: store)
+        if let notModified = read.notModified(request) { return notModified }
+        let table = read.table()
+        let response = Respond.json(version: table.version) { writer in
             writer.beginObject()
             writer.key("version"); writer.integer(table.version)
             writer.key("sections")
@@ -31,19 +29,17 @@ struct ReadRoutes: RouteCollection {
             writer.endArray()
             writer.endObject()
         }
-        .reusable(while: handle.revision, at: table.version)
+        return read.answer(response, path: request.path)
     }
 
     func numberOfRowsInSection(_ request: HTTPRequest) throws -> HTTPResponse {
-        let handle = try store.handle(request.tableID)
-        let table = handle.table
+        let read = try TableRead(request, store: store)
         let s = try request.index("s")
+        let table = read.table()
         try table.requireSection(s)
         let offset = try request.queryInteger("offset", default: 0)
         let limit = try request.queryInteger("limit", default: Self.defaultPageSize, max: Self.maxPageSize)
-        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-            return Respond.notModified(version: table.version)
-        }
+        if let notModified = read.notModified(request) { return notModified }
         let rows = table.sections[s].rows
         let start = min(offset, rows.count)
         let range = start..<(start + min(limit, rows.count - start))
@@ -58,23 +54,23 @@ struct ReadRoutes: RouteCollection {
             writer.endArray()
             writer.endObject()
         }
-        let links = PageLinks(path: "/api/tables/\(request.tableID)/sections/\(s)/rows", offset: offset, limit: limit, total: rows.count)
+        let links = PageLinks(
+            path: "/api/tables/\(request.tableID)/sections/\(s)/rows", offset: offset, limit: limit, total: rows.count,
+            parameters: read.linkParameters)
         if let link = links.header { response.headers.set("Link", link) }
-        return response.reusable(while: handle.revision, at: table.version)
+        return read.answer(response, path: request.path)
     }
 
     func cellForRowAt(_ request: HTTPRequest) throws -> HTTPResponse {
-        let handle = try store.handle(request.tableID)
-        let table = handle.table
+        let read = try TableRead(request, store: store)
         let indexPath = try request.indexPath()
+        let table = read.table()
         try table.requireRow(indexPath)
-        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-            return Respond.notModified(version: table.version)
-        }
-        return Respond.json(version: table.version) { writer in
+        if let notModified = read.notModified(request) { return notModified }
+        let response = Respond.json(version: table.version) { writer in
             table.sections[indexPath.section].rows[indexPath.row].writeJSON(to: &writer)
         }
-        .reusable(while: handle.revision, at: table.version)
+        return read.answer(response, path: request.path)
     }
 
     /// The row with an id, and where it is: `{"at": [section, row], "row": Row}`,

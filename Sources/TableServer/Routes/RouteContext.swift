@@ -130,4 +130,19 @@ struct RouteBuilder {
             return .deferred(deferral)
         }
     }
+
+    /// An edit by index path: refused (409, nothing changed) when sent with a
+    /// view's parameters, whose index paths are not the table's.
+    mutating func indexEdit(
+        _ method: HTTPMethod,
+        _ pattern: String,
+        _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
+    ) {
+        edit(method, pattern) { request in
+            if request.hasViewParameters {
+                throw TableServerError.indexEditInView(table: request.tableID)
+            }
+            return try handler(request)
+        }
+    }
 }

@@ -53,27 +53,27 @@ struct TableRoutes: RouteCollection {
         guard let format = try TableFormat.requested(by: request) else {
             return Respond.notAcceptable(request.headers["Accept"] ?? "")
         }
-        let handle = try store.handle(request.tableID)
-        let table = handle.table
+        let read = try TableRead(request, store: store)
         if format == .csv {
-            // A view (search, filter) will pass only its rows here.
-            let tag = Respond.csvTag(for: table.version)
+            // A view exports just its rows, under a tag of its own.
+            let tag = read.csvTag
             if ETag.matches(request.headers["If-None-Match"], tag: tag) {
                 return Respond.notModified(etag: tag, cacheControl: Respond.revalidate)
             }
+            let table = read.table()
             let export = CSVExport(sections: CSVExportSection.all(of: table), rowsPerPiece: Respond.rowsPerPiece)
-            return Respond.csv(export, tableID: table.id, version: table.version, download: request.query["format"] != nil)
+            return Respond.csv(export, tableID: table.id, etag: tag, download: request.query["format"] != nil)
         }
-        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-            return Respond.notModified(version: table.version)
-        }
+        if let notModified = read.notModified(request) { return notModified }
+        let table = read.table()
         guard table.rowCount <= Respond.rowsPerPiece else {
-            return Respond.json(pieces: table.jsonPieces(rowsPerPiece: Respond.rowsPerPiece), version: table.version)
+            let pieces = Respond.json(pieces: table.jsonPieces(rowsPerPiece: Respond.rowsPerPiece), version: table.version)
+            return read.query == nil ? pieces : read.answer(pieces, path: request.path)
         }
         let response = Respond.json(version: table.version, reservingCapacity: table.estimatedJSONCount) {
             table.writeJSON(to: &$0)
         }
-        return response.reusable(while: handle.revision, at: table.version)
+        return read.answer(response, path: request.path)
     }
 
     func replaceTable(_ request: HTTPRequest) throws -> HTTPResponse {

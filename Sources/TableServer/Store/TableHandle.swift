@@ -22,6 +22,8 @@ final class TableHandle: Sendable {
         var table: Table
         var log: ChangeLog
         var subscribers: [EventStream] = []
+        /// The views of the table event streams follow, with their streams.
+        var views = OpenViews()
         var isDeleted = false
         /// The durable log's mark for this table (`TableLog`): the sequence number
         /// of its last journal record, or its incarnation in the database; 0 without a log.
@@ -40,10 +42,20 @@ final class TableHandle: Sendable {
             delivery.deliver(events, to: subscribers)
         }
 
-        /// The streams subscribed now, which the table forgets.
+        /// Moves the open views to the table as it is now and queues each
+        /// changed view's update for its streams; call with the lock held,
+        /// right after the table's own events (`TableStore.publish`).
+        mutating func deliverToViews(_ events: ChangeEvents) {
+            guard !views.isEmpty else { return }
+            for (event, streams) in views.update(to: table, events: events) {
+                delivery.deliver([event], to: streams)
+            }
+        }
+
+        /// The streams subscribed now, the views' too, which the table forgets.
         mutating func takeSubscribers() -> [EventStream] {
             defer { subscribers.removeAll() }
-            return subscribers
+            return subscribers + views.takeSubscribers()
         }
     }
 
@@ -52,6 +64,8 @@ final class TableHandle: Sendable {
     /// every `withState`, so that the server stops sending answers kept from an
     /// earlier version (`HTTPResponse.reusable`) before the edit is answered.
     let revision: Revision
+    /// The views read lately, so that the pages of a view derive it once a version.
+    let views = ViewCache()
 
     init(table: Table, log: ChangeLog) {
         state = Mutex(State(table: table, log: log, delivery: EventDelivery()))
@@ -81,7 +95,10 @@ final class TableHandle: Sendable {
 
     /// Forgets a stream whose client went away.
     func removeSubscriber(_ id: ObjectIdentifier) {
-        state.withLock { state in state.subscribers.removeAll { ObjectIdentifier($0) == id } }
+        state.withLock { state in
+            state.subscribers.removeAll { ObjectIdentifier($0) == id }
+            state.views.unsubscribe(id)
+        }
     }
 
     /// Marks the table deleted (`withState` refuses from now on) and, after the
@@ -89,8 +106,8 @@ final class TableHandle: Sendable {
     /// with the lock held, through `withState`.
     static func markDeleted(_ state: inout State) {
         state.isDeleted = true
-        state.deliver([FeedEvent.deleted(tableID: state.table.id)])
         let streams = state.takeSubscribers()
+        state.delivery.deliver([FeedEvent.deleted(tableID: state.table.id)], to: streams)
         state.delivery.afterDeliveries { streams.forEach { $0.close() } }
     }
 

@@ -17,12 +17,12 @@ extension TableServerError {
     var status: Int {
         switch self {
         case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound, .itemNotFound: 404
-        case .tableExists, .tooManyTables, .refused, .selectionDisabled, .switchRefused, .pressRefused: 409
+        case .tableExists, .tooManyTables, .refused, .selectionDisabled, .switchRefused, .pressRefused, .indexEditInView: 409
         case .versionMismatch: 412
         case .invalid: 422
         case .badRequest, .malformedEntityTag: 400
         case .unsupportedMediaType: 415
-        case .storageUnavailable, .storageInconsistent, .notCaughtUp, .outcomeUnknown, .overloaded: 503
+        case .storageUnavailable, .storageInconsistent, .notCaughtUp, .outcomeUnknown, .overloaded, .tooManyViews: 503
         }
     }
 
@@ -48,6 +48,8 @@ extension TableServerError {
         case .notCaughtUp: "not-caught-up"
         case .outcomeUnknown: "outcome-unknown"
         case .overloaded: "overloaded"
+        case .indexEditInView: "edit-through-view"
+        case .tooManyViews: "too-many-views"
         }
     }
 
@@ -102,6 +104,12 @@ extension TableServerError {
             "this replica does not hold version \(version) of \"\(table)\" yet; retry, or ask without Min-Version"
         case .storageInconsistent(let reason):
             "the change was not made: the durable log holds a change this server cannot apply (\(reason))"
+        case .tooManyViews(let table, let limit):
+            "table \"\(table)\" has \(limit) views followed by event streams, the most it keeps; "
+                + "follow one of those, or the table itself"
+        case .indexEditInView(let table):
+            "a view's index paths are not the table's: edit rows by id (/api/tables/\(table)/items/{id}), "
+                + "or send the edit without q, filter, sort and group"
         }
     }
 }

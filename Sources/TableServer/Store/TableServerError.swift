@@ -37,6 +37,11 @@ enum TableServerError: Error, Sendable {
     case notCaughtUp(table: String, version: Int)
     /// The durable log holds something this server cannot apply.
     case storageInconsistent(String)
+    /// An index-based edit sent with a view's parameters: the view's index
+    /// paths are not the table's, so only edits by id go through a view.
+    case indexEditInView(table: String)
+    /// A stream asked to follow one more view of a table that has `OpenViews.limit` open.
+    case tooManyViews(table: String, limit: Int)
 }
 
 extension TableServerError {

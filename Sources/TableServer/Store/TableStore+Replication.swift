@@ -76,12 +76,20 @@ extension TableStore {
         let handle = try handle(table.id)
         try handle.withState { state in
             guard state.logMark == mark, table.version + changes.count > state.table.version else { return }
-            let subscribers = state.takeSubscribers()
+            // The streams get `reset` alone, not the changes replayed on the way.
+            let subscribers = state.subscribers
+            let views = state.views
+            state.subscribers = []
+            state.views = OpenViews()
             state.table = table
             state.log = ChangeLog(capacity: history, byteLimit: historyBytes)
             try applyLogged(changes, in: &state)
             state.subscribers = subscribers
+            state.views = views
             state.deliver([FeedEvent.reset(version: state.table.version)])
+            for (event, streams) in state.views.reset(to: state.table) {
+                state.delivery.deliver([event], to: streams)
+            }
         }
     }
 

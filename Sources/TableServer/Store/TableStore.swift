@@ -297,6 +297,7 @@ final class TableStore: Sendable {
             state.log.append(change)
         }
         state.deliver(changes.map(\.event))
+        state.deliverToViews(events)
         versionWaiters.moved(state.table.id, to: state.table.version)
     }
 
@@ -321,7 +322,7 @@ final class TableStore: Sendable {
 
     /// Opens an event stream on a table: first the changes after `since` (or a
     /// `reset` when they are gone), then every change as it is made.
-    func subscribe(_ id: String, since: Int?, stream: EventStream) throws {
+    func subscribe(_ id: String, since: Int?, stream: EventStream, view: TableQuery? = nil) throws {
         let handle = try handle(id)
         let streamID = ObjectIdentifier(stream)
         // Held strongly: a stream ends when its client goes, its table is
@@ -329,6 +330,12 @@ final class TableStore: Sendable {
         // its close actions are let go then, with this reference.
         stream.onClose { handle.removeSubscriber(streamID) }
         try handle.withState { state in
+            if let view {
+                for event in try state.views.subscribe(stream, to: view, of: state.table, since: since) {
+                    stream.send(event)
+                }
+                return
+            }
             let current = state.table.version
             if let since {
                 // A replay is sent only when the stream takes all of it: each event

@@ -1,0 +1,97 @@
+import JSON
+
+/// A row's value for a key of a view, ready to compare: a number, or text both
+/// as given and folded (`TextFolding`). Rows without the key have no value.
+struct ViewValue {
+    enum Kind {
+        case number(Double)
+        case text
+    }
+
+    var kind: Kind
+    /// The value as text: a header of `group`, what `prefix` and text compare.
+    var display: String
+    var folded: [UInt8]
+
+    init(number: Double, display: String) {
+        kind = .number(number)
+        self.display = display
+        folded = TextFolding.fold(display)
+    }
+
+    init(text: String) {
+        kind = .text
+        display = text
+        folded = TextFolding.fold(text)
+    }
+
+    /// The value of `key` for `row` in section `section`; nil when it has none
+    /// (no detail, no such field, a field that is null, an array or an object).
+    init?(_ key: ViewKey, of row: Row, in section: Section) {
+        switch key {
+        case .text: self.init(text: row.text)
+        case .detail:
+            guard let detail = row.detail else { return nil }
+            self.init(text: detail)
+        case .id:
+            guard let id = row.id else { return nil }
+            self.init(text: id)
+        case .section:
+            guard let id = section.id else { return nil }
+            self.init(text: id)
+        case .field(let name):
+            switch row.fields[name] {
+            case .string(let text): self.init(text: text)
+            case .integer(let number): self.init(number: Double(number), display: "\(number)")
+            case .double(let number): self.init(number: number, display: "\(number)")
+            case .bool(let flag): self.init(text: flag ? "true" : "false")
+            default: return nil
+            }
+        }
+    }
+
+    /// Numbers by value, before texts; texts in Finder order.
+    func compare(to other: ViewValue) -> Ordering {
+        switch (kind, other.kind) {
+        case (.number(let a), .number(let b)): a < b ? .before : (a > b ? .after : .same)
+        case (.number, .text): .before
+        case (.text, .number): .after
+        case (.text, .text): TextFolding.compare(folded, other.folded)
+        }
+    }
+}
+
+/// A filter ready to hold rows against: its value read once, as a number too when it is one.
+struct PreparedFilter {
+    let key: ViewKey
+    let op: ViewFilter.Operator
+    let folded: [UInt8]
+    let number: Double?
+
+    init(_ filter: ViewFilter) {
+        key = filter.key
+        op = filter.op
+        folded = TextFolding.fold(filter.value)
+        number = Double(filter.value).flatMap { $0.isFinite ? $0 : nil }
+    }
+
+    /// Whether the filter holds for `value` (nil: the row has none, which only `ne` lets through).
+    func holds(for value: ViewValue?) -> Bool {
+        guard let value else { return op == .ne }
+        let order: Ordering
+        if case .number(let a) = value.kind, let b = number {
+            order = a < b ? .before : (a > b ? .after : .same)
+        } else {
+            order = TextFolding.compare(value.folded, folded)
+        }
+        switch op {
+        case .eq: return order == .same
+        case .ne: return order != .same
+        case .lt: return order == .before
+        case .lte: return order != .after
+        case .gt: return order == .after
+        case .gte: return order != .before
+        case .prefix: return value.folded.starts(with: folded)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import JSON
+import MicroHTTP
+import TableModel
+
+/// The views of one table that event streams follow (`…/events?q=…`,
+/// docs/API.md, "Views"): one `LiveView` per view, in its one spelling
+/// (`TableQuery.canonicalQuery`), shared by every stream that follows it.
+///
+/// Part of the table's state, behind its lock (`TableHandle`). A view is
+/// opened by its first stream and dropped with its last, so a view nobody
+/// follows costs nothing, and an idle table costs no CPU for its views. Each
+/// change of the table derives every open view again and diffs it with the
+/// view as it was (O(n) a view, n the table's rows; `LiveView`), and sends
+/// the view's streams one `update` when the view changed, nothing when not.
+/// Each view keeps its last `kept` updates so a stream that reconnects with
+/// `Last-Event-ID` continues without a gap; further back it gets `reset`.
+struct OpenViews: Sendable {
+    struct OpenView: Sendable {
+        var live: LiveView
+        var subscribers: [EventStream] = []
+        /// The table's version when the view was opened or last sent `reset`:
+        /// no stream can continue from before it.
+        var origin: Int
+        /// The latest updates, oldest first: each applies to the view as it was
+        /// at `since` (and at every version up to the update's own).
+        var recent: [(since: Int, version: Int, event: [UInt8])] = []
+    }
+
+    /// Updates kept a view for reconnecting streams.
+    static let kept = 64
+    /// Views open at once on one table: each change of the table costs O(n)
+    /// a view, so their number is bounded; a stream asking for one more is refused.
+    static let limit = 100
+
+    private var views: [String: OpenView] = [:]
+
+    /// Whether any view is open.
+    var isEmpty: Bool { views.isEmpty }
+
+    /// Adds `stream` to the view `query` of `table`, opening it if need be;
+    /// answers what the stream is sent first: for `since`, the view's updates
+    /// after it, or `reset` with the whole view when they are not kept.
+    mutating func subscribe(
+        _ stream: EventStream, to query: TableQuery, of table: Table, since: Int?
+    ) throws(TableServerError) -> [[UInt8]] {
+        let key = query.canonicalQuery
+        guard views[key] != nil || views.count < Self.limit else {
+            throw .tooManyViews(table: table.id, limit: Self.limit)
+        }
+        var view = views[key] ?? OpenView(live: LiveView(query: query, table: table), origin: table.version)
+        defer { views[key] = view }
+        view.subscribers.append(stream)
+        guard let since, since < table.version else { return [] }
+        let missed = view.recent.drop { $0.version <= since }
+        // Nothing is missing when the first update after `since` applies to the
+        // view the stream holds; before the view was opened, or past updates no
+        // longer kept, the stream gets the whole view.
+        guard since >= view.origin, missed.first.map({ $0.since <= since }) ?? true else {
+            return [Self.reset(view.live.view)]
+        }
+        return missed.map(\.event)
+    }
+
+    /// Takes `stream` off every view; a view left without streams is dropped.
+    mutating func unsubscribe(_ id: ObjectIdentifier) {
+        for key in Array(views.keys) {
+            views[key]!.subscribers.removeAll { ObjectIdentifier($0) == id }
+            if views[key]!.subscribers.isEmpty { views[key] = nil }
+        }
+    }
+
+    /// Moves every view to `table` (just changed); answers each changed view's
+    /// event with the streams it goes to.
+    mutating func update(to table: Table, events: ChangeEvents) -> [(event: [UInt8], streams: [EventStream])] {
+        var deliveries: [(event: [UInt8], streams: [EventStream])] = []
+        for key in Array(views.keys) {
+            var view = views[key]!
+            let before = view.live.view
+            let since = view.recent.last?.version ?? view.origin
+            let batches = view.live.update(to: table)
+            guard !batches.isEmpty else { continue }
+            if let event = events.viewUpdate(version: table.version, since: since, batches: batches, from: before) {
+                view.recent.append((since, table.version, event))
+                if view.recent.count > Self.kept { view.recent.removeFirst(view.recent.count - Self.kept) }
+                deliveries.append((event, view.subscribers))
+            } else {
+                view.recent = []
+                view.origin = table.version
+                deliveries.append((Self.reset(view.live.view), view.subscribers))
+            }
+            views[key] = view
+        }
+        return deliveries
+    }
+
+    /// Sends every view `reset` after the table was replaced (`TableStore.reload`).
+    mutating func reset(to table: Table) -> [(event: [UInt8], streams: [EventStream])] {
+        var deliveries: [(event: [UInt8], streams: [EventStream])] = []
+        for key in Array(views.keys) {
+            var view = views[key]!
+            view.live = LiveView(query: view.live.query, table: table)
+            view.recent = []
+            view.origin = table.version
+            deliveries.append((Self.reset(view.live.view), view.subscribers))
+            views[key] = view
+        }
+        return deliveries
+    }
+
+    /// Every view's streams, which the table forgets with its views.
+    mutating func takeSubscribers() -> [EventStream] {
+        defer { views = [:] }
+        return views.values.flatMap(\.subscribers)
+    }
+
+    /// `reset` carrying the whole view: `{"version", "table"}`.
+    static func reset(_ view: Table) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: view.estimatedJSONCount + 32)
+        writer.beginObject()
+        writer.key("version"); writer.integer(view.version)
+        writer.key("table"); view.writeJSON(to: &writer)
+        writer.endObject()
+        return FeedEvent.event("reset", id: view.version, data: writer.bytes)
+    }
+}

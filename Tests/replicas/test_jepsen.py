@@ -12,7 +12,7 @@ import random
 import threading
 import time
 
-from support import wait_until
+from support import EventFollower, wait_until
 from test_replicas import start_replicas
 
 TABLES = ("t", "u")
@@ -110,6 +110,9 @@ def test_jepsen_style_run_loses_nothing_and_applies_nothing_twice(serve, postgre
     replicas = start_replicas(serve, postgres, tmp_path, 3)
     assert replicas[0].request("POST", "/api/tables", {"id": "u", "sections": [{"rows": []}]})[0] == 201
     run = Run(list(replicas))
+    # Viewers of the replicas that are not killed: each stream must carry
+    # every version of its table once, in order.
+    streams = [EventFollower(replica, table) for replica in replicas[:2] for table in TABLES]
     writers = [threading.Thread(target=run.writer, args=(n,)) for n in range(8)]
     for thread in writers:
         thread.start()
@@ -139,6 +142,11 @@ def test_jepsen_style_run_loses_nothing_and_applies_nothing_twice(serve, postgre
           f"({run.retries} retried), {len(run.unknown)} unknown ({unknown_made} of them made); "
           f"lost {len(lost)}, applied twice {len(twice)}, false not-made {len(false_not_made)}; "
           f"versions {versions}")
+    for stream in streams:
+        table = stream.table
+        wait_until(lambda: stream.updates()[-1:] == [feeds[table]["version"]], "every stream reaches the end")
+        assert stream.updates() == list(range(1, feeds[table]["version"] + 1)), f"{table}: a stream has a gap"
+        stream.close()
     assert len(run.acknowledged) > 100
     assert lost == [], lost[:5]
     assert twice == [], twice[:5]

@@ -51,8 +51,8 @@ final class PostgresConnection: @unchecked Sendable {
         // over the defaults before it. TCP keepalives and a user timeout bound
         // how long a statement waits on a peer that vanished (a partition)
         // to about ten seconds, instead of the kernel's minutes. On the
-        // server, no statement runs longer than 10 s and none waits longer
-        // than 5 s for a lock (a replica frozen while it holds a table's row
+        // server, no statement runs longer than 6 s and none waits longer
+        // than 4 s for a lock (a replica frozen while it holds a table's row
         // lock): it fails, rolled back, and its edits answer 503.
         let keys = [
             "connect_timeout", "application_name", "keepalives", "keepalives_idle", "keepalives_interval",
@@ -60,7 +60,7 @@ final class PostgresConnection: @unchecked Sendable {
         ]
         let values = [
             "\(timeout)", "webtableview", "1", "5", "2", "3", "10000",
-            "-c statement_timeout=10000 -c lock_timeout=5000", url,
+            "-c statement_timeout=6000 -c lock_timeout=4000", url,
         ]
         let made: OpaquePointer? = keys.withCStrings { keyPointers in
             values.withCStrings { valuePointers in PQconnectdbParams(keyPointers, valuePointers, 1) }
@@ -93,8 +93,17 @@ final class PostgresConnection: @unchecked Sendable {
         mendingFailures.contains { message.contains($0) }
     }
 
+    /// How long a statement may go without an answer before the connection
+    /// counts as broken, in milliseconds: a frozen PostgreSQL keeps its
+    /// connections open and answers nothing, which no TCP timeout notices.
+    /// Longer than the server's own `statement_timeout`, which ends a slow
+    /// statement cleanly first.
+    static let answerDeadline = 8_000
+    /// Set when a statement's answer did not come in time: the socket is shut.
+    private var cut = false
+
     /// False once the connection broke; the pool then drops it.
-    var isHealthy: Bool { PQstatus(connection) == CONNECTION_OK }
+    var isHealthy: Bool { !cut && PQstatus(connection) == CONNECTION_OK }
 
     /// The process id of the PostgreSQL backend serving this connection.
     var backendPID: Int32 { PQbackendPID(connection) }
@@ -106,19 +115,20 @@ final class PostgresConnection: @unchecked Sendable {
     @discardableResult
     func query(_ sql: String, _ parameters: [String?] = [], prepared name: String? = nil) throws(DatabaseError) -> [[String?]] {
         if let name, !prepared.contains(name) {
-            guard let made = PQprepare(connection, name, sql, Int32(parameters.count), nil) else { throw failure() }
+            let made = try exchange { PQsendPrepare(connection, name, sql, Int32(parameters.count), nil) }
             defer { PQclear(made) }
             try check(made)
             prepared.insert(name)
         }
-        let result: OpaquePointer? = parameters.withOptionalCStrings { pointers in
-            if let name {
-                PQexecPrepared(connection, name, Int32(parameters.count), pointers, nil, nil, 0)
-            } else {
-                PQexecParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+        let result = try exchange {
+            parameters.withOptionalCStrings { pointers in
+                if let name {
+                    PQsendQueryPrepared(connection, name, Int32(parameters.count), pointers, nil, nil, 0)
+                } else {
+                    PQsendQueryParams(connection, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+                }
             }
         }
-        guard let result else { throw failure() }
         defer { PQclear(result) }
         try check(result)
         var rows: [[String?]] = []
@@ -131,6 +141,45 @@ final class PostgresConnection: @unchecked Sendable {
                 })
         }
         return rows
+    }
+
+    /// Sends a statement with `send` (a `PQsend…` call) and answers its last
+    /// result, waiting at most `answerDeadline` for each part of the answer;
+    /// past it, the connection is shut and counts as broken (`.unavailable`).
+    private func exchange(_ send: () -> Int32) throws(DatabaseError) -> OpaquePointer {
+        guard send() == 1 else { throw failure() }
+        var last: OpaquePointer?
+        while true {
+            do throws(DatabaseError) {
+                try awaitAnswer()
+            } catch {
+                if let last { PQclear(last) }
+                throw error
+            }
+            guard let result = PQgetResult(connection) else { break }
+            if let last { PQclear(last) }
+            last = result
+        }
+        guard let last else { throw failure() }
+        return last
+    }
+
+    /// Returns once libpq has the next part of a statement's answer.
+    private func awaitAnswer() throws(DatabaseError) {
+        let deadline = ContinuousClock.now + .milliseconds(Self.answerDeadline)
+        while PQisBusy(connection) == 1 {
+            let left = (deadline - ContinuousClock.now).components
+            let milliseconds = left.seconds * 1_000 + left.attoseconds / 1_000_000_000_000_000
+            guard milliseconds > 0 else {
+                cut = true
+                shutdown(PQsocket(connection), Int32(SHUT_RDWR))
+                throw DatabaseError(.unavailable, "PostgreSQL did not answer within \(Self.answerDeadline / 1_000) s")
+            }
+            var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(milliseconds))
+            if ready < 0 && errno != EINTR { throw DatabaseError(.unavailable, "poll failed: errno \(errno)") }
+            if ready > 0 && PQconsumeInput(connection) != 1 { throw failure() }
+        }
     }
 
     /// Throws the error of a failed statement's result.

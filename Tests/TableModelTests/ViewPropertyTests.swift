@@ -1,5 +1,5 @@
 import JSON
-import TestSupport
+import SeededRandom
 import Testing
 @testable import TableModel
 

@@ -121,6 +121,7 @@ class EventFollower:
     `events` holds (event name, id, data) as they arrive."""
 
     def __init__(self, server: Server, table: str, since: int = 0, headers: dict | None = None, query: str = ""):
+        self.table = table
         self.events: list[tuple[str, int | None, str]] = []
         self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
         self.connection.request("GET", f"/api/tables/{table}/events{query}",

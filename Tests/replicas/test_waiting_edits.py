@@ -65,3 +65,21 @@ def test_1500_edits_wait_on_a_frozen_database_with_few_threads(serve, postgres, 
     assert replica.json("/api/tables/t")["version"] == 1 + PER_TABLE
     assert replica.json("/api/tables/u")["version"] == 1_500 - PER_TABLE
     assert postgres.psql("SELECT count(*) FROM webtableview_changes") == str(1 + 1_500)
+
+
+def test_a_frozen_database_is_noticed_and_edits_answer_503(serve, postgres, tmp_path):
+    a, b = start_replicas(serve, postgres, tmp_path, 2)
+    postgres.cluster.freeze()
+    try:
+        # Within the statement deadline plus the follower's poll: not ready.
+        wait_until(lambda: a.request("GET", "/readyz")[0] == 503, "the replica notices", timeout=15)
+        status, _, body = a.request("POST", "/api/tables/t/sections/0/rows", {"row": {"text": "frozen"}})
+        assert status == 503 and json.loads(body)["type"] == "storage-unavailable", body
+        assert a.request("GET", "/api/tables/t")[0] == 200
+    finally:
+        postgres.cluster.thaw()
+    wait_until(lambda: all(r.request("GET", "/readyz")[0] == 200 for r in (a, b)), "ready again once it thaws")
+    status, _, body = a.request("POST", "/api/tables/t/sections/0/rows", {"row": {"text": "thawed"}})
+    assert status == 200, body
+    version = json.loads(body)["version"]
+    assert b.request("GET", "/api/tables/t", headers={"Min-Version": str(version)})[0] == 200

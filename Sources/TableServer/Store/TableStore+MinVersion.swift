@@ -22,14 +22,15 @@ extension TableStore {
     /// Calls `wake(true)` once table `id` is here at `version` or later, or
     /// `wake(false)` after `limit`, without holding a thread meanwhile. A
     /// table not here yet (created through another replica), or behind, is
-    /// also asked of the log (`TableLog.lookUp`, on a Dispatch thread), so
-    /// that a table just created elsewhere is found at once.
+    /// also asked of the log (`TableLog.lookUp`, on the store's one look-up
+    /// thread, once for all the reads waiting for that table), so that a
+    /// table just created elsewhere is found at once.
     func whenHeld(
         _ id: String, atLeast version: Int, upTo limit: Duration, _ wake: @escaping @Sendable (_ reached: Bool) -> Void
     ) {
         versionWaiters.wait(for: id, atLeast: version, upTo: limit, current: { [self] in currentVersion(id) }, wake)
         guard let log, !holds(id, atLeast: version) else { return }
-        DispatchQueue.global().async { _ = try? log.lookUp(id) }
+        versionWaiters.lookUpOnce(id) { _ = try? log.lookUp(id) }
     }
 
     private func currentVersion(_ id: String) -> Int? {

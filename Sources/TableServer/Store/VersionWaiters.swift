@@ -27,6 +27,9 @@ final class VersionWaiters: Sendable {
     }
 
     private let waiting = Mutex<[String: [Waiter]]>([:])
+    /// The tables being looked up for waiting reads (`lookUpOnce`).
+    private let lookingUp = Mutex<Set<String>>([])
+    private let lookUps = DispatchQueue(label: "webtableview.lookups")
 
     /// Calls `wake(true)` once table `table` reaches `version` (as `current`
     /// says, asked after the waiter is registered, so no move is missed), or
@@ -60,6 +63,18 @@ final class VersionWaiters: Sendable {
             return ripe
         }
         for waiter in ripe { waiter.fire(true) }
+    }
+
+    /// Runs `lookUp` (asking the log for table `table`) on the one look-up
+    /// thread, unless a look-up of that table is queued or running already:
+    /// any number of waiting reads cost one look-up, and no more than one
+    /// thread.
+    func lookUpOnce(_ table: String, _ lookUp: @escaping @Sendable () -> Void) {
+        guard lookingUp.withLock({ $0.insert(table).inserted }) else { return }
+        lookUps.async { [self] in
+            lookUp()
+            lookingUp.withLock { _ = $0.remove(table) }
+        }
     }
 
     private func take(_ waiter: Waiter) {

@@ -13,9 +13,13 @@ import FoundationNetworking
 final class FlakyTransport: HTTPTransport, EventStreamTransport {
     let base = URLSessionTransport()
     let failures: Int
+    let type: String
     let keys = Mutex<[String?]>([])
 
-    init(failures: Int) { self.failures = failures }
+    init(failures: Int, type: String = "storage-unavailable") {
+        self.failures = failures
+        self.type = type
+    }
 
     func send(_ request: URLRequest) async throws -> HTTPAnswer {
         let count = keys.withLock { keys in
@@ -23,7 +27,7 @@ final class FlakyTransport: HTTPTransport, EventStreamTransport {
             return keys.count
         }
         if count <= failures {
-            let body = Array(#"{"type":"storage-unavailable","title":"Service Unavailable","status":503,"detail":"full"}"#.utf8)
+            let body = Array(#"{"type":"\#(type)","title":"Service Unavailable","status":503,"detail":"full"}"#.utf8)
             return HTTPAnswer(status: 503, headers: ["retry-after": "0"], body: body)
         }
         return try await base.send(request)
@@ -164,5 +168,21 @@ final class FlakyTransport: HTTPTransport, EventStreamTransport {
             try await impatient.deleteItem("a2", in: "t")
         } throws: { ($0 as? TableClientError)?.problem?.kind == .storageUnavailable }
         #expect(try await client.table("t").version == 2)
+    }
+
+    /// `outcome-unknown` may have been made: an edit is not sent again (a
+    /// delete by index would delete a second row), a read is.
+    @Test func anEditWhoseOutcomeIsUnknownIsNotSentAgain() async throws {
+        let (server, url) = try startServer()
+        defer { server.shutdown() }
+        let unknown = FlakyTransport(failures: 1, type: "outcome-unknown")
+        let client = TableClient(baseURL: url, retry: RetryPolicy(attempts: 3), transport: unknown)
+        await #expect {
+            try await client.deleteRow(at: TableIndexPath(0, 0), in: "t")
+        } throws: { ($0 as? TableClientError)?.problem?.kind == .outcomeUnknown }
+        #expect(unknown.keys.withLock { $0.count } == 1)
+        let reads = FlakyTransport(failures: 1, type: "outcome-unknown")
+        #expect(try await TableClient(baseURL: url, retry: RetryPolicy(attempts: 3), transport: reads).table("t").version == 0)
+        #expect(reads.keys.withLock { $0.count } == 2)
     }
 }

@@ -66,7 +66,11 @@ public struct TableClient: Sendable {
 
     /// Sends `call`, retrying as `retry` says, and answers a 2xx answer; every
     /// other status is thrown as its problem. Edits are the calls with a method
-    /// other than GET: each gets its `Idempotency-Key` here, once.
+    /// other than GET: each gets its `Idempotency-Key` here, once. An edit is
+    /// sent again only when it cannot have been applied — a connection that was
+    /// never made, or a `503` whose problem says it was not made — because the
+    /// server does not honour `Idempotency-Key` yet: a delete or move by index
+    /// sent twice would be made twice (docs/CLIENT.md).
     func perform(_ call: Call) async throws(TableClientError) -> HTTPAnswer {
         let isEdit = call.method != "GET"
         var request = URLRequest(url: url(call.path, query: call.query))
@@ -87,7 +91,7 @@ public struct TableClient: Sendable {
             do {
                 answer = try await transport.send(request)
             } catch {
-                guard attempt < retry.attempts, !Task.isCancelled else {
+                guard attempt < retry.attempts, !Task.isCancelled, !isEdit || Self.wasNeverSent(error) else {
                     throw .unreachable(String(describing: error))
                 }
                 try await pause(retry.delay(after: attempt))
@@ -95,13 +99,19 @@ public struct TableClient: Sendable {
                 continue
             }
             if (200..<300).contains(answer.status) { return answer }
-            if answer.status == 503, attempt < retry.attempts {
+            if answer.status == 503, attempt < retry.attempts, !isEdit || TableProblem(answer).kind.wasNotMade {
                 try await pause(retry.delay(after: attempt, retryAfter: answer.retryAfter))
                 attempt += 1
                 continue
             }
             throw .problem(TableProblem(answer))
         }
+    }
+
+    /// Whether `error` says the request never reached the server.
+    private static func wasNeverSent(_ error: any Error) -> Bool {
+        guard let error = error as? URLError else { return false }
+        return [.cannotConnectToHost, .cannotFindHost, .dnsLookupFailed].contains(error.code)
     }
 
     private func pause(_ delay: Duration) async throws(TableClientError) {

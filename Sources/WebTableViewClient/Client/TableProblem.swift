@@ -38,6 +38,11 @@ public struct TableProblem: Error, Sendable, Equatable, CustomStringConvertible 
         case badParameter, malformedJSON
         /// The server is stopping (`503`).
         case shuttingDown
+        /// The server holds as many waiting edits as it takes (`503`); nothing of this one was applied.
+        case overloaded
+        /// The database stopped answering while this edit's group committed (`503`):
+        /// it may or may not have been made. Read the table before sending it again.
+        case outcomeUnknown
         /// Any other `type`, as the server wrote it.
         case other(String)
 
@@ -47,8 +52,18 @@ public struct TableProblem: Error, Sendable, Equatable, CustomStringConvertible 
             "unauthorized": .unauthorized, "table-exists": .tableExists, "too-many-tables": .tooManyTables,
             "not-a-switch": .notASwitch, "switch-disabled": .switchDisabled, "not-a-button": .notAButton,
             "selection-disabled": .selectionDisabled, "bad-parameter": .badParameter,
-            "malformed-json": .malformedJSON, "shutting-down": .shuttingDown,
+            "malformed-json": .malformedJSON, "shutting-down": .shuttingDown, "overloaded": .overloaded,
+            "outcome-unknown": .outcomeUnknown,
         ]
+
+        /// Whether the server says nothing of the request was applied, so that
+        /// sending it again cannot make it twice (docs/API.md, "Replicas").
+        public var wasNotMade: Bool {
+            switch self {
+            case .storageUnavailable, .overloaded, .notCaughtUp, .shuttingDown: true
+            default: false
+            }
+        }
 
         public init(type: String) {
             if let rule = BatchError.Rule(rawValue: type) {

@@ -53,9 +53,12 @@ func citiesTable() -> Table {
             let filtered = try client.request(.GET, "/api/tables/c/sections/0/rows?filter%5Bfields.population%5D%5Bgt%5D=800000&limit=1")
             #expect(try filtered.json["total"]?.int == 2)
             #expect(try filtered.json["rows"]?[0]?["id"]?.string == "la")
+            let rows = "/api/tables/c/sections/0/rows"
+            let view = "&limit=1&filter[fields.population][gt]=800000"
             #expect(
                 filtered.headers["Link"]
-                    == "</api/tables/c/sections/0/rows?offset=1&limit=1&filter[fields.population][gt]=800000>; rel=\"next\"")
+                    == "<\(rows)?offset=0\(view)>; rel=\"first\", <\(rows)?offset=1\(view)>; rel=\"next\", "
+                    + "<\(rows)?offset=1\(view)>; rel=\"last\"")
 
             let cell = try client.request(.GET, "/api/tables/c/sections/0/rows/0?filter%5Bdetail%5D=ny")
             #expect(try cell.json["id"]?.string == "ny")

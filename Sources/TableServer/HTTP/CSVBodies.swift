@@ -20,7 +20,6 @@ extension Respond {
         return HTTPResponse(status: 200, headers: headers, body: .chunks(ChunkProducer(pieces: export)))
     }
 
-
     /// 406: the request's `Accept` names neither JSON nor CSV.
     static func notAcceptable(_ accept: String) -> HTTPResponse {
         .problem(

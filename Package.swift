@@ -70,7 +70,9 @@ let package = Package(
         .target(name: "CSendRing"),
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", "CSendRing", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CMicroHTTPD", "CSendRing", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: requestPath
         ),
         .target(
@@ -92,7 +94,9 @@ let package = Package(
         .target(name: "WebTableViewClient", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
         .executableTarget(
             name: "webtableview-follow",
-            dependencies: ["WebTableViewClient", "TableModel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "WebTableViewClient", "TableModel", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -121,7 +125,8 @@ let package = Package(
             // The OpenAPI document (OpenAPI/openapi.json) and the demo tables (examples/*.json), built in.
             plugins: ["EmbedFiles"]
         ),
-        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"], path: "Plugins/EmbedFiles"),
+        .plugin(
+            name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"], path: "Plugins/EmbedFiles"),
         .executableTarget(name: "EmbedFilesTool", path: "Plugins/EmbedFilesTool", swiftSettings: strict),
         .executableTarget(
             name: "webtableview",
@@ -134,10 +139,13 @@ let package = Package(
         ),
         .testTarget(name: "webtableviewTests", dependencies: ["webtableview", "CAllocator"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "SeededRandom"], swiftSettings: strict),
-        .testTarget(name: "TableModelTests", dependencies: ["TableModel", "JSON", "SeededRandom"], swiftSettings: strict),
+        .testTarget(
+            name: "TableModelTests", dependencies: ["TableModel", "JSON", "SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "TableRenderingTests",
-            dependencies: ["TableRendering", "TableModel", "JSON", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: [
+                "TableRendering", "TableModel", "JSON", .product(name: "Mustache", package: "swift-mustache"),
+            ],
             swiftSettings: strict),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "MicroHTTPTesting"], swiftSettings: strict),
         .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"], swiftSettings: strict),
@@ -150,9 +158,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "TableImportTests", dependencies: ["TableImport", "TableModel", "JSON", "SeededRandom"], swiftSettings: strict),
+            name: "TableImportTests", dependencies: ["TableImport", "TableModel", "JSON", "SeededRandom"],
+            swiftSettings: strict),
         .testTarget(name: "TableDatabaseTests", dependencies: ["TableDatabase"], swiftSettings: strict),
-        .testTarget(name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON", "SeededRandom"], swiftSettings: strict),
+        .testTarget(
+            name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON", "SeededRandom"],
+            swiftSettings: strict),
         .testTarget(
             name: "TableServerTests",
             dependencies: [

@@ -12,7 +12,8 @@ public final class Child {
 
     /// - Parameter input: the child's standard input, written whole and closed; none without it.
     public init(
-        _ executable: URL, _ arguments: [String], mergingErrors: Bool, input: Data? = nil, limit: Duration = .seconds(60)
+        _ executable: URL, _ arguments: [String], mergingErrors: Bool, input: Data? = nil,
+        limit: Duration = .seconds(60)
     ) throws {
         process.executableURL = executable
         process.arguments = arguments

@@ -29,7 +29,8 @@ extension ReservedBytes {
                         if byte == 0xE2, offset + 2 < utf8.count, utf8[offset + 1] == 0x80,
                             utf8[offset + 2] & 0xFE == 0xA8
                         {
-                            written += Self.storeUnicodeEscape(utf8[offset + 2] == 0xA8 ? 0x2028 : 0x2029, at: output + written)
+                            written += Self.storeUnicodeEscape(
+                                utf8[offset + 2] == 0xA8 ? 0x2028 : 0x2029, at: output + written)
                             offset += 3
                         } else {
                             output[written] = byte

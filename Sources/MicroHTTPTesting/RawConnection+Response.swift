@@ -89,7 +89,9 @@ extension RawConnection {
         }
     }
 
-    private func readChunkedBody(before deadline: ContinuousClock.Instant, until isComplete: ([UInt8]) -> Bool) -> [UInt8] {
+    private func readChunkedBody(before deadline: ContinuousClock.Instant, until isComplete: ([UInt8]) -> Bool)
+        -> [UInt8]
+    {
         var decoded: [UInt8] = []
         while true {
             decodeBuffered(into: &decoded)

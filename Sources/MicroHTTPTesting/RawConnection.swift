@@ -31,7 +31,8 @@ public final class RawConnection {
         var v4 = sockaddr_in()
         var v6 = sockaddr_in6()
         let isIPv6 = inet_pton(AF_INET6, host, &v6.sin6_addr) == 1
-        let descriptor = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = socket(
+            isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else {
             throw TestClientError.cannotConnect(errno: errno)
         }

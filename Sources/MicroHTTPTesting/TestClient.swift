@@ -88,7 +88,8 @@ public struct TestClient: Sendable {
         body: [UInt8]
     ) -> TestResponse {
         let (path, query) = RequestTarget.parse(requestTarget)
-        var response = router.respond(to: HTTPRequest(method: method, path: path, query: query, headers: headers, body: body))
+        var response = router.respond(
+            to: HTTPRequest(method: method, path: path, query: query, headers: headers, body: body))
         if let deferral = response.deferral {
             response = waitForAnswer(deferral)
         }

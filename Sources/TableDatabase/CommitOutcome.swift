@@ -39,7 +39,9 @@ extension TableDatabase {
                 throw DatabaseError(.outcomeUnknown, "whether the commit went through could not be read: \(error)")
             }
             guard ContinuousClock.now + .microseconds(pause) < deadline else {
-                throw DatabaseError(.outcomeUnknown, "the connection broke during the commit, and PostgreSQL did not say since: \(reason)")
+                throw DatabaseError(
+                    .outcomeUnknown,
+                    "the connection broke during the commit, and PostgreSQL did not say since: \(reason)")
             }
             usleep(pause)
             pause = min(pause * 2, 500_000)

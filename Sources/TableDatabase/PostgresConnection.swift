@@ -113,7 +113,9 @@ final class PostgresConnection: @unchecked Sendable {
     /// (parsed and planned once), then only executed: for the statements every
     /// edit or notice runs.
     @discardableResult
-    func query(_ sql: String, _ parameters: [String?] = [], prepared name: String? = nil) throws(DatabaseError) -> [[String?]] {
+    func query(_ sql: String, _ parameters: [String?] = [], prepared name: String? = nil) throws(DatabaseError)
+        -> [[String?]]
+    {
         if let name, !prepared.contains(name) {
             let made = try exchange { PQsendPrepare(connection, name, sql, Int32(parameters.count), nil) }
             defer { PQclear(made) }

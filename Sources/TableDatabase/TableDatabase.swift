@@ -21,7 +21,8 @@ public final class TableDatabase: Sendable {
         try pool.transaction { connection in
             try connection.query("SELECT pg_advisory_xact_lock(\(DatabaseSchema.lockKey))")
             try connection.query("CREATE TABLE IF NOT EXISTS webtableview_schema (version integer NOT NULL)")
-            let current = Int(try connection.query("SELECT coalesce(max(version), 0) FROM webtableview_schema")[0][0] ?? "0") ?? 0
+            let current =
+                Int(try connection.query("SELECT coalesce(max(version), 0) FROM webtableview_schema")[0][0] ?? "0") ?? 0
             guard current <= DatabaseSchema.version else {
                 throw DatabaseError(
                     .inconsistent,
@@ -183,7 +184,10 @@ public final class TableDatabase: Sendable {
                         DELETE FROM webtableview_tables WHERE id = $1 AND incarnation = $2 AND version = $3 RETURNING id)
                     SELECT pg_notify($4, $5) FROM gone
                     """,
-                    [id, "\(incarnation)", "\(version)", DatabaseSchema.channel, TableNotice(id: id, version: -1).payload]
+                    [
+                        id, "\(incarnation)", "\(version)", DatabaseSchema.channel,
+                        TableNotice(id: id, version: -1).payload,
+                    ]
                 ).isEmpty
             }
         } catch let failure as DatabaseError where failure.kind == .unavailable && sentBy != nil {
@@ -209,7 +213,9 @@ public final class TableDatabase: Sendable {
     /// the table is still at `version`; answers whether it was.
     /// The rows carry `commit`: when the connection breaks meanwhile, they
     /// tell whether the statement committed.
-    func appendIfCurrent(_ id: String, incarnation: Int64, version: Int, commit: Int64, _ jsons: [[UInt8]]) throws -> Bool {
+    func appendIfCurrent(_ id: String, incarnation: Int64, version: Int, commit: Int64, _ jsons: [[UInt8]]) throws
+        -> Bool
+    {
         guard jsons.count <= ChangeInsert.rowsPerStatement else { return false }
         let next = version + jsons.count
         var parameters: [String?] = [
@@ -225,11 +231,14 @@ public final class TableDatabase: Sendable {
             return try pool.withConnection { connection in
                 sentBy = connection.backendPID
                 return try !connection.query(
-                    ChangeInsert.compareAndAppend(count: jsons.count), parameters, prepared: "compare_and_append_\(jsons.count)"
+                    ChangeInsert.compareAndAppend(count: jsons.count), parameters,
+                    prepared: "compare_and_append_\(jsons.count)"
                 ).isEmpty
             }
         } catch let failure as DatabaseError where failure.kind == .unavailable && sentBy != nil {
-            guard let sentBy, try outcome(of: sentBy, { try Self.wrote(commit, of: incarnation, on: $0) }) else { throw failure }
+            guard let sentBy, try outcome(of: sentBy, { try Self.wrote(commit, of: incarnation, on: $0) }) else {
+                throw failure
+            }
             return true
         }
     }
@@ -250,7 +259,8 @@ public final class TableDatabase: Sendable {
         var sent: (backend: Int32, edit: DatabaseEdit)?
         do {
             try pool.transaction { connection in
-                let edit = try lockedStatements(id, incarnation: incarnation, version: version, commit: commit, body, on: connection)
+                let edit = try lockedStatements(
+                    id, incarnation: incarnation, version: version, commit: commit, body, on: connection)
                 sent = (connection.backendPID, edit)
             }
         } catch let failure as DatabaseError where failure.kind == .unavailable && sent != nil {
@@ -330,9 +340,11 @@ public final class TableDatabase: Sendable {
                 ["\(incarnation)", "\(history)"])
             guard let text = base.first?[0], let baseVersion = Int(text) else { return }
             try connection.query(
-                "DELETE FROM webtableview_changes WHERE incarnation = $1 AND version <= $2", ["\(incarnation)", "\(baseVersion)"])
+                "DELETE FROM webtableview_changes WHERE incarnation = $1 AND version <= $2",
+                ["\(incarnation)", "\(baseVersion)"])
             try connection.query(
-                "DELETE FROM webtableview_snapshots WHERE incarnation = $1 AND version < $2", ["\(incarnation)", "\(baseVersion)"])
+                "DELETE FROM webtableview_snapshots WHERE incarnation = $1 AND version < $2",
+                ["\(incarnation)", "\(baseVersion)"])
         }
     }
 
@@ -347,7 +359,9 @@ public final class TableDatabase: Sendable {
 
     // MARK: Statements
 
-    static func insertTable(_ id: String, version: Int, json: [UInt8], on connection: PostgresConnection) throws -> Int64? {
+    static func insertTable(_ id: String, version: Int, json: [UInt8], on connection: PostgresConnection) throws
+        -> Int64?
+    {
         let inserted = try connection.query(
             """
             INSERT INTO webtableview_tables (id, incarnation, version)
@@ -362,7 +376,9 @@ public final class TableDatabase: Sendable {
         return incarnation
     }
 
-    static func changes(of incarnation: Int64, after version: Int, on connection: PostgresConnection) throws -> [StoredChange] {
+    static func changes(of incarnation: Int64, after version: Int, on connection: PostgresConnection) throws
+        -> [StoredChange]
+    {
         try connection.query(
             "SELECT version, change FROM webtableview_changes WHERE incarnation = $1 AND version > $2 ORDER BY version",
             ["\(incarnation)", "\(version)"], prepared: "changes_after"

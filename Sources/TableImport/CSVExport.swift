@@ -147,7 +147,9 @@ struct CSVLine {
         if !atLineStart { bytes.append(UInt8(ascii: ",")) }
         atLineStart = false
         let text = guarded ? CSVCell.guarded(text) : text
-        let needsQuotes = text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+        let needsQuotes = text.utf8.contains {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
+        }
         guard needsQuotes else {
             bytes += text.utf8
             return

@@ -82,7 +82,9 @@ public enum CSVImport {
     /// byte order mark and white space, opens an object or an array.
     public static func isJSON(_ data: [UInt8]) -> Bool {
         let text = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
-        let first = text.first { ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains($0) }
+        let first = text.first {
+            ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains($0)
+        }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 

@@ -38,7 +38,9 @@ public struct CSVReader: Sequence, IteratorProtocol {
 
     /// - Parameter delimiter: the byte between fields: `,`, `;` or a tab (an ASCII byte other than a quote or a line break).
     public init(_ bytes: [UInt8], delimiter: UInt8 = UInt8(ascii: ",")) {
-        precondition(delimiter < 0x80 && delimiter != Self.quote && delimiter != Self.lineFeed && delimiter != Self.carriageReturn)
+        precondition(
+            delimiter < 0x80 && delimiter != Self.quote && delimiter != Self.lineFeed
+                && delimiter != Self.carriageReturn)
         self.bytes = bytes
         self.delimiter = delimiter
         index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -128,7 +130,8 @@ public struct CSVReader: Sequence, IteratorProtocol {
                 if index < bytes.count {
                     let after = bytes[index]
                     if after != delimiter && after != Self.lineFeed && after != Self.carriageReturn {
-                        return skippingLine("text after a closing quote; a quote inside a quoted field is written twice (\"\")")
+                        return skippingLine(
+                            "text after a closing quote; a quote inside a quoted field is written twice (\"\")")
                     }
                 }
                 guard doubled else { return .field(bytes[start..<end]) }
@@ -136,7 +139,9 @@ public struct CSVReader: Sequence, IteratorProtocol {
                 return .field(scratch[...])
             }
             if byte == Self.lineFeed || byte == Self.carriageReturn {
-                if byte == Self.carriageReturn && index + 1 < bytes.count && bytes[index + 1] == Self.lineFeed { index += 1 }
+                if byte == Self.carriageReturn && index + 1 < bytes.count && bytes[index + 1] == Self.lineFeed {
+                    index += 1
+                }
                 line += 1
                 if resume == nil { resume = (index + 1, line) }
             }
@@ -151,7 +156,9 @@ public struct CSVReader: Sequence, IteratorProtocol {
         let problem = CSVImportError.Problem(line: line, message)
         while index < bytes.count && bytes[index] != Self.lineFeed && bytes[index] != Self.carriageReturn { index += 1 }
         if index < bytes.count {
-            if bytes[index] == Self.carriageReturn && index + 1 < bytes.count && bytes[index + 1] == Self.lineFeed { index += 1 }
+            if bytes[index] == Self.carriageReturn && index + 1 < bytes.count && bytes[index + 1] == Self.lineFeed {
+                index += 1
+            }
             index += 1
             line += 1
         }

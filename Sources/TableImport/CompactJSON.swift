@@ -47,8 +47,12 @@ public enum CompactJSON {
         optional("image", row.image, to: &writer)
         if row.accessory != defaults.accessory { writer.key("accessory"); writer.string(row.accessory.rawValue) }
         if let view = row.accessoryView { writer.key("accessoryView"); view.writeJSON(to: &writer) }
-        if row.selectionStyle != defaults.selectionStyle { writer.key("selectionStyle"); writer.string(row.selectionStyle.rawValue) }
-        if row.editingStyle != defaults.editingStyle { writer.key("editingStyle"); writer.string(row.editingStyle.rawValue) }
+        if row.selectionStyle != defaults.selectionStyle {
+            writer.key("selectionStyle"); writer.string(row.selectionStyle.rawValue)
+        }
+        if row.editingStyle != defaults.editingStyle {
+            writer.key("editingStyle"); writer.string(row.editingStyle.rawValue)
+        }
         if row.canEdit != defaults.canEdit { writer.key("canEdit"); writer.bool(row.canEdit) }
         if row.canMove != defaults.canMove { writer.key("canMove"); writer.bool(row.canMove) }
         if row.deleteTitle != defaults.deleteTitle { writer.key("deleteTitle"); writer.string(row.deleteTitle) }

@@ -97,12 +97,19 @@ struct TableBuilder {
     /// Checks and keeps one record of the file, which begins on `line`.
     mutating func add(_ cells: [String], line: Int) {
         guard cells.count == header.count else {
-            problems.append(.init(line: line, "\(cells.count) \(cells.count == 1 ? "field" : "fields"), but the header has \(header.count)"))
+            problems.append(
+                .init(
+                    line: line,
+                    "\(cells.count) \(cells.count == 1 ? "field" : "fields"), but the header has \(header.count)"))
             return
         }
         let fields = cells.map(CSVCell.unguarded)
         for (index, field) in fields.enumerated() where field.utf8.count > limits.maxFieldBytes {
-            problems.append(.init(line: line, "column \"\(header[index])\" holds \(field.utf8.count) bytes; the limit is \(limits.maxFieldBytes)"))
+            problems.append(
+                .init(
+                    line: line,
+                    "column \"\(header[index])\" holds \(field.utf8.count) bytes; the limit is \(limits.maxFieldBytes)")
+            )
             return
         }
         var row = Row(text: fields[text])
@@ -132,7 +139,9 @@ struct TableBuilder {
     }
 
     /// The table, or every problem found in the file, those `readingProblems` the reader met first.
-    func table(id: String, title: String?, readingProblems: [CSVImportError.Problem] = []) throws(CSVImportError) -> Table {
+    func table(id: String, title: String?, readingProblems: [CSVImportError.Problem] = []) throws(CSVImportError)
+        -> Table
+    {
         var problems = (readingProblems + problems).sorted { ($0.line ?? 0) < ($1.line ?? 0) }
         // Many repeated ids are a column of something else: said first, before the lines.
         if duplicates > CSVImportError.reportedProblems {
@@ -144,7 +153,11 @@ struct TableBuilder {
                 ), at: 0)
         }
         if !limits.isIdentifier(id) {
-            problems.append(.init(line: nil, "the table id \"\(id)\" must match [A-Za-z0-9_-]{1,\(limits.maxIDLength)}; give one with --table-id"))
+            problems.append(
+                .init(
+                    line: nil,
+                    "the table id \"\(id)\" must match [A-Za-z0-9_-]{1,\(limits.maxIDLength)}; give one with --table-id"
+                ))
         }
         guard problems.isEmpty else { throw CSVImportError(problems: problems) }
         let numericFields = fieldColumns.indices.map { column in
@@ -168,7 +181,9 @@ struct TableBuilder {
             var entries = grouped[name] ?? []
             if sort != nil {
                 entries = Self.stableSorted(entries) {
-                    descending ? Self.precedes($1.key, $0.key, numeric: numeric) : Self.precedes($0.key, $1.key, numeric: numeric)
+                    descending
+                        ? Self.precedes($1.key, $0.key, numeric: numeric)
+                        : Self.precedes($0.key, $1.key, numeric: numeric)
                 }
             }
             let indexTitle = options.indexTitles ? name?.first.map { String($0).uppercased() } : nil
@@ -232,7 +247,9 @@ struct TableBuilder {
     }
 
     static func stableSorted<Element>(_ elements: [Element], by precedes: (Element, Element) -> Bool) -> [Element] {
-        elements.enumerated().sorted { precedes($0.element, $1.element) || (!precedes($1.element, $0.element) && $0.offset < $1.offset) }
-            .map(\.element)
+        elements.enumerated().sorted {
+            precedes($0.element, $1.element) || (!precedes($1.element, $0.element) && $0.offset < $1.offset)
+        }
+        .map(\.element)
     }
 }

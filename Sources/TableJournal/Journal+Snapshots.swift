@@ -48,7 +48,9 @@ extension Journal {
         let size = try snapshot.write(in: directory)
         let listing = try directory.list()
         for number in listing.segments where number < segment { try JournalFile.remove(directory.segmentPath(number)) }
-        for number in listing.snapshots where number < segment { try JournalFile.remove(directory.snapshotPath(number)) }
+        for number in listing.snapshots where number < segment {
+            try JournalFile.remove(directory.snapshotPath(number))
+        }
         try JournalFile.syncDirectory(directory.path)
         report(JournalNotice(.info, "journal: snapshot \(segment) written, \(tables.count) tables, \(size) bytes"))
     }

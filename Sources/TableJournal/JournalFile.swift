@@ -45,7 +45,9 @@ struct JournalFile: Sendable {
     }
 
     func truncate(to size: Int) throws(JournalError) {
-        guard Self.retryingInterrupts({ ftruncate(descriptor, off_t(size)) }) == 0 else { throw Self.failure("cannot truncate", path) }
+        guard Self.retryingInterrupts({ ftruncate(descriptor, off_t(size)) }) == 0 else {
+            throw Self.failure("cannot truncate", path)
+        }
     }
 
     /// Closes the descriptor. Never retried: Linux releases the descriptor even
@@ -95,7 +97,9 @@ struct JournalFile: Sendable {
         var path = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/") {
             path += "/" + component
-            if retryingInterrupts({ mkdir(path, 0o755) }) != 0 && errno != EEXIST { throw failure("cannot create", path) }
+            if retryingInterrupts({ mkdir(path, 0o755) }) != 0 && errno != EEXIST {
+                throw failure("cannot create", path)
+            }
         }
     }
 

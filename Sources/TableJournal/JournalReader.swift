@@ -20,7 +20,8 @@ struct JournalReader {
         if let latest = listing.snapshots.last {
             let snapshot = try JournalSnapshot.read(directory.snapshotPath(latest))
             guard snapshot.segment == latest else {
-                throw JournalError(.damaged, "snapshot \(directory.snapshotPath(latest)) names segment \(snapshot.segment)")
+                throw JournalError(
+                    .damaged, "snapshot \(directory.snapshotPath(latest)) names segment \(snapshot.segment)")
             }
             recovery.hasSnapshot = true
             recovery.snapshotTables = snapshot.tables
@@ -29,7 +30,8 @@ struct JournalReader {
         }
         let segments = listing.segments.filter { $0 >= base }
         if let first = segments.first, first != base {
-            throw JournalError(.damaged, "\(directory.segmentPath(base)) is missing: the records before segment \(first) are lost")
+            throw JournalError(
+                .damaged, "\(directory.segmentPath(base)) is missing: the records before segment \(first) are lost")
         }
         for (index, number) in segments.enumerated() where number != base + index {
             throw JournalError(.damaged, "\(directory.segmentPath(base + index)) is missing")

@@ -81,7 +81,8 @@ public struct JournalRecovery: Sendable {
                 if sequence <= current.sequence { continue }
                 for (offset, change) in changes.enumerated() where change.version != current.version + 1 + offset {
                     throw inconsistent(
-                        sequence, "gives table \"\(id)\" version \(change.version) after version \(current.version + offset)")
+                        sequence,
+                        "gives table \"\(id)\" version \(change.version) after version \(current.version + offset)")
                 }
                 try target.apply(changes, toTable: id, sequence: sequence)
                 known[id] = (sequence, current.version + changes.count)
@@ -117,7 +118,8 @@ public struct RecoveredTables: JournalReplayTarget, Sendable {
             do throws(BatchError) {
                 _ = try tables[index].apply(change.batch)
             } catch {
-                throw JournalError(.inconsistent, "version \(change.version) of \"\(id)\" does not apply: \(error.detail)")
+                throw JournalError(
+                    .inconsistent, "version \(change.version) of \"\(id)\" does not apply: \(error.detail)")
             }
         }
     }

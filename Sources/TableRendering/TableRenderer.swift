@@ -109,7 +109,8 @@ public struct TableRenderer: Sendable {
         let tail = Array(whole[split.upperBound...])
         pageHeads.keep(head: head, tail: tail, for: key)
         return PagePieces(
-            head: head, tail: tail, table: table, rowLimits: rowLimits, renderer: self, sectionCount: table.sections.count,
+            head: head, tail: tail, table: table, rowLimits: rowLimits, renderer: self,
+            sectionCount: table.sections.count,
             view: view?.canonicalQuery ?? "")
     }
 
@@ -153,7 +154,8 @@ public struct TableRenderer: Sendable {
             switch shown.count {
             case 0: "No rows after row \(Formatting.grouped(shown.lowerBound)) of \(total)"
             case 1: "Row \(Formatting.grouped(shown.upperBound)) of \(total)"
-            default: "Rows \(Formatting.grouped(shown.lowerBound + 1))–\(Formatting.grouped(shown.upperBound)) of \(total)"
+            default:
+                "Rows \(Formatting.grouped(shown.lowerBound + 1))–\(Formatting.grouped(shown.upperBound)) of \(total)"
             }
         let viewQuery = view.map { $0.isEmpty ? "" : "?\($0.canonicalQuery)" } ?? ""
         let tableHref = HTMLEscaping.escape("/tables/\(PathEscaping.segment(table.id))\(viewQuery)#section-\(section)")
@@ -229,7 +231,8 @@ public struct TableRenderer: Sendable {
         let exportLink = table.map { HTMLEscaping.escape("/api/tables/\(PathEscaping.segment($0.id))?format=csv") }
         return templates.render(
             PageContext(
-                title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink, exportLink: exportLink, assets: assets),
+                title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink, exportLink: exportLink,
+                assets: assets),
             "page")
     }
 }

@@ -26,7 +26,8 @@ public final class WebTableViewServer: Sendable {
     /// an empty database with `tables` and loads what the database holds.
     public init(options: ServerOptions, tables: [Table], logger: Logger) throws {
         let files = StaticFiles(root: options.publicDirectory)
-        let renderer = try TableRenderer(templatesDirectory: options.templatesDirectory, assets: "/assets/\(files.version)")
+        let renderer = try TableRenderer(
+            templatesDirectory: options.templatesDirectory, assets: "/assets/\(files.version)")
         var seen = Set<String>()
         if let duplicate = tables.first(where: { !seen.insert($0.id).inserted }) {
             throw StartError.duplicateTable(duplicate.id)
@@ -167,6 +168,7 @@ extension WebTableViewServer {
             allowedHosts = OriginPolicy.loopbackNames.union(options.allowedHosts.compactMap(OriginPolicy.hostName(of:)))
         }
         return OriginPolicy(
-            allowedHosts: allowedHosts, corsOrigins: Set(options.corsOrigins), responseHeaders: CrossSite.responseHeaders)
+            allowedHosts: allowedHosts, corsOrigins: Set(options.corsOrigins),
+            responseHeaders: CrossSite.responseHeaders)
     }
 }

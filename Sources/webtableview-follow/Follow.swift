@@ -26,7 +26,8 @@ struct Follow: AsyncParsableCommand {
         guard let target = FollowTarget(url) else {
             throw ValidationError("\(url) names no table: expected http://HOST[:PORT]/api/tables/ID")
         }
-        let follower = TableFollower(client: TableClient(baseURL: target.baseURL), table: target.tableID, query: target.query)
+        let follower = TableFollower(
+            client: TableClient(baseURL: target.baseURL), table: target.tableID, query: target.query)
         let printer = FollowPrinter(watch: watch)
         let task = Task {
             for try await event in follower.events() { printer.show(event) }

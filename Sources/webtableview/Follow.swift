@@ -13,8 +13,10 @@ struct Follow: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
-        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let follow = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("webtableview-follow").path
+        let own =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let follow = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("webtableview-follow")
+            .path
         let argv = ([follow] + arguments).map { strdup($0) } + [nil]
         execv(follow, argv)
         throw ValidationError("cannot run \(follow): \(String(cString: strerror(errno)))")

@@ -44,31 +44,41 @@ struct Import: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Sort the rows of each section by this column; -COLUMN sorts descending.", valueName: "column"))
+        help: ArgumentHelp(
+            "Sort the rows of each section by this column; -COLUMN sorts descending.", valueName: "column"))
     var sort: String?
 
     @Flag(name: .customLong("sort-sections"), help: "Sort the sections by their header.")
     var sortSections = false
 
-    @Flag(name: .customLong("index-titles"), help: "Give each section the first letter of its header as its index title.")
+    @Flag(
+        name: .customLong("index-titles"), help: "Give each section the first letter of its header as its index title.")
     var indexTitles = false
 
-    @Option(help: ArgumentHelp("The columns that become the rows' fields, comma-separated (default: all the others).", valueName: "columns"))
+    @Option(
+        help: ArgumentHelp(
+            "The columns that become the rows' fields, comma-separated (default: all the others).", valueName: "columns"
+        ))
     var fields: String?
 
     @Flag(name: .customLong("no-fields"), help: "Rows without fields.")
     var noFields = false
 
-    @Option(help: ArgumentHelp("The character between fields: , ; or tab (default: found from the header row).", valueName: "char"))
+    @Option(
+        help: ArgumentHelp(
+            "The character between fields: , ; or tab (default: found from the header row).", valueName: "char"))
     var delimiter: String?
 
     @Flag(help: "Write every member of every row, defaults included (default: only those that differ).")
     var full = false
 
     func validate() throws {
-        if fields != nil && noFields { throw ArgumentParser.ValidationError("--fields and --no-fields exclude each other") }
+        if fields != nil && noFields {
+            throw ArgumentParser.ValidationError("--fields and --no-fields exclude each other")
+        }
         if let delimiter, CSVDelimiter.named(delimiter) == nil {
-            throw ArgumentParser.ValidationError("--delimiter must be one character (not a quote or a line break), or tab")
+            throw ArgumentParser.ValidationError(
+                "--delimiter must be one character (not a quote or a line break), or tab")
         }
         if let style, TableStyle(rawValue: style) == nil {
             let names = TableStyle.allCases.map(\.rawValue).joined(separator: ", ")

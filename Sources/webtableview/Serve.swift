@@ -78,7 +78,9 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("max-field-bytes"), help: "Largest text of one field, in bytes.")
     var maxFieldBytes = Self.defaults.limits.maxFieldBytes
 
-    @Option(name: .customLong("token-file"), help: "File holding the bearer token edits must carry (or set WEBTABLEVIEW_TOKEN).")
+    @Option(
+        name: .customLong("token-file"),
+        help: "File holding the bearer token edits must carry (or set WEBTABLEVIEW_TOKEN).")
     var tokenFile: String?
 
     @Option(name: .customLong("connection-timeout"), help: "Seconds an idle connection is kept open.")
@@ -97,7 +99,8 @@ struct Serve: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Folder of the journal that makes changes durable (created when missing).",
-            discussion: "Every change is appended there before it is answered; at start-up the tables are rebuilt from it.",
+            discussion:
+                "Every change is appended there before it is answered; at start-up the tables are rebuilt from it.",
             valueName: "dir"))
     var journal: String?
 
@@ -113,7 +116,10 @@ struct Serve: ParsableCommand {
         help: "Connections to the database for edits (the follower has one more).")
     var databaseConnections = Self.databaseDefaults.connections
 
-    @Option(help: "When journal writes reach the disk: always (before each answer), interval (every second), never (left to the OS).")
+    @Option(
+        help:
+            "When journal writes reach the disk: always (before each answer), interval (every second), never (left to the OS)."
+    )
     var fsync = Self.journalDefaults.fsync
 
     @Option(
@@ -132,7 +138,8 @@ struct Serve: ParsableCommand {
         name: .customLong("allowed-host"),
         help: ArgumentHelp(
             "A host name the Host header may name besides localhost, 127.0.0.1 and [::1] (repeatable).",
-            discussion: "Bound to a loopback address, requests naming another host get 421: a page whose name rebinds to 127.0.0.1 cannot reach the server.",
+            discussion:
+                "Bound to a loopback address, requests naming another host get 421: a page whose name rebinds to 127.0.0.1 cannot reach the server.",
             valueName: "name"))
     var allowedHosts: [String] = []
 
@@ -152,22 +159,27 @@ struct Serve: ParsableCommand {
         guard history >= 1 else { throw ArgumentParser.ValidationError("--history must be at least 1") }
         guard historyBytes >= 1 else { throw ArgumentParser.ValidationError("--history-bytes must be at least 1") }
         guard maxTables >= 1 else { throw ArgumentParser.ValidationError("--max-tables must be at least 1") }
-        guard connectionLimit >= 1 else { throw ArgumentParser.ValidationError("--connection-limit must be at least 1") }
+        guard connectionLimit >= 1 else {
+            throw ArgumentParser.ValidationError("--connection-limit must be at least 1")
+        }
         guard maxBody >= 1024 else { throw ArgumentParser.ValidationError("--max-body must be at least 1024") }
         guard answerCache >= 0 else { throw ArgumentParser.ValidationError("--answer-cache must be 0 or more") }
         guard snapshotEvery >= 1, snapshotBytes >= 1 else {
             throw ArgumentParser.ValidationError("--snapshot-every and --snapshot-bytes must be at least 1")
         }
         for origin in corsOrigins where !ServerOptions.isOrigin(origin) {
-            throw ArgumentParser.ValidationError("--cors-origin must be scheme://host[:port], without a path (got \(origin))")
+            throw ArgumentParser.ValidationError(
+                "--cors-origin must be scheme://host[:port], without a path (got \(origin))")
         }
         for name in allowedHosts where !ServerOptions.isHostName(name) {
-            throw ArgumentParser.ValidationError("--allowed-host must be a host name, optionally with :port (got \(name))")
+            throw ArgumentParser.ValidationError(
+                "--allowed-host must be a host name, optionally with :port (got \(name))")
         }
         guard journal?.isEmpty != true else { throw ArgumentParser.ValidationError("--journal needs a folder") }
         guard database?.isEmpty != true else { throw ArgumentParser.ValidationError("--database needs a URL") }
         guard database == nil || journal == nil else {
-            throw ArgumentParser.ValidationError("--journal and --database exclude each other: the database is the durable log")
+            throw ArgumentParser.ValidationError(
+                "--journal and --database exclude each other: the database is the durable log")
         }
         guard (1...256).contains(databaseConnections) else {
             throw ArgumentParser.ValidationError("--database-connections must be 1…256")
@@ -213,7 +225,8 @@ struct Serve: ParsableCommand {
         }
         if let url = databaseURL {
             guard journal == nil else {
-                FileHandle.standardError.write(Data("webtableview: WEBTABLEVIEW_DATABASE_URL and --journal exclude each other\n".utf8))
+                FileHandle.standardError.write(
+                    Data("webtableview: WEBTABLEVIEW_DATABASE_URL and --journal exclude each other\n".utf8))
                 throw ExitCode(1)
             }
             var databaseOptions = DatabaseOptions(url: url)
@@ -348,7 +361,9 @@ struct Serve: ParsableCommand {
         guard let executable = Bundle.main.executableURL else { return path }
         var folder = executable.resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<4 {
-            for candidate in [folder.appendingPathComponent(path), folder.appendingPathComponent("share/webtableview/" + path)]
+            for candidate in [
+                folder.appendingPathComponent(path), folder.appendingPathComponent("share/webtableview/" + path),
+            ]
             where manager.fileExists(atPath: candidate.path) {
                 return candidate.path
             }

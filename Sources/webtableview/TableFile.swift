@@ -20,7 +20,8 @@ enum TableFile {
             do throws(CSVImportError) {
                 let name = path == "-" ? "stdin" : path
                 return .success([
-                    try CSVImport.table(csv: Array(data), name: name, options: csvOptions, limits: limits, progress: progress)
+                    try CSVImport.table(
+                        csv: Array(data), name: name, options: csvOptions, limits: limits, progress: progress)
                 ])
             } catch {
                 return .failure(TableFileError(messages: error.report))

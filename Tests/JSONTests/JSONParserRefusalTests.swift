@@ -162,7 +162,9 @@ import Testing
             first.count == second.count && zip(first, second).allSatisfy { sameDocument($0, $1) }
         case (.object(let first), .object(let second)):
             first.members.count == second.members.count
-                && zip(first.members, second.members).allSatisfy { $0.key == $1.key && sameDocument($0.value, $1.value) }
+                && zip(first.members, second.members).allSatisfy {
+                    $0.key == $1.key && sameDocument($0.value, $1.value)
+                }
         default:
             a == b
         }
@@ -178,7 +180,8 @@ import Testing
 
     @Test func numbersBeyondRangeReadAsInfinityWhenAsked() throws {
         let parser = JSONParser(numbersBeyondRangeAreInfinite: true)
-        #expect(try parser.parse("[1e400, -1e400, 1.5]") == .array([.double(.infinity), .double(-.infinity), .double(1.5)]))
+        #expect(
+            try parser.parse("[1e400, -1e400, 1.5]") == .array([.double(.infinity), .double(-.infinity), .double(1.5)]))
         #expect(try parser.parse(String(repeating: "9", count: 400)) == .double(.infinity))
         #expect(throws: JSONParseError.self) { try JSONParser().parse("1e400") }
     }

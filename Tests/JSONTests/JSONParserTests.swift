@@ -9,7 +9,9 @@ import SeededRandom
         let value = try parser.parse(#" {"a": [1, -2, 3.5, true, false, null, "x"], "b": {}, "c": []} "#)
         let expected = JSONValue.object(
             JSONObject([
-                JSONMember("a", .array([.integer(1), .integer(-2), .double(3.5), .bool(true), .bool(false), .null, .string("x")])),
+                JSONMember(
+                    "a",
+                    .array([.integer(1), .integer(-2), .double(3.5), .bool(true), .bool(false), .null, .string("x")])),
                 JSONMember("b", .object(JSONObject())),
                 JSONMember("c", .array([])),
             ]))

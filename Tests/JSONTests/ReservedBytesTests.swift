@@ -62,7 +62,9 @@ import Testing
         calls.bool(false)
         calls.endArray()
         #expect(one.bytes == calls.bytes)
-        #expect(String(decoding: one.bytes, as: UTF8.self) == #"[{"k\u003c":"a\"b","n":-12,"d":0.1,"e":null,"s":"subtitle","t":true,"l":[null,null]},false]"#)
+        #expect(
+            String(decoding: one.bytes, as: UTF8.self)
+                == #"[{"k\u003c":"a\"b","n":-12,"d":0.1,"e":null,"s":"subtitle","t":true,"l":[null,null]},false]"#)
     }
 
     /// Writing more than the room reserved stops the process instead of writing

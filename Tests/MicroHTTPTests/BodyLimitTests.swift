@@ -37,7 +37,8 @@ import Testing
     @Test func announcedOversizedBodyWithExpectContinueGetsNoContinue() throws {
         try withLiveServer(Self.router(), configuration: Self.configuration) { _, client in
             let connection = try client.connect()
-            try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n")
+            try connection.send(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n")
             let head = try connection.readHead()
             #expect(head.status == 413)
         }

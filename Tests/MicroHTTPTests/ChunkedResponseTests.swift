@@ -29,7 +29,8 @@ import Testing
 
     @Test func piecesLargerThanTheWriteBufferArriveWhole() throws {
         let large = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 % 251) }
-        try withTestServer(Self.router(pieces: [Array("start".utf8), large, Array("end".utf8)]), transport: .live) { client in
+        try withTestServer(Self.router(pieces: [Array("start".utf8), large, Array("end".utf8)]), transport: .live) {
+            client in
             let response = try client.execute(path: "/page")
             #expect(response.body == Array("start".utf8) + large + Array("end".utf8))
         }

@@ -40,7 +40,9 @@ import Testing
                 String(text.dropLast()), text + "x",
             ] where !ContentCoding.usualValues.contains(where: { $0.value.description == variant }) {
                 #expect(Self.withBytes(variant, ContentCoding.usual) == nil, "\(variant)")
-                #expect(ContentCoding.preferred(by: variant) == Self.withBytes(variant, ContentCoding.negotiated), "\(variant)")
+                #expect(
+                    ContentCoding.preferred(by: variant) == Self.withBytes(variant, ContentCoding.negotiated),
+                    "\(variant)")
             }
         }
         #expect(Self.withBytes("", ContentCoding.usual) == nil)
@@ -78,7 +80,8 @@ import Testing
     static func router(calls: Shared<Int>) -> Router {
         var router = Router()
         router.add(.GET, "/json") { request in
-            if request.headers["If-None-Match"]?.split(separator: ",").contains(where: { $0.contains("\"5\"") }) == true {
+            if request.headers["If-None-Match"]?.split(separator: ",").contains(where: { $0.contains("\"5\"") }) == true
+            {
                 return HTTPResponse(status: 304, headers: ["ETag": "\"5\"", "Cache-Control": "no-cache"])
             }
             return HTTPResponse(contentType: "application/json", bytes: json, headers: ["ETag": "\"5\""])
@@ -94,8 +97,12 @@ import Testing
                 headers: ["Content-Type": "text/html; charset=utf-8", "ETag": "\"9\""],
                 body: .chunks(ChunkProducer(pieces: pieces)))
         }
-        router.add(.GET, "/tiny") { _ in HTTPResponse(contentType: "text/plain", bytes: Array("ok".utf8), headers: ["ETag": "\"2\""]) }
-        router.add(.GET, "/image") { _ in HTTPResponse(contentType: "image/png", bytes: Array(repeating: 7, count: 4000)) }
+        router.add(.GET, "/tiny") { _ in
+            HTTPResponse(contentType: "text/plain", bytes: Array("ok".utf8), headers: ["ETag": "\"2\""])
+        }
+        router.add(.GET, "/image") { _ in
+            HTTPResponse(contentType: "image/png", bytes: Array(repeating: 7, count: 4000))
+        }
         router.add(.POST, "/edit") { request in .text(request.headers["If-Match"] ?? "none") }
         return router
     }
@@ -151,22 +158,26 @@ import Testing
 
     @Test func conditionsNameTheCodedTags() throws {
         try withLiveServer(Self.router(calls: Shared(0))) { _, client in
-            let gzip = try client.execute(path: "/json", headers: ["Accept-Encoding": "gzip", "If-None-Match": "\"5-gzip\""])
+            let gzip = try client.execute(
+                path: "/json", headers: ["Accept-Encoding": "gzip", "If-None-Match": "\"5-gzip\""])
             #expect(gzip.status == 304)
             #expect(gzip.headers["ETag"] == "\"5-gzip\"")
             #expect(gzip.headers["Vary"] == "Accept-Encoding")
             // A tag of another coding does not match: the client holds other bytes.
-            let other = try client.execute(path: "/json", headers: ["Accept-Encoding": "gzip", "If-None-Match": "\"5-br\""])
+            let other = try client.execute(
+                path: "/json", headers: ["Accept-Encoding": "gzip", "If-None-Match": "\"5-br\""])
             #expect(other.status == 200)
             #expect(other.headers["ETag"] == "\"5-gzip\"")
             // The uncoded tag still names the uncompressed bytes the client holds.
             let plain = try client.execute(path: "/json", headers: ["Accept-Encoding": "br", "If-None-Match": "\"5\""])
             #expect(plain.status == 304)
             #expect(plain.headers["ETag"] == "\"5\"")
-            let stale = try client.execute(path: "/json", headers: ["Accept-Encoding": "br", "If-None-Match": "\"4-br\""])
+            let stale = try client.execute(
+                path: "/json", headers: ["Accept-Encoding": "br", "If-None-Match": "\"4-br\""])
             #expect(stale.status == 200)
 
-            let edit = try client.execute(method: .POST, path: "/edit", headers: ["If-Match": "\"5-gzip\", W/\"6-br\", \"7\""])
+            let edit = try client.execute(
+                method: .POST, path: "/edit", headers: ["If-Match": "\"5-gzip\", W/\"6-br\", \"7\""])
             #expect(edit.text == "\"5\", W/\"6\", \"7\"")
         }
     }

@@ -21,7 +21,8 @@ import Testing
         router.add(.GET, "/other") { _ in .text("other") }
         router.add(.GET, "/items/{i}") { request in
             calls.update { $0 += 1 }
-            return HTTPResponse.text("item \(request.parameters["i"] ?? "")").reusable(while: revision, at: revision.current)
+            return HTTPResponse.text("item \(request.parameters["i"] ?? "")").reusable(
+                while: revision, at: revision.current)
         }
         return router
     }
@@ -30,9 +31,11 @@ import Testing
 
     @Test func nothingOfARequestReachesTheNextOnTheSameConnection() throws {
         let configuration = HTTPServer.Configuration(port: 0, threads: 1)
-        try withLiveServer(Self.router(calls: Shared(0), revision: Revision()), configuration: configuration) { server, client in
+        try withLiveServer(Self.router(calls: Shared(0), revision: Revision()), configuration: configuration) {
+            server, client in
             let connection = try client.connect()
-            try connection.sendRequest(method: .POST, path: "/echo?q=1", headers: Self.keepAlive, body: Array("body".utf8))
+            try connection.sendRequest(
+                method: .POST, path: "/echo?q=1", headers: Self.keepAlive, body: Array("body".utf8))
             #expect(try connection.readResponse().text == "POST body 1")
             try connection.sendRequest(path: "/echo", headers: Self.keepAlive)
             #expect(try connection.readResponse().text == "GET  -")
@@ -67,7 +70,8 @@ import Testing
             #expect(try send("HOST: 127.0.0.1:8080\r\n").status == 200)
             #expect(calls.value == 1)
             // Each of these makes the request one a kept answer does not fit.
-            for field in ["if-none-match: \"x\"", "IF-NONE-MATCH: \"x\"", "min-version: 1", "origin: http://a.example"] {
+            for field in ["if-none-match: \"x\"", "IF-NONE-MATCH: \"x\"", "min-version: 1", "origin: http://a.example"]
+            {
                 #expect(try send("Host: 127.0.0.1\r\n\(field)\r\n").status == 200)
             }
             #expect(calls.value == 5)
@@ -82,7 +86,8 @@ import Testing
                 "POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-length: 4\r\ntransfer-encoding: chunked\r\n\r\n")
             #expect(try both.readResponse().status == 400)
             let lower = try client.connect()
-            try lower.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nconnection: close\r\ncontent-length: 3\r\n\r\nabc")
+            try lower.send(
+                "POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nconnection: close\r\ncontent-length: 3\r\n\r\nabc")
             #expect(try lower.readResponse().text == "POST abc -")
         }
     }

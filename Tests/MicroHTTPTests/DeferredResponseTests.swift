@@ -55,7 +55,8 @@ final class DeferredFixture: Sendable {
     @Test func answeredLaterFromAnotherThreadWhileTheWorkerThreadServesOthers() throws {
         let fixture = DeferredFixture()
         let log = LogRecorder()
-        let server = HTTPServer(configuration: HTTPServer.Configuration(port: 0, threads: 1), router: fixture.router(), logger: log.logger)
+        let server = HTTPServer(
+            configuration: HTTPServer.Configuration(port: 0, threads: 1), router: fixture.router(), logger: log.logger)
         let port = try server.start()
         defer { server.shutdown() }
         let waiting = try RawConnection(port: port)
@@ -141,7 +142,8 @@ final class DeferredFixture: Sendable {
     @Test func aClientGoneBeforeTheAnswerIsCleanedUp() throws {
         let fixture = DeferredFixture()
         let log = LogRecorder()
-        let server = HTTPServer(configuration: HTTPServer.Configuration(port: 0, threads: 1), router: fixture.router(), logger: log.logger)
+        let server = HTTPServer(
+            configuration: HTTPServer.Configuration(port: 0, threads: 1), router: fixture.router(), logger: log.logger)
         let port = try server.start()
         defer { server.shutdown() }
         let leaving = try RawConnection(port: port)

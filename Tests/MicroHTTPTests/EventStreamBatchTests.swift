@@ -24,7 +24,9 @@ import Testing
 
     /// `count` clients of /events, each past its first event, their streams
     /// left to suspend so that what is sent to them can be written directly.
-    private static func connect(_ count: Int, to fixture: StreamFixture, with client: TestClient) throws -> [RawConnection] {
+    private static func connect(_ count: Int, to fixture: StreamFixture, with client: TestClient) throws
+        -> [RawConnection]
+    {
         let connections = try (0..<count).map { _ in try fixture.connect(client) }
         #expect(eventually { fixture.streams.value.count == count })
         #expect(eventually { fixture.streams.value.allSatisfy(\.isSuspended) })
@@ -32,7 +34,8 @@ import Testing
     }
 
     private static func event(_ index: Int, size: Int = 8_000) -> ServerSentEvent {
-        ServerSentEvent(id: "\(index)", data: String(repeating: Character(UnicodeScalar(UInt8(97 + index % 26))), count: size))
+        ServerSentEvent(
+            id: "\(index)", data: String(repeating: Character(UnicodeScalar(UInt8(97 + index % 26))), count: size))
     }
 
     /// The chunks the streams' sockets took by each way, once every stream
@@ -70,7 +73,9 @@ import Testing
             let connections = try Self.connect(20, to: fixture, with: client)
             var expected: [UInt8] = []
             for index in 0..<300 {
-                let events = [ServerSentEvent(id: "\(index)", data: "a\(index)").bytes, ServerSentEvent.comment("c\(index)")]
+                let events = [
+                    ServerSentEvent(id: "\(index)", data: "a\(index)").bytes, ServerSentEvent.comment("c\(index)"),
+                ]
                 EventStream.send(EventChunk(events), to: fixture.streams.value, rings: rings)
                 expected += events.joined()
             }

@@ -49,7 +49,8 @@ import Testing
     }
 
     private static func event(_ index: Int) -> ServerSentEvent {
-        ServerSentEvent(id: "\(index)", data: String(repeating: Character(UnicodeScalar(UInt8(97 + index % 26))), count: 8_000))
+        ServerSentEvent(
+            id: "\(index)", data: String(repeating: Character(UnicodeScalar(UInt8(97 + index % 26))), count: 8_000))
     }
 
     /// 8 MB of events of 8 KB to a client that does not read fill its socket

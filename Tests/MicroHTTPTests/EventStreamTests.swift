@@ -54,7 +54,8 @@ final class StreamFixture: Sendable {
     @Test func aClientLeavingIsLoggedAsTheStreamsEnd() throws {
         let fixture = StreamFixture()
         let log = LogRecorder()
-        let server = HTTPServer(configuration: HTTPServer.Configuration(port: 0), router: fixture.router(), logger: log.logger)
+        let server = HTTPServer(
+            configuration: HTTPServer.Configuration(port: 0), router: fixture.router(), logger: log.logger)
         let port = try server.start()
         defer { server.shutdown() }
         let connection = try fixture.connect(TestClient(port: port))

@@ -8,7 +8,9 @@ import Testing
     static func router() -> Router {
         var router = Router()
         router.add(.GET, "/page") { _ in
-            HTTPResponse(headers: ["Content-Type": "text/html"], body: .chunks(ChunkProducer(pieces: [Array("<p>".utf8), Array("hi".utf8)])))
+            HTTPResponse(
+                headers: ["Content-Type": "text/html"],
+                body: .chunks(ChunkProducer(pieces: [Array("<p>".utf8), Array("hi".utf8)])))
         }
         router.add(.GET, "/ping") { request in .text("pong \(request.query.count)") }
         router.add(.POST, "/echo") { request in .text(String(decoding: request.body, as: UTF8.self)) }
@@ -96,7 +98,8 @@ import Testing
 
     @Test func controlCharactersInTheRequestLineAreEscapedInTheLog() throws {
         let log = LogRecorder()
-        let server = HTTPServer(configuration: HTTPServer.Configuration(port: 0), router: Self.router(), logger: log.logger)
+        let server = HTTPServer(
+            configuration: HTTPServer.Configuration(port: 0), router: Self.router(), logger: log.logger)
         let port = try server.start()
         defer { server.shutdown() }
         let connection = try RawConnection(port: port)

@@ -15,7 +15,8 @@ import Testing
         router.add(.GET, "/body") { request in
             let count = Int(request.query["count"] ?? "") ?? 0
             let seed = Int(request.query["seed"] ?? "") ?? 0
-            return HTTPResponse(headers: ["Content-Type": "application/octet-stream"], body: .bytes(body(count: count, seed: seed)))
+            return HTTPResponse(
+                headers: ["Content-Type": "application/octet-stream"], body: .bytes(body(count: count, seed: seed)))
         }
         return router
     }
@@ -25,7 +26,8 @@ import Testing
         try withTestServer(Self.router(), transport: .live) { client in
             let connection = try client.connect()
             for seed in 0..<3 {
-                try connection.sendRequest(path: "/body?count=\(count)&seed=\(seed)", headers: ["Connection": "keep-alive"])
+                try connection.sendRequest(
+                    path: "/body?count=\(count)&seed=\(seed)", headers: ["Connection": "keep-alive"])
                 let response = try connection.readResponse()
                 #expect(response.status == 200)
                 #expect(response.headers["Content-Length"] == String(count))

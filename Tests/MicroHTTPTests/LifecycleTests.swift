@@ -38,7 +38,8 @@ import Testing
     }
 
     @Test func anUnknownHostIsAnError() {
-        let server = HTTPServer(configuration: HTTPServer.Configuration(host: "no-such-host.invalid", port: 0), router: Self.router())
+        let server = HTTPServer(
+            configuration: HTTPServer.Configuration(host: "no-such-host.invalid", port: 0), router: Self.router())
         #expect(throws: HTTPServerError.invalidAddress(host: "no-such-host.invalid", port: 0)) { try server.start() }
     }
 

@@ -26,7 +26,9 @@ import Testing
             let text = metrics.prometheusText()
             #expect(text.contains("# TYPE http_requests_total counter\n"))
             #expect(text.contains("http_requests_total{method=\"GET\",route=\"/api/tables/{t}\",status=\"200\"} 2\n"))
-            #expect(text.contains("http_request_duration_seconds_bucket{method=\"GET\",route=\"/api/tables/{t}\",le=\"+Inf\"} 3\n"))
+            #expect(
+                text.contains(
+                    "http_request_duration_seconds_bucket{method=\"GET\",route=\"/api/tables/{t}\",le=\"+Inf\"} 3\n"))
             #expect(text.contains("http_request_duration_seconds_count{method=\"GET\",route=\"unmatched\"} 1\n"))
             #expect(text.contains("http_requests_total{method=\"other\",route=\"/api/tables/{t}\",status=\"405\"} 1\n"))
             #expect(!text.contains("BREW"))

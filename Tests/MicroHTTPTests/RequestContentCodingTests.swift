@@ -38,7 +38,8 @@ import Testing
         let calls = Shared<[String]>([])
         try withLiveServer(Self.router(calls: calls)) { _, client in
             let connection = try client.connect()
-            try connection.sendRequest(method: .POST, path: "/echo", headers: ["Content-Encoding": coding], body: Array("{}".utf8))
+            try connection.sendRequest(
+                method: .POST, path: "/echo", headers: ["Content-Encoding": coding], body: Array("{}".utf8))
             let response = try connection.readResponse()
             #expect(response.status == 415)
             #expect(response.headers["Accept-Encoding"] == "gzip")
@@ -51,7 +52,8 @@ import Testing
         let calls = Shared<[String]>([])
         try withLiveServer(Self.router(calls: calls)) { _, client in
             let connection = try client.connect()
-            try connection.sendRequest(method: .POST, path: "/echo", headers: ["Content-Encoding": "identity"], body: Array("{}".utf8))
+            try connection.sendRequest(
+                method: .POST, path: "/echo", headers: ["Content-Encoding": "identity"], body: Array("{}".utf8))
             #expect(try connection.readResponse().text == "none {}")
         }
     }
@@ -62,7 +64,8 @@ import Testing
             let connection = try client.connect()
             var truncated = try Self.gzip(String(repeating: "row ", count: 100))
             truncated.removeLast(5)
-            try connection.sendRequest(method: .POST, path: "/echo", headers: ["Content-Encoding": "gzip"], body: truncated)
+            try connection.sendRequest(
+                method: .POST, path: "/echo", headers: ["Content-Encoding": "gzip"], body: truncated)
             let response = try connection.readResponse()
             #expect(response.status == 400)
             #expect(response.text.contains("malformed-body"))

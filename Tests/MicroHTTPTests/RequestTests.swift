@@ -103,12 +103,16 @@ import Testing
             Issue.record("expected bytes")
             return
         }
-        #expect(String(decoding: bytes, as: UTF8.self) == #"{"type":"row-in-replaced-section","title":"Conflict","status":409,"detail":"attempt to \"move\"\nrow\u0001"}"# + "\n")
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"type":"row-in-replaced-section","title":"Conflict","status":409,"detail":"attempt to \"move\"\nrow\u0001"}"#
+                + "\n")
     }
 
     @Test func serverSentEventsSplitDataLines() {
         let event = ServerSentEvent(event: "update", id: "7", data: "{\"a\":1}\nsecond")
-        #expect(String(decoding: event.bytes, as: UTF8.self) == "event: update\nid: 7\ndata: {\"a\":1}\ndata: second\n\n")
+        #expect(
+            String(decoding: event.bytes, as: UTF8.self) == "event: update\nid: 7\ndata: {\"a\":1}\ndata: second\n\n")
         #expect(String(decoding: ServerSentEvent.comment("keep-alive"), as: UTF8.self) == ": keep-alive\n\n")
     }
 }

@@ -166,7 +166,8 @@ import Testing
     }
 
     /// Reads `items` in order from `/items/{i}`; answers how many answers were made.
-    private static func made(reading items: [Int], _ client: TestClient, _ revision: Revision, _ calls: Shared<Int>) throws
+    private static func made(reading items: [Int], _ client: TestClient, _ revision: Revision, _ calls: Shared<Int>)
+        throws
         -> Int
     {
         let before = calls.value

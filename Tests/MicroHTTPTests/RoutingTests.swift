@@ -43,7 +43,8 @@ import Testing
             let post = try client.execute(method: .POST, path: "/api//tables")
             #expect(post.status == 308)
             #expect(post.headers["Location"] == "/api/tables")
-            let encoded = try client.execute(path: "/api/tables/caf%C3%A9%20bar//sections/1/rows/2/?b=x%26y&a=%C3%A9+1&a=2")
+            let encoded = try client.execute(
+                path: "/api/tables/caf%C3%A9%20bar//sections/1/rows/2/?b=x%26y&a=%C3%A9+1&a=2")
             #expect(encoded.headers["Location"] == "/api/tables/caf%C3%A9%20bar/sections/1/rows/2?a=%C3%A9%201&b=x%26y")
             #expect(try client.execute(path: "/nothing/").status == 404)
             #expect(try client.execute(path: "/").status == 200)

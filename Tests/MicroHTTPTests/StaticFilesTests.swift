@@ -214,7 +214,8 @@ final class PublicFolder {
             #expect(coded.body.count * 20 < Self.css.count)
             #expect(try coded.decodedBody() == Self.css)
             let again = try client.execute(
-                path: "/public/big.css", headers: ["Accept-Encoding": coding.token, "If-None-Match": ContentEncoding.tag(tag, in: coding)])
+                path: "/public/big.css",
+                headers: ["Accept-Encoding": coding.token, "If-None-Match": ContentEncoding.tag(tag, in: coding)])
             #expect(again.status == 304)
             #expect(again.headers["ETag"] == ContentEncoding.tag(tag, in: coding))
 

@@ -19,7 +19,9 @@ import Testing
                 after: after
             )
             trials.append(trial)
-            if trial.holding - trial.before >= 200 << 20, trial.resident >= 256 << 20, trial.after < trial.before + (56 << 20) {
+            if trial.holding - trial.before >= 200 << 20, trial.resident >= 256 << 20,
+                trial.after < trial.before + (56 << 20)
+            {
                 return
             }
         }

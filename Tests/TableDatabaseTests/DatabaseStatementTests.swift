@@ -36,7 +36,10 @@ import Testing
     @Test func compareAndAppendNumbersEachChangeAfterTheSevenFixedParameters() {
         let sql = ChangeInsert.compareAndAppend(count: 2)
         #expect(sql.contains("WHERE id = $1 AND incarnation = $2 AND version = $3 RETURNING id"))
-        #expect(sql.contains("VALUES ($2::bigint, $8::bigint, $9::text, $7::bigint), ($2::bigint, $10::bigint, $11::text, $7::bigint)"))
+        #expect(
+            sql.contains(
+                "VALUES ($2::bigint, $8::bigint, $9::text, $7::bigint), ($2::bigint, $10::bigint, $11::text, $7::bigint)"
+            ))
         #expect(sql.contains("WHERE EXISTS (SELECT 1 FROM moved)"))
         #expect(sql.hasSuffix("SELECT pg_notify($5, $6) FROM moved"))
     }

@@ -8,7 +8,9 @@ import Testing
 /// and export then import giving back the same table.
 @Suite struct CSVExportTests {
     func csv(_ table: Table, rowsPerPiece: Int = 1000) -> String {
-        String(decoding: CSVExport(sections: CSVExportSection.all(of: table), rowsPerPiece: rowsPerPiece).bytes, as: UTF8.self)
+        String(
+            decoding: CSVExport(sections: CSVExportSection.all(of: table), rowsPerPiece: rowsPerPiece).bytes,
+            as: UTF8.self)
     }
 
     @Test func columnsThenOneLinePerRowQuotedWhereNeeded() {
@@ -18,10 +20,16 @@ import Testing
                 Section(
                     header: "A, B",
                     rows: [
-                        Row(id: "r1", text: "say \"hi\"", detail: "two\nlines", fields: JSONObject([JSONMember("n", .integer(-4))])),
-                        Row(text: "=cmd|' /C calc'!A0", fields: JSONObject([JSONMember("w", .double(2.5)), JSONMember("n", .integer(1))])),
+                        Row(
+                            id: "r1", text: "say \"hi\"", detail: "two\nlines",
+                            fields: JSONObject([JSONMember("n", .integer(-4))])),
+                        Row(
+                            text: "=cmd|' /C calc'!A0",
+                            fields: JSONObject([JSONMember("w", .double(2.5)), JSONMember("n", .integer(1))])),
                     ]),
-                Section(rows: [Row(text: "x", fields: JSONObject([JSONMember("b", .bool(true)), JSONMember("w", .string("-1"))]))]),
+                Section(rows: [
+                    Row(text: "x", fields: JSONObject([JSONMember("b", .bool(true)), JSONMember("w", .string("-1"))]))
+                ]),
             ])
         #expect(
             csv(table)
@@ -33,7 +41,10 @@ import Testing
 
     @Test func piecesHoldAtMostTheirRowsAndJoinToTheWhole() {
         let table = Table(
-            id: "t", sections: [Section(rows: (0..<5).map { Row(text: "\($0)") }), Section(rows: []), Section(rows: [Row(text: "5")])])
+            id: "t",
+            sections: [
+                Section(rows: (0..<5).map { Row(text: "\($0)") }), Section(rows: []), Section(rows: [Row(text: "5")]),
+            ])
         let pieces = Array(CSVExport(sections: CSVExportSection.all(of: table), rowsPerPiece: 2))
         #expect(pieces.count == 4, "the header line, then rows 0-1, 2-3, 4-5")
         #expect(pieces.map { String(decoding: $0, as: UTF8.self) }.joined() == csv(table))
@@ -41,7 +52,10 @@ import Testing
 
     /// Text made to be awkward in CSV: delimiters, quotes, line breaks, formulas' first characters, apostrophes, unicode.
     static func awkwardText(_ random: inout SeededGenerator, nonEmpty: Bool = false) -> String {
-        let pieces = [",", "\"", "\r\n", "\n", "\r", "=", "+", "-", "@", "'", "\t", ";", " ", "a", "Zü", "日本", "👩‍👩‍👧", "é", "1", "\u{301}"]
+        let pieces = [
+            ",", "\"", "\r\n", "\n", "\r", "=", "+", "-", "@", "'", "\t", ";", " ", "a", "Zü", "日本", "👩‍👩‍👧", "é", "1",
+            "\u{301}",
+        ]
         let count = Int.random(in: (nonEmpty ? 1 : 0)...6, using: &random)
         return (0..<count).map { _ in pieces.randomElement(using: &random)! }.joined()
     }
@@ -67,9 +81,15 @@ import Testing
                     row.style = .subtitle
                 }
                 var fields: [JSONMember] = []
-                if Bool.random(using: &random) { fields.append(JSONMember("note", .string("n" + awkwardText(&random)))) }
-                if Bool.random(using: &random) { fields.append(JSONMember("count", .integer(Int.random(in: -1000...1000, using: &random)))) }
-                if Bool.random(using: &random) { fields.append(JSONMember("ratio", .double(Double(Int.random(in: -99...99, using: &random)) + 0.25))) }
+                if Bool.random(using: &random) {
+                    fields.append(JSONMember("note", .string("n" + awkwardText(&random))))
+                }
+                if Bool.random(using: &random) {
+                    fields.append(JSONMember("count", .integer(Int.random(in: -1000...1000, using: &random))))
+                }
+                if Bool.random(using: &random) {
+                    fields.append(JSONMember("ratio", .double(Double(Int.random(in: -99...99, using: &random)) + 0.25)))
+                }
                 row.fields = JSONObject(fields)
                 return row
             }
@@ -87,7 +107,9 @@ import Testing
         init(_ table: Table) {
             headers = table.sections.map(\.header)
             rows = table.sections.map { $0.rows.flatMap { [$0.id, $0.text, $0.detail] } }
-            fields = table.sections.map { $0.rows.map { row in JSONObject(row.fields.members.sorted { $0.key < $1.key }) } }
+            fields = table.sections.map {
+                $0.rows.map { row in JSONObject(row.fields.members.sorted { $0.key < $1.key }) }
+            }
         }
     }
 
@@ -97,7 +119,8 @@ import Testing
         let table = Self.randomTable(&random)
         let bytes = CSVExport(sections: CSVExportSection.all(of: table), rowsPerPiece: 3).bytes
         let back = try CSVImport.table(csv: bytes, name: "t.csv")
-        #expect(Carried(back) == Carried(table), "seed \(seed): \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+        #expect(
+            Carried(back) == Carried(table), "seed \(seed): \(String(decoding: bytes, as: UTF8.self).debugDescription)")
     }
 
     @Test func compactJSONReadsBackToTheSameTable() throws {

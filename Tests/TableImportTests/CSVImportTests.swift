@@ -6,7 +6,9 @@ import Testing
 /// CSV files into tables: RFC 4180 quoting, a byte order mark, sections and
 /// sorting, and every problem reported with the line it is on.
 @Suite struct CSVImportTests {
-    func table(_ text: String, _ options: CSVImportOptions = CSVImportOptions(), name: String = "cities.csv") throws -> Table {
+    func table(_ text: String, _ options: CSVImportOptions = CSVImportOptions(), name: String = "cities.csv") throws
+        -> Table
+    {
         try CSVImport.table(csv: Array(text.utf8), name: name, options: options)
     }
 
@@ -43,11 +45,13 @@ import Testing
     }
 
     @Test func sectionsInFileOrderRowsSortedWithin() throws {
-        let csv = "city,state,population\nNew York,NY,8336817\nBuffalo,NY,278349\nLos Angeles,CA,3979576\nAlbany,NY,99224\nFresno,CA,542107\n"
+        let csv =
+            "city,state,population\nNew York,NY,8336817\nBuffalo,NY,278349\nLos Angeles,CA,3979576\nAlbany,NY,99224\nFresno,CA,542107\n"
         let made = try table(csv, CSVImportOptions(title: "Cities", section: .named("state"), sort: .number(3)))
         #expect(made.title == "Cities")
         #expect(made.sections.map(\.header) == ["NY", "CA"])
-        #expect(texts(made) == [["Albany", "Buffalo", "New York"], ["Fresno", "Los Angeles"]], "by population, as numbers")
+        #expect(
+            texts(made) == [["Albany", "Buffalo", "New York"], ["Fresno", "Los Angeles"]], "by population, as numbers")
         let sorted = try table(csv, CSVImportOptions(section: .named("state"), sortSections: true))
         #expect(sorted.sections.map(\.header) == ["CA", "NY"])
         #expect(texts(sorted) == [["Los Angeles", "Fresno"], ["New York", "Buffalo", "Albany"]], "file order")
@@ -68,8 +72,14 @@ import Testing
 
     @Test(arguments: [
         ("a,b\n1,2\n\"3,4\n5,6\n", "line 3: a quoted field opens here and is never closed"),
-        ("a,b\n1,2\n3,x\"y\n", "line 3: a quote inside an unquoted field; quote the whole field and write the quote twice (\"\")"),
-        ("a,b\n\"1\"2,3\n", "line 2: text after a closing quote; a quote inside a quoted field is written twice (\"\")"),
+        (
+            "a,b\n1,2\n3,x\"y\n",
+            "line 3: a quote inside an unquoted field; quote the whole field and write the quote twice (\"\")"
+        ),
+        (
+            "a,b\n\"1\"2,3\n",
+            "line 2: text after a closing quote; a quote inside a quoted field is written twice (\"\")"
+        ),
         ("", "the file is empty: a header row naming the columns comes first"),
         ("\n\n", "the file is empty: a header row naming the columns comes first"),
     ])
@@ -78,7 +88,10 @@ import Testing
     }
 
     @Test func textThatIsNotUTF8IsRefusedAtItsLine() {
-        #expect(problems(bytes: Array("a\nb\n".utf8) + [0xFF] + Array("\n".utf8)) == ["line 3: not UTF-8 text (save the file as UTF-8)"])
+        #expect(
+            problems(bytes: Array("a\nb\n".utf8) + [0xFF] + Array("\n".utf8)) == [
+                "line 3: not UTF-8 text (save the file as UTF-8)"
+            ])
     }
 
     @Test func unknownColumnsNameTheOnesThereAre() {
@@ -119,7 +132,10 @@ import Testing
                 "line 5: 1 field, but the header has 2",
                 "line 6: a quoted field opens here and is never closed",
             ])
-        #expect(helper.problems("a,b\n\"open,5\n6,7,8\n") == ["line 2: a quoted field opens here and is never closed", "line 3: 3 fields, but the header has 2"], "reading goes on at the line after the quote")
+        #expect(
+            helper.problems("a,b\n\"open,5\n6,7,8\n") == [
+                "line 2: a quoted field opens here and is never closed", "line 3: 3 fields, but the header has 2",
+            ], "reading goes on at the line after the quote")
     }
 
     @Test func aLongListOfProblemsIsCutAtTwentyLines() {
@@ -139,7 +155,8 @@ import Testing
             #expect(error.report.count == 21)
             #expect(
                 error.report.first
-                    == "1561 rows repeat the id of an earlier row: is \"id\" a column of unique ids? (choose another with --id)")
+                    == "1561 rows repeat the id of an earlier row: is \"id\" a column of unique ids? (choose another with --id)"
+            )
             #expect(error.report[1] == "line 3: id \"same\" is already the id of line 2")
             #expect(error.report.last == "and 1542 more problems")
         }
@@ -151,7 +168,10 @@ import Testing
         #expect(rows[0].fields == JSONObject([JSONMember("pop", .integer(10)), JSONMember("code", .string("007"))]))
         #expect(
             rows[1].fields
-                == JSONObject([JSONMember("pop", .double(2.5)), JSONMember("code", .string("010")), JSONMember("note", .string("x"))]))
+                == JSONObject([
+                    JSONMember("pop", .double(2.5)), JSONMember("code", .string("010")),
+                    JSONMember("note", .string("x")),
+                ]))
         #expect(rows[2].fields["pop"] == .integer(-300), "a whole number is an integer, as the model keeps it")
         #expect(rows[0].id == "a" && rows[0].fields["name"] == nil, "the text and id columns are no fields")
     }
@@ -161,7 +181,9 @@ import Testing
         let all = try helper.table(csv)
         #expect(all.sections[0].rows[0].fields.keys == ["Country_Name", "Country_Name_2", "column", "pop"])
         let chosen = try helper.table(csv, CSVImportOptions(fields: CSVImportOptions.fieldColumns("pop,2")))
-        #expect(chosen.sections[0].rows[0].fields == JSONObject([JSONMember("pop", .integer(1)), JSONMember("Country_Name", .string("x"))]))
+        #expect(
+            chosen.sections[0].rows[0].fields
+                == JSONObject([JSONMember("pop", .integer(1)), JSONMember("Country_Name", .string("x"))]))
         #expect(try helper.table(csv, CSVImportOptions(fields: .none)).sections[0].rows[0].fields.isEmpty)
         #expect(helper.problems(csv, CSVImportOptions(fields: .columns([.named("nope")]))).count == 1)
     }
@@ -197,10 +219,14 @@ import Testing
     @Test func theDelimiterIsFoundOrGiven() throws {
         #expect(try helper.table("name;pop\n\"a;b\";1\n").sections[0].rows[0].text == "a;b")
         #expect(try helper.table("name\tpop\tx,y\nA\t1\t2\n").sections[0].rows[0].fields["x_y"] == .integer(2))
-        #expect(try helper.table("name,pop\nA,1\n", name: "f.tsv").sections[0].rows[0].text == "A,1", "a .tsv file is tab-separated")
+        #expect(
+            try helper.table("name,pop\nA,1\n", name: "f.tsv").sections[0].rows[0].text == "A,1",
+            "a .tsv file is tab-separated")
         let given = try helper.table("a|b\nx|y\n", CSVImportOptions(delimiter: CSVDelimiter.named("|")))
         #expect(given.sections[0].rows[0].fields["b"] == .string("y"))
-        #expect(CSVDelimiter.named("tab") == UInt8(ascii: "\t") && CSVDelimiter.named("\"") == nil && CSVDelimiter.named("ab") == nil)
+        #expect(
+            CSVDelimiter.named("tab") == UInt8(ascii: "\t") && CSVDelimiter.named("\"") == nil
+                && CSVDelimiter.named("ab") == nil)
     }
 
     @Test func jsonIsToldByItsFirstCharacter() {
@@ -210,7 +236,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("=1+2", "'=1+2"), ("+1", "'+1"), ("-x", "'-x"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"), ("\r\nx", "'\r\nx"),
+        ("=1+2", "'=1+2"), ("+1", "'+1"), ("-x", "'-x"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"),
+        ("\r\nx", "'\r\nx"),
         ("'=1", "''=1"), ("''", "'''"), ("'Twas", "'Twas"), ("'", "'"), ("plain", "plain"), ("", ""),
     ])
     func formulasAreWrittenAfterAnApostropheAndReadBack(_ pair: (text: String, cell: String)) {

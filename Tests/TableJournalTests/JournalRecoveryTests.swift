@@ -14,13 +14,17 @@ import Testing
                 tableID: "t",
                 [
                     JournalChange(
-                        version: 1, batch: try table.apply(Batch(insertRows: [.init(at: TableIndexPath(0, 1), row: Row(text: "N"))])))
+                        version: 1,
+                        batch: try table.apply(
+                            Batch(insertRows: [.init(at: TableIndexPath(0, 1), row: Row(text: "N"))])))
                 ]),
             .changes(
                 tableID: "t",
                 [
                     JournalChange(
-                        version: 2, batch: try table.apply(Batch(properties: TableProperties(title: .some("T"), header: .some(nil)))))
+                        version: 2,
+                        batch: try table.apply(
+                            Batch(properties: TableProperties(title: .some("T"), header: .some(nil)))))
                 ]),
             .delete(tableID: "t"),
         ]

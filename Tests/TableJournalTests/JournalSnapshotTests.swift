@@ -59,7 +59,8 @@ import Testing
             journal.start {
                 // Meanwhile, in other requests: "a" changes before it is copied, "b"
                 // changes and is deleted, "c" is created and changes after the copy.
-                let aChanged = try! journal.append(JournalEntry(.changes(tableID: "a", [JournalChange(version: 1, batch: aBatch)])))
+                let aChanged = try! journal.append(
+                    JournalEntry(.changes(tableID: "a", [JournalChange(version: 1, batch: aBatch)])))
                 try! journal.append(JournalEntry(.changes(tableID: "b", [JournalChange(version: 1, batch: bBatch)])))
                 try! journal.append(.delete(tableID: "b"))
                 #expect(aChanged > aCreated)

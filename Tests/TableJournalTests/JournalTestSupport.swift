@@ -46,7 +46,9 @@ func replayed(_ recovery: JournalRecovery) throws -> [Table] {
 
 /// A table of one section of `rows` rows with ids.
 func journalTable(_ id: String, rows: Int = 3) -> Table {
-    Table(id: id, title: id, sections: [Section(id: "s", rows: (0..<rows).map { Row(id: "\(id)r\($0)", text: "row \($0)") })])
+    Table(
+        id: id, title: id,
+        sections: [Section(id: "s", rows: (0..<rows).map { Row(id: "\(id)r\($0)", text: "row \($0)") })])
 }
 
 /// The store's contract with the journal, in miniature: every table behind one
@@ -82,7 +84,9 @@ final class MiniStore: Sendable {
 
     func snapshotTables() -> [SnapshotTable] {
         state.withLock { state in
-            state.order.compactMap { id in state.entries[id].map { SnapshotTable(table: $0.table, sequence: $0.sequence) } }
+            state.order.compactMap { id in
+                state.entries[id].map { SnapshotTable(table: $0.table, sequence: $0.sequence) }
+            }
         }
     }
 

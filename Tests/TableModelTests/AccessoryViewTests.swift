@@ -10,7 +10,8 @@ import Testing
     }
 
     @Test func decodesEachTypeWithItsDefaults() throws {
-        #expect(try row(#"{"accessoryView": {"type": "switch"}}"#).accessoryView == .switch(isOn: false, isEnabled: true))
+        #expect(
+            try row(#"{"accessoryView": {"type": "switch"}}"#).accessoryView == .switch(isOn: false, isEnabled: true))
         #expect(
             try row(#"{"accessoryView": {"type": "switch", "on": true, "enabled": false}}"#).accessoryView
                 == .switch(isOn: true, isEnabled: false))
@@ -30,13 +31,19 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"accessoryView": "switch"}"#, "$.sections[0].rows[0].accessoryView: expected an object or null, found a string"),
+        (
+            #"{"accessoryView": "switch"}"#,
+            "$.sections[0].rows[0].accessoryView: expected an object or null, found a string"
+        ),
         (#"{"accessoryView": {}}"#, #"$.sections[0].rows[0].accessoryView: missing required field "type""#),
         (
             #"{"accessoryView": {"type": "slider"}}"#,
             #"$.sections[0].rows[0].accessoryView.type: unknown value "slider"; expected one of "switch", "badge", "activityIndicator", "button""#
         ),
-        (#"{"accessoryView": {"type": 1}}"#, "$.sections[0].rows[0].accessoryView.type: expected a string, found a number"),
+        (
+            #"{"accessoryView": {"type": 1}}"#,
+            "$.sections[0].rows[0].accessoryView.type: expected a string, found a number"
+        ),
         (
             #"{"accessoryView": {"type": "switch", "on": "yes"}}"#,
             "$.sections[0].rows[0].accessoryView.on: expected true or false, found a string"
@@ -53,12 +60,18 @@ import Testing
             #"{"accessoryView": {"type": "button", "on": true, "title": "Go"}}"#,
             #"$.sections[0].rows[0].accessoryView: unknown field "on""#
         ),
-        (#"{"accessoryView": {"type": "badge"}}"#, #"$.sections[0].rows[0].accessoryView: missing required field "text""#),
+        (
+            #"{"accessoryView": {"type": "badge"}}"#,
+            #"$.sections[0].rows[0].accessoryView: missing required field "text""#
+        ),
         (
             #"{"accessoryView": {"type": "badge", "text": 3}}"#,
             "$.sections[0].rows[0].accessoryView.text: expected a string, found a number"
         ),
-        (#"{"accessoryView": {"type": "button"}}"#, #"$.sections[0].rows[0].accessoryView: missing required field "title""#),
+        (
+            #"{"accessoryView": {"type": "button"}}"#,
+            #"$.sections[0].rows[0].accessoryView: missing required field "title""#
+        ),
         (
             #"{"accessoryView": {"type": "activityIndicator", "text": "x"}}"#,
             #"$.sections[0].rows[0].accessoryView: unknown field "text""#
@@ -102,9 +115,12 @@ import Testing
                     Section(
                         id: "s",
                         rows: [
-                            Row(id: "airplane", text: "Airplane Mode", accessoryView: .switch(isOn: false, isEnabled: true)),
+                            Row(
+                                id: "airplane", text: "Airplane Mode",
+                                accessoryView: .switch(isOn: false, isEnabled: true)),
                             Row(id: "wifi", text: "Wi-Fi", accessoryView: .switch(isOn: wifi, isEnabled: true)),
-                            Row(id: "bluetooth", text: "Bluetooth", accessoryView: .switch(isOn: true, isEnabled: true)),
+                            Row(
+                                id: "bluetooth", text: "Bluetooth", accessoryView: .switch(isOn: true, isEnabled: true)),
                         ])
                 ])
         }

@@ -12,7 +12,10 @@ struct BatchEngineTests {
         let normalised = try result.apply(
             Batch(
                 deleteRows: [TableIndexPath(0, 1), TableIndexPath(0, 5)],
-                insertRows: [.init(at: TableIndexPath(0, 2), row: F.row("N2")), .init(at: TableIndexPath(0, 3), row: F.row("N3"))],
+                insertRows: [
+                    .init(at: TableIndexPath(0, 2), row: F.row("N2")),
+                    .init(at: TableIndexPath(0, 3), row: F.row("N3")),
+                ],
                 reloadRows: [.init(at: TableIndexPath(0, 4), row: F.row("A4'"))]
             ))
         #expect(F.texts(result) == [["A0", "A2", "N2", "N3", "A3", "A4'", "A6"]])
@@ -46,8 +49,13 @@ struct BatchEngineTests {
         let normalised = try table.apply(
             Batch(
                 deleteRows: [TableIndexPath(1, 3), TableIndexPath(0, 4), TableIndexPath(1, 0)],
-                insertRows: [.init(at: TableIndexPath(1, 2), row: F.row("X")), .init(at: TableIndexPath(0, 0), row: F.row("Y"))],
-                moveRows: [.init(from: TableIndexPath(1, 1), to: TableIndexPath(0, 1)), .init(from: TableIndexPath(0, 0), to: TableIndexPath(1, 0))],
+                insertRows: [
+                    .init(at: TableIndexPath(1, 2), row: F.row("X")), .init(at: TableIndexPath(0, 0), row: F.row("Y")),
+                ],
+                moveRows: [
+                    .init(from: TableIndexPath(1, 1), to: TableIndexPath(0, 1)),
+                    .init(from: TableIndexPath(0, 0), to: TableIndexPath(1, 0)),
+                ],
                 properties: TableProperties(),
                 animation: .left,
                 expect: .init(sections: 2, rows: [5, 4])
@@ -132,7 +140,10 @@ struct BatchEngineTests {
                 moveSections: [.init(from: 2, to: 0)],
                 deleteRows: [TableIndexPath(2, 0)],
                 insertRows: [.init(at: TableIndexPath(0, 0), row: F.row("N"))],
-                moveRows: [.init(from: TableIndexPath(0, 2), to: TableIndexPath(0, 1)), .init(from: TableIndexPath(2, 1), to: TableIndexPath(1, 0))]
+                moveRows: [
+                    .init(from: TableIndexPath(0, 2), to: TableIndexPath(0, 1)),
+                    .init(from: TableIndexPath(2, 1), to: TableIndexPath(1, 0)),
+                ]
             ), to: table)
         #expect(F.headers(result) == ["C", "A", "B"])
         #expect(F.texts(result) == [["N", "A2"], ["C1", "A0", "A1"], ["B0", "B1"]])
@@ -157,9 +168,16 @@ struct BatchEngineTests {
             deleteSections: [2],
             insertSections: [.init(at: 2, section: F.section("X", 2)), .init(at: 0, section: F.section("Y", 1))],
             deleteRows: [TableIndexPath(0, 5), TableIndexPath(0, 0), TableIndexPath(1, 1)],
-            insertRows: [.init(at: TableIndexPath(1, 4), row: F.row("N1")), .init(at: TableIndexPath(1, 0), row: F.row("N0"))],
-            reloadRows: [.init(at: TableIndexPath(0, 3), row: F.row("R")), .init(at: TableIndexPath(1, 2), row: F.row("S"))],
-            moveRows: [.init(from: TableIndexPath(0, 1), to: TableIndexPath(3, 0)), .init(from: TableIndexPath(1, 0), to: TableIndexPath(1, 1))]
+            insertRows: [
+                .init(at: TableIndexPath(1, 4), row: F.row("N1")), .init(at: TableIndexPath(1, 0), row: F.row("N0")),
+            ],
+            reloadRows: [
+                .init(at: TableIndexPath(0, 3), row: F.row("R")), .init(at: TableIndexPath(1, 2), row: F.row("S")),
+            ],
+            moveRows: [
+                .init(from: TableIndexPath(0, 1), to: TableIndexPath(3, 0)),
+                .init(from: TableIndexPath(1, 0), to: TableIndexPath(1, 1)),
+            ]
         )
         let expected = try applied(batch, to: table)
         var random = RandomBatches(seed: 7)
@@ -187,7 +205,8 @@ struct BatchEngineTests {
             ), to: table)
         #expect(result.ids.rowIDs == ["a", "b3", "c"])
         #expect(result.ids.sectionIDs == ["s1", "s2"])
-        let reused = try applied(Batch(insertRows: [.init(at: TableIndexPath(1, 0), row: F.row("b", id: "b"))]), to: result)
+        let reused = try applied(
+            Batch(insertRows: [.init(at: TableIndexPath(1, 0), row: F.row("b", id: "b"))]), to: result)
         #expect(reused.ids.rowIDs == ["a", "b", "b3", "c"])
     }
 

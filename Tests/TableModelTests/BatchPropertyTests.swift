@@ -107,7 +107,8 @@ private enum Outcome: Equatable {
             let normalised = try copy.apply(batch)
             self = .accepted(copy, normalised)
         } catch {
-            self = copy == table ? .refused(error) : .refused(BatchError(type: "changed", detail: "refused but changed"))
+            self =
+                copy == table ? .refused(error) : .refused(BatchError(type: "changed", detail: "refused but changed"))
         }
     }
 }
@@ -147,7 +148,8 @@ struct BatchPropertyTests {
                 }
             default:
                 failures += 1
-                Issue.record("#\(iteration): engine \(outcome), reference \(String(describing: reference))\n\(table)\n\(batch)")
+                Issue.record(
+                    "#\(iteration): engine \(outcome), reference \(String(describing: reference))\n\(table)\n\(batch)")
             }
             if Outcome(random.shuffled(batch), on: table) != outcome {
                 failures += 1

@@ -54,8 +54,11 @@ struct BatchRowMoveTests {
             let move = Batch.RowMove(from: indexPath(), to: indexPath())
             let batch = Batch(moveRows: [move])
             #expect(batch.onlyRowMove == move)
-            let short = Self.outcome { () throws(BatchError) in try BatchValidation.plan(batch, expect: nil, on: table) }
-            let full = Self.outcome { () throws(BatchError) in try BatchValidation.planInFull(batch, expect: nil, on: table) }
+            let short = Self.outcome { () throws(BatchError) in try BatchValidation.plan(batch, expect: nil, on: table)
+            }
+            let full = Self.outcome { () throws(BatchError) in
+                try BatchValidation.planInFull(batch, expect: nil, on: table)
+            }
             #expect(short == full, "\(table)\n\(move)")
             if short.hasPrefix("refused") { refusals.insert(String(short.prefix(40))) } else { accepted += 1 }
             // The applied table is the reference's.

@@ -5,7 +5,9 @@ import Testing
 struct BatchRowRuleTests {
     private static func path(_ section: Int, _ row: Int) -> TableIndexPath { TableIndexPath(section, row) }
     private static func new(_ text: String) -> Row { BatchFixture.row(text) }
-    private static func move(_ from: TableIndexPath, _ to: TableIndexPath) -> Batch.RowMove { .init(from: from, to: to) }
+    private static func move(_ from: TableIndexPath, _ to: TableIndexPath) -> Batch.RowMove {
+        .init(from: from, to: to)
+    }
 
     static let outOfRangeCases: [RefusalCase] = [
         RefusalCase(
@@ -42,22 +44,26 @@ struct BatchRowRuleTests {
         RefusalCase(
             name: "move a row from a section out of range", counts: [8, 3, 1, 0],
             batch: Batch(moveRows: [move(path(4, 0), path(0, 0))]), rule: .indexOutOfRange,
-            detail: "attempt to move index path ([4, 0]) from a section that does not exist - there are only 4 sections before the update"
+            detail:
+                "attempt to move index path ([4, 0]) from a section that does not exist - there are only 4 sections before the update"
         ),
         RefusalCase(
             name: "move a row that does not exist", counts: [8, 3, 0],
             batch: Batch(moveRows: [move(path(2, 0), path(0, 0))]), rule: .indexOutOfRange,
-            detail: "attempt to move index path ([2, 0]) that does not exist - there are only 0 rows in section 2 before the update"
+            detail:
+                "attempt to move index path ([2, 0]) that does not exist - there are only 0 rows in section 2 before the update"
         ),
         RefusalCase(
             name: "move a row into a section out of range", counts: [8, 3, 1, 0],
             batch: Batch(moveRows: [move(path(0, 0), path(4, 0))]), rule: .indexOutOfRange,
-            detail: "attempt to move index path ([0, 0]) to index path ([4, 0]) in section that does not exist - there are only 4 sections after the update"
+            detail:
+                "attempt to move index path ([0, 0]) to index path ([4, 0]) in section that does not exist - there are only 4 sections after the update"
         ),
         RefusalCase(
             name: "move a row to a row out of range", counts: [8, 3, 1, 0],
             batch: Batch(moveRows: [move(path(0, 0), path(1, 4))]), rule: .indexOutOfRange,
-            detail: "attempt to move index path ([0, 0]) to index path ([1, 4]) that does not exist - there are only 4 rows in section 1 after the update"
+            detail:
+                "attempt to move index path ([0, 0]) to index path ([1, 4]) that does not exist - there are only 4 rows in section 1 after the update"
         ),
     ]
 
@@ -132,7 +138,8 @@ struct BatchRowRuleTests {
         ),
         RefusalCase(
             name: "reload a row of a reloaded section", counts: [2, 2, 2],
-            batch: Batch(reloadSections: [.init(at: 2, section: Section())], reloadRows: [.init(at: path(2, 0), row: new("R"))]),
+            batch: Batch(
+                reloadSections: [.init(at: 2, section: Section())], reloadRows: [.init(at: path(2, 0), row: new("R"))]),
             rule: .rowInReplacedSection, detail: "cannot reload a row in a reloaded section (2)"
         ),
         RefusalCase(
@@ -147,12 +154,14 @@ struct BatchRowRuleTests {
         ),
         RefusalCase(
             name: "insert a row into an inserted section", counts: [2, 2, 2],
-            batch: Batch(insertSections: [.init(at: 2, section: Section())], insertRows: [.init(at: path(2, 0), row: new("N"))]),
+            batch: Batch(
+                insertSections: [.init(at: 2, section: Section())], insertRows: [.init(at: path(2, 0), row: new("N"))]),
             rule: .rowInReplacedSection, detail: "cannot insert a row into a newly inserted section (2)"
         ),
         RefusalCase(
             name: "insert a row into a reloaded section", counts: [2, 2, 2],
-            batch: Batch(reloadSections: [.init(at: 2, section: Section())], insertRows: [.init(at: path(2, 0), row: new("N"))]),
+            batch: Batch(
+                reloadSections: [.init(at: 2, section: Section())], insertRows: [.init(at: path(2, 0), row: new("N"))]),
             rule: .rowInReplacedSection, detail: "cannot insert a row into a reloaded section (2)"
         ),
         RefusalCase(

@@ -109,11 +109,14 @@ import Testing
         #expect(section == .init(at: 1, section: Section(id: "s")))
         #expect(try ModelDecoder.sectionInsert(from: CodingFixture.parse(#"{"section": {}}"#)).at == nil)
 
-        let one = try ModelDecoder.rowInsert(from: CodingFixture.parse(#"{"at": 2, "row": {"text": "a"}}"#), inSection: 0)
+        let one = try ModelDecoder.rowInsert(
+            from: CodingFixture.parse(#"{"at": 2, "row": {"text": "a"}}"#), inSection: 0)
         #expect(one == .init(at: 2, rows: [Row(text: "a")]))
-        let byIndexPath = try ModelDecoder.rowInsert(from: CodingFixture.parse(#"{"at": [1, 2], "row": {"text": "a"}}"#), inSection: 1)
+        let byIndexPath = try ModelDecoder.rowInsert(
+            from: CodingFixture.parse(#"{"at": [1, 2], "row": {"text": "a"}}"#), inSection: 1)
         #expect(byIndexPath == .init(at: 2, rows: [Row(text: "a")]), "at takes a batch's index path too")
-        let many = try ModelDecoder.rowInsert(from: CodingFixture.parse(#"{"rows": [{"text": "a"}, {"text": "b"}]}"#), inSection: 0)
+        let many = try ModelDecoder.rowInsert(
+            from: CodingFixture.parse(#"{"rows": [{"text": "a"}, {"text": "b"}]}"#), inSection: 0)
         #expect(many == .init(at: nil, rows: [Row(text: "a"), Row(text: "b")]))
 
         #expect(try ModelDecoder.sectionMove(from: CodingFixture.parse(#"{"to": 3}"#)) == 3)

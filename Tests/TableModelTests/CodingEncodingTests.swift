@@ -11,7 +11,9 @@ import Testing
 
     @Test func writesARowWithEveryFieldAndItsDefaults() {
         #expect(CodingFixture.text(Row().jsonBytes) == defaultRow)
-        let row = Row(id: "usa", style: .subtitle, text: "United States", height: 44.5, fields: JSONObject([JSONMember("k", .integer(1))]))
+        let row = Row(
+            id: "usa", style: .subtitle, text: "United States", height: 44.5,
+            fields: JSONObject([JSONMember("k", .integer(1))]))
         let text = CodingFixture.text(row.jsonBytes)
         #expect(text.hasPrefix(#"{"id":"usa","style":"subtitle","text":"United States","detail":null,"#))
         #expect(text.contains(#""height":44.5,"#))
@@ -58,8 +60,14 @@ import Testing
             deleteSections: [4, 2],
             insertSections: [.init(at: 3, section: Section(id: "b")), .init(at: 1, section: Section(id: "a"))],
             deleteRows: [TableIndexPath(1, 0), TableIndexPath(0, 5), TableIndexPath(0, 1)],
-            insertRows: [.init(at: TableIndexPath(0, 3), row: Row(text: "y")), .init(at: TableIndexPath(0, 2), row: Row(text: "x"))],
-            moveRows: [.init(from: TableIndexPath(2, 0), to: TableIndexPath(0, 0)), .init(from: TableIndexPath(1, 1), to: TableIndexPath(1, 0))],
+            insertRows: [
+                .init(at: TableIndexPath(0, 3), row: Row(text: "y")),
+                .init(at: TableIndexPath(0, 2), row: Row(text: "x")),
+            ],
+            moveRows: [
+                .init(from: TableIndexPath(2, 0), to: TableIndexPath(0, 0)),
+                .init(from: TableIndexPath(1, 1), to: TableIndexPath(1, 0)),
+            ],
             expect: Batch.Expectation(sections: 9))
         let text = CodingFixture.text(batch.jsonBytes)
         let section = { (id: String) in #"{"id":"\#(id)","header":null,"footer":null,"indexTitle":null,"rows":[]}"# }

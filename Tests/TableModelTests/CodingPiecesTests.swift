@@ -8,7 +8,9 @@ import Testing
         Table(
             id: "t", title: "Pieces <&>", style: .grouped,
             sections: sizes.enumerated().map { index, size in
-                Section(id: "s\(index)", header: "S\(index)", rows: (0..<size).map { Row(id: "r\(index)-\($0)", text: "\"R\($0)\"") })
+                Section(
+                    id: "s\(index)", header: "S\(index)",
+                    rows: (0..<size).map { Row(id: "r\(index)-\($0)", text: "\"R\($0)\"") })
             })
     }
 

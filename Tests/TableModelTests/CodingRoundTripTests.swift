@@ -21,7 +21,8 @@ import Testing
         #expect(uk.id == "uk" && uk.header == "United Kingdom" && uk.footer == "Four nations" && uk.indexTitle == "U")
         let england = Row(
             id: "england", style: .subtitle, text: "England", detail: "London", image: "/public/flags/england.png",
-            accessory: .detailDisclosureButton, accessoryView: .switch(isOn: true, isEnabled: false), selectionStyle: .none, editingStyle: .insert, canEdit: false,
+            accessory: .detailDisclosureButton, accessoryView: .switch(isOn: true, isEnabled: false),
+            selectionStyle: .none, editingStyle: .insert, canEdit: false,
             canMove: false, deleteTitle: "Remove", indentationLevel: 2, height: 60, selected: true,
             link: "https://example.com/england", detailLink: "../info/england")
         #expect(uk.rows[0] == england)
@@ -43,7 +44,8 @@ import Testing
         let row = table.sections[0].rows[0]
         #expect(row.style == .default && row.text == "" && row.accessory == .none)
         #expect(row.editingStyle == .delete && row.canEdit && row.canMove && row.deleteTitle == "Delete")
-        #expect(table.style == .plain && table.rowHeight == 44 && table.allowsSelection && !table.allowsMultipleSelection)
+        #expect(
+            table.style == .plain && table.rowHeight == 44 && table.allowsSelection && !table.allowsMultipleSelection)
     }
 
     @Test func decodeEncodeDecodeIsStable() throws {
@@ -68,7 +70,9 @@ import Testing
             "line\nbreak\r\n\u{2028}\u{2029}", "&amp; </tbody>", "\u{7F}\u{1B}[31m", "\u{FEFF}bom",
         ]
         let rows = hostile.enumerated().map { index, text in
-            Row(id: "r\(index)", text: text, detail: text, deleteTitle: text, fields: JSONObject([JSONMember("t", .string(text))]))
+            Row(
+                id: "r\(index)", text: text, detail: text, deleteTitle: text,
+                fields: JSONObject([JSONMember("t", .string(text))]))
         }
         let table = Table(
             id: "hostile", title: hostile[1], header: hostile[0], footer: hostile[3],
@@ -107,7 +111,8 @@ import Testing
     @Test func decodesOneTableOrAnArrayOfThem() throws {
         let one = try ModelDecoder.tables(from: CodingFixture.parse(#"{"id": "a"}"#))
         #expect(one.map(\.id) == ["a"])
-        let many = try ModelDecoder.tables(from: CodingFixture.parse(#"[{"id": "a"}, {"id": "b", "style": "grouped"}]"#))
+        let many = try ModelDecoder.tables(
+            from: CodingFixture.parse(#"[{"id": "a"}, {"id": "b", "style": "grouped"}]"#))
         #expect(many.map(\.id) == ["a", "b"])
         #expect(many[1].style == .grouped)
         #expect(try ModelDecoder.tables(from: CodingFixture.parse("[]")).isEmpty)
@@ -128,7 +133,8 @@ import Testing
     @Test func integralDoublesInFieldsReadBackEqual() throws {
         let table = try ModelDecoder.table(
             from: CodingFixture.parse(
-                #"{"id": "t", "sections": [{"rows": [{"fields": {"a": 2.0, "b": [-0.0, 1e2, 2.5], "c": {"d": 1e300}}}]}]}"#))
+                #"{"id": "t", "sections": [{"rows": [{"fields": {"a": 2.0, "b": [-0.0, 1e2, 2.5], "c": {"d": 1e300}}}]}]}"#
+            ))
         let fields = table.sections[0].rows[0].fields
         #expect(fields["a"] == .integer(2))
         #expect(fields["b"] == .array([.integer(0), .integer(100), .double(2.5)]))
@@ -143,7 +149,8 @@ import Testing
                 {"id": null, "detail": null, "image": null, "height": null, "template": null, "link": null, "detailLink": null}
                 """#))
         #expect(row == Row())
-        let section = try ModelDecoder.section(from: CodingFixture.parse(#"{"id": null, "header": null, "footer": null, "indexTitle": null}"#))
+        let section = try ModelDecoder.section(
+            from: CodingFixture.parse(#"{"id": null, "header": null, "footer": null, "indexTitle": null}"#))
         #expect(section == Section())
     }
 }

@@ -8,13 +8,25 @@ import Testing
             #"""
             {"id": "t", "sections": [{"rows": []}, {"rows": [{}, {}, {}, {"accessory": "arrow"}]}]}
             """#)
-        #expect(issues == [#"$.sections[1].rows[3].accessory: unknown value "arrow"; expected one of "none", "disclosureIndicator", "detailDisclosureButton", "checkmark", "detailButton""#])
+        #expect(
+            issues == [
+                #"$.sections[1].rows[3].accessory: unknown value "arrow"; expected one of "none", "disclosureIndicator", "detailDisclosureButton", "checkmark", "detailButton""#
+            ])
     }
 
     @Test(arguments: [
-        (#"{"style": "fancy"}"#, #"$.sections[0].rows[0].style: unknown value "fancy"; expected one of "default", "subtitle", "value1", "value2", "custom""#),
-        (#"{"selectionStyle": "blue"}"#, #"$.sections[0].rows[0].selectionStyle: unknown value "blue"; expected one of "default", "none""#),
-        (#"{"editingStyle": "remove"}"#, #"$.sections[0].rows[0].editingStyle: unknown value "remove"; expected one of "delete", "insert", "none""#),
+        (
+            #"{"style": "fancy"}"#,
+            #"$.sections[0].rows[0].style: unknown value "fancy"; expected one of "default", "subtitle", "value1", "value2", "custom""#
+        ),
+        (
+            #"{"selectionStyle": "blue"}"#,
+            #"$.sections[0].rows[0].selectionStyle: unknown value "blue"; expected one of "default", "none""#
+        ),
+        (
+            #"{"editingStyle": "remove"}"#,
+            #"$.sections[0].rows[0].editingStyle: unknown value "remove"; expected one of "delete", "insert", "none""#
+        ),
         (#"{"text": 5}"#, "$.sections[0].rows[0].text: expected a string, found a number"),
         (#"{"text": null}"#, "$.sections[0].rows[0].text: expected a string, found null"),
         (#"{"detail": true}"#, "$.sections[0].rows[0].detail: expected a string or null, found a boolean"),
@@ -25,17 +37,38 @@ import Testing
         (#"{"id": "u s a"}"#, "$.sections[0].rows[0].id: id must match [A-Za-z0-9_-]{1,64}"),
         (#"{"id": ""}"#, "$.sections[0].rows[0].id: id must match [A-Za-z0-9_-]{1,64}"),
         (#"{"id": 7}"#, "$.sections[0].rows[0].id: expected a string, found a number"),
-        (#"{"indentationLevel": 17}"#, "$.sections[0].rows[0].indentationLevel: expected an integer from 0 to 16, found 17"),
-        (#"{"indentationLevel": -1}"#, "$.sections[0].rows[0].indentationLevel: expected an integer from 0 to 16, found -1"),
+        (
+            #"{"indentationLevel": 17}"#,
+            "$.sections[0].rows[0].indentationLevel: expected an integer from 0 to 16, found 17"
+        ),
+        (
+            #"{"indentationLevel": -1}"#,
+            "$.sections[0].rows[0].indentationLevel: expected an integer from 0 to 16, found -1"
+        ),
         (#"{"indentationLevel": 1.5}"#, "$.sections[0].rows[0].indentationLevel: expected an integer, found 1.5"),
-        (#"{"height": 0}"#, "$.sections[0].rows[0].height: expected a number greater than 0 and at most 10000, found 0"),
-        (#"{"height": -3.5}"#, "$.sections[0].rows[0].height: expected a number greater than 0 and at most 10000, found -3.5"),
-        (#"{"height": 10000.5}"#, "$.sections[0].rows[0].height: expected a number greater than 0 and at most 10000, found 10000.5"),
+        (
+            #"{"height": 0}"#,
+            "$.sections[0].rows[0].height: expected a number greater than 0 and at most 10000, found 0"
+        ),
+        (
+            #"{"height": -3.5}"#,
+            "$.sections[0].rows[0].height: expected a number greater than 0 and at most 10000, found -3.5"
+        ),
+        (
+            #"{"height": 10000.5}"#,
+            "$.sections[0].rows[0].height: expected a number greater than 0 and at most 10000, found 10000.5"
+        ),
         (#"{"height": "44"}"#, "$.sections[0].rows[0].height: expected a number, found a string"),
         (#"{"style": "custom"}"#, #"$.sections[0].rows[0]: a row of style "custom" needs a template"#),
-        (#"{"style": "custom", "template": "a.b"}"#, "$.sections[0].rows[0].template: template must match [A-Za-z0-9_-]{1,64}"),
+        (
+            #"{"style": "custom", "template": "a.b"}"#,
+            "$.sections[0].rows[0].template: template must match [A-Za-z0-9_-]{1,64}"
+        ),
         (#"{"fields": []}"#, "$.sections[0].rows[0].fields: expected an object, found an array"),
-        (#"{"fields": {"a b": 1}}"#, #"$.sections[0].rows[0].fields["a b"]: field name must match [A-Za-z0-9_-]{1,64}"#),
+        (
+            #"{"fields": {"a b": 1}}"#,
+            #"$.sections[0].rows[0].fields["a b"]: field name must match [A-Za-z0-9_-]{1,64}"#
+        ),
         ("[]", "$.sections[0].rows[0]: expected an object, found an array"),
     ])
     func refusesABadRow(row: String, issue: String) throws {
@@ -77,7 +110,8 @@ import Testing
     ])
     func allowsHTTPAndPaths(url: String) throws {
         let json = String(decoding: JSONValue.string(url).jsonBytes, as: UTF8.self)
-        let row = try ModelDecoder.row(from: CodingFixture.parse(#"{"image": \#(json), "link": \#(json), "detailLink": \#(json)}"#))
+        let row = try ModelDecoder.row(
+            from: CodingFixture.parse(#"{"image": \#(json), "link": \#(json), "detailLink": \#(json)}"#))
         #expect(row.image == url && row.link == url && row.detailLink == url)
     }
 
@@ -121,7 +155,10 @@ import Testing
             try CodingFixture.tableIssues(#"{"id": "\#(String(repeating: "a", count: 65))"}"#) == [
                 "$.id: id must match [A-Za-z0-9_-]{1,64}"
             ])
-        #expect(try CodingFixture.tableIssues(#"{"id": "t", "style": "fancy"}"#) == [#"$.style: unknown value "fancy"; expected one of "plain", "grouped", "insetGrouped""#])
+        #expect(
+            try CodingFixture.tableIssues(#"{"id": "t", "style": "fancy"}"#) == [
+                #"$.style: unknown value "fancy"; expected one of "plain", "grouped", "insetGrouped""#
+            ])
         #expect(
             try CodingFixture.tableIssues(#"{"id": "t", "rowHeight": 0}"#) == [
                 "$.rowHeight: expected a number greater than 0 and at most 10000, found 0"
@@ -174,7 +211,8 @@ import Testing
     }
 
     @Test func limitsAreConfigurable() throws {
-        let limits = ModelLimits(maxFieldBytes: 4, maxIDLength: 3, maxCustomFields: 1, maxIndentationLevel: 2, maxRowHeight: 100)
+        let limits = ModelLimits(
+            maxFieldBytes: 4, maxIDLength: 3, maxCustomFields: 1, maxIndentationLevel: 2, maxRowHeight: 100)
         let issues = try CodingFixture.tableIssues(
             #"""
             {"id": "abcd", "rowHeight": 101, "sections": [{"rows": [

@@ -11,7 +11,8 @@ struct DefaultViewTests {
     @Test("decoded from sort and group, written back as given")
     func roundTrip() throws {
         let table = try ModelDecoder.table(
-            from: Self.parse(#"{"id": "t", "defaultView": {"sort": "-fields.pop,text", "group": "detail"}, "sections": []}"#))
+            from: Self.parse(
+                #"{"id": "t", "defaultView": {"sort": "-fields.pop,text", "group": "detail"}, "sections": []}"#))
         #expect(
             table.defaultView
                 == TableQuery(

@@ -32,13 +32,17 @@ struct DiffRandomTables {
     /// A section with a fresh id, or one without an id headed by a few names.
     mutating func section(rows count: Int) -> Section {
         let rows = (0..<count).map { _ in row() }
-        if chance(withoutIDPercent) { return Section(header: ["A", "B", nil].randomElement(using: &random)!, rows: rows) }
+        if chance(withoutIDPercent) {
+            return Section(header: ["A", "B", nil].randomElement(using: &random)!, rows: rows)
+        }
         let id = freshID("s")
         return Section(id: id, header: id, rows: rows)
     }
 
     mutating func table(sections: Int, rowsPerSection: ClosedRange<Int>) -> Table {
-        Table(id: "t", sections: (0..<sections).map { _ in section(rows: Int.random(in: rowsPerSection, using: &random)) })
+        Table(
+            id: "t", sections: (0..<sections).map { _ in section(rows: Int.random(in: rowsPerSection, using: &random)) }
+        )
     }
 
     /// `table` after `count` random edits of every kind (of rows only, unless `sectionEdits`).
@@ -66,7 +70,8 @@ struct DiffRandomTables {
                 sections.remove(at: Int.random(in: sections.indices, using: &random))
             case 9:  // insert a section
                 let inserted = section(rows: Int.random(in: 0...3, using: &random))
-                sections.insert((inserted, Array(inserted.rows)), at: Int.random(in: 0...sections.count, using: &random))
+                sections.insert(
+                    (inserted, Array(inserted.rows)), at: Int.random(in: 0...sections.count, using: &random))
             case 10 where !sections.isEmpty:  // move a section
                 let moved = sections.remove(at: Int.random(in: sections.indices, using: &random))
                 sections.insert(moved, at: Int.random(in: 0...sections.count, using: &random))

@@ -47,7 +47,9 @@ struct DiffSupportTests {
         let ids = (0...20).map { String(repeating: "x", count: $0) + "yz" }
         let old = snapshot(ids)
         let new = snapshot(
-            ids.flatMap { [String(decoding: Array($0.utf8), as: UTF8.self), $0.dropLast() + "Z", String($0.dropLast())] })
+            ids.flatMap {
+                [String(decoding: Array($0.utf8), as: UTF8.self), $0.dropLast() + "Z", String($0.dropLast())]
+            })
         #expect(old.idsAreASCII && new.idsAreASCII)
         for index in ids.indices {
             #expect(old.sameID(index, 3 * index, of: new))
@@ -85,7 +87,8 @@ struct DiffSupportTests {
     func rowKeyHash() {
         var ascii = true
         // Every length around the 8-byte words the hash reads.
-        let ids = (0...40).map { String(repeating: "a", count: $0) } + ["r1", "r2", "1r", "row 12345678", "row 12345679"]
+        let ids =
+            (0...40).map { String(repeating: "a", count: $0) } + ["r1", "r2", "1r", "row 12345678", "row 12345679"]
         let hashes = ids.map { RowKey.hash($0, isASCII: &ascii) }
         #expect(ascii)
         #expect(Set(hashes).count == ids.count)

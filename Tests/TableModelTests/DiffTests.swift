@@ -34,7 +34,8 @@ struct DiffRowTests {
 
     @Test("a row moved within its section: the others stay, one move")
     func moveWithinSection() throws {
-        let batches = F.expectDiff(from: F.table([["a", "b", "c", "d", "e"]]), to: F.table([["b", "c", "d", "e", "a"]]))
+        let batches = F.expectDiff(
+            from: F.table([["a", "b", "c", "d", "e"]]), to: F.table([["b", "c", "d", "e", "a"]]))
         #expect(batches.count == 1)
         #expect(batches.first?.moveRows == [move(path(0, 0), path(0, 4))])
     }
@@ -48,7 +49,8 @@ struct DiffRowTests {
 
     @Test("a row moved to another section is a move, not a delete and an insert")
     func moveAcrossSections() {
-        let batches = F.expectDiff(from: F.table([["a", "b", "c"], ["d", "e"]]), to: F.table([["a", "c"], ["d", "b", "e"]]))
+        let batches = F.expectDiff(
+            from: F.table([["a", "b", "c"], ["d", "e"]]), to: F.table([["a", "c"], ["d", "b", "e"]]))
         #expect(batches.count == 1)
         #expect(batches.first?.moveRows == [move(path(0, 1), path(1, 1))])
         #expect(batches.first?.deleteRows.isEmpty == true)
@@ -128,7 +130,9 @@ struct DiffSectionTests {
     @Test("sections without ids are matched by header, footer and index title")
     func sectionsWithoutIDs() {
         let old = F.table([Section(header: "A", rows: [F.row("a")]), Section(header: "B", rows: [F.row("b")])])
-        let new = F.table([Section(header: "B", rows: [F.row("b")]), Section(header: "A", rows: [F.row("a"), F.row("c")])])
+        let new = F.table([
+            Section(header: "B", rows: [F.row("b")]), Section(header: "A", rows: [F.row("a"), F.row("c")]),
+        ])
         let batches = F.expectDiff(from: old, to: new)
         #expect(batches.count == 1)
         #expect(batches.first?.moveSections.count == 1)

@@ -91,7 +91,9 @@ struct SnapshotReference {
                 var rows: [Row] = []
                 for row in section.rows {
                     guard let rowID = row.id else { throw fail("missing-id") }
-                    guard find(rowID) == nil, !rows.contains(where: { $0.id == rowID }) else { throw fail("duplicate-id") }
+                    guard find(rowID) == nil, !rows.contains(where: { $0.id == rowID }) else {
+                        throw fail("duplicate-id")
+                    }
                     rows.append(row)
                 }
                 sections.insert((section, rows), at: at)
@@ -233,7 +235,8 @@ struct IdentifiedEditPropertyTests {
                 let batch = try IdentifiedBatch(edits: edits).translated(for: table)
                 if let referenceError {
                     failures += 1
-                    Issue.record("#\(iteration): translated, the reference refused (\(referenceError.type))\n\(table)\n\(edits)")
+                    Issue.record(
+                        "#\(iteration): translated, the reference refused (\(referenceError.type))\n\(table)\n\(edits)")
                     continue
                 }
                 var applied = table
@@ -246,7 +249,9 @@ struct IdentifiedEditPropertyTests {
             } catch {
                 if referenceError?.type != error.type {
                     failures += 1
-                    Issue.record("#\(iteration): \(error) (\(error.type)); reference \(String(describing: referenceError?.type))\n\(table)\n\(edits)")
+                    Issue.record(
+                        "#\(iteration): \(error) (\(error.type)); reference \(String(describing: referenceError?.type))\n\(table)\n\(edits)"
+                    )
                 }
                 rules.insert(error.type)
             }

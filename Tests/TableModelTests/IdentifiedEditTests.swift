@@ -51,7 +51,10 @@ struct IdentifiedEditTests {
             .insertItems([Row(id: "n1"), Row(id: "n2")], .after("a3")),
             .insertItems([Row(id: "n3")], .end(section: nil)),
         ])
-        #expect(batch.insertRows.map(\.at) == [TableIndexPath(0, 0), TableIndexPath(0, 5), TableIndexPath(0, 6), TableIndexPath(1, 2)])
+        #expect(
+            batch.insertRows.map(\.at) == [
+                TableIndexPath(0, 0), TableIndexPath(0, 5), TableIndexPath(0, 6), TableIndexPath(1, 2),
+            ])
         #expect(batch.moveRows.isEmpty && batch.deleteRows.isEmpty)
         #expect(ids(table) == [["n0", "a0", "a1", "a2", "a3", "n1", "n2"], ["b0", "-", "n3"]])
     }
@@ -101,7 +104,8 @@ struct IdentifiedEditTests {
         ])
         #expect(batch.reloadSections.map(\.at) == [1])
         #expect(batch.reloadSections[0].section.header == "B!")
-        #expect(batch.deleteRows == [TableIndexPath(0, 0)], "a row moved into a replaced section is deleted where it was")
+        #expect(
+            batch.deleteRows == [TableIndexPath(0, 0)], "a row moved into a replaced section is deleted where it was")
         #expect(batch.moveRows.isEmpty)
         #expect(ids(table) == [["a1", "a2", "a3"], ["b0", "a0", "-"]])
     }
@@ -123,7 +127,9 @@ struct IdentifiedEditTests {
 
     @Test("A reloaded section that moves is deleted and inserted: UIKit reloads and moves it no more than a row")
     func reloadedAndMoved() throws {
-        let (batch, table) = try translate([.reloadSections([Section(id: "a", header: "A!")]), .moveSection("a", .after("b"))])
+        let (batch, table) = try translate([
+            .reloadSections([Section(id: "a", header: "A!")]), .moveSection("a", .after("b")),
+        ])
         #expect(batch.deleteSections == [0])
         #expect(batch.insertSections.map(\.at) == [1])
         #expect(batch.insertSections.first?.section.rows.map(\.id) == ["a0", "a1", "a2", "a3"])
@@ -175,7 +181,9 @@ struct IdentifiedEditTests {
             detail: "attempt to reload section \"zz\", which is not in the table"),
         Refusal(
             edits: [.insertItems([Row(id: "b0")], .end(section: "a"))], type: "duplicate-id",
-            detail: "attempt to insert item \"b0\", which is already in the table at [1, 0] in section \"b\"; item ids are unique"),
+            detail:
+                "attempt to insert item \"b0\", which is already in the table at [1, 0] in section \"b\"; item ids are unique"
+        ),
         Refusal(
             edits: [.insertItems([Row(id: "n"), Row(id: "n")], .end(section: "a"))], type: "duplicate-id",
             detail: "item \"n\" is named twice in insertItems; item ids are unique"),
@@ -184,18 +192,23 @@ struct IdentifiedEditTests {
             detail: "item \"a0\" is named twice in deleteItems; item ids are unique"),
         Refusal(
             edits: [.insertSections([Section(id: "a")], .end)], type: "duplicate-id",
-            detail: "attempt to insert section \"a\", which is already in the table at section 0; section ids are unique"),
+            detail:
+                "attempt to insert section \"a\", which is already in the table at section 0; section ids are unique"),
         Refusal(
             edits: [.insertSections([Section(id: "n"), Section(id: "n")], .end)], type: "duplicate-id",
             detail: "section \"n\" is named twice in insertSections; section ids are unique"),
         Refusal(
-            edits: [.moveItem("a0", .end(section: "b")), .insertSections([Section(id: "n", rows: [Row(id: "a0")])], .end)],
+            edits: [
+                .moveItem("a0", .end(section: "b")), .insertSections([Section(id: "n", rows: [Row(id: "a0")])], .end),
+            ],
             type: "duplicate-id",
             detail:
                 "attempt to insert section \"n\" with item \"a0\", which is already in the table at [1, 2] in section \"b\"; item ids are unique"
         ),
         Refusal(
-            edits: [.insertSections([Section(id: "n", rows: [Row(id: "x")]), Section(id: "m", rows: [Row(id: "x")])], .end)],
+            edits: [
+                .insertSections([Section(id: "n", rows: [Row(id: "x")]), Section(id: "m", rows: [Row(id: "x")])], .end)
+            ],
             type: "duplicate-id", detail: "item \"x\" is named twice in insertSections; item ids are unique"),
         Refusal(
             edits: [.reconfigureItems([Row(id: "a1"), Row(id: "a1")])], type: "duplicate-id",

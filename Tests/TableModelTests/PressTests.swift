@@ -42,7 +42,8 @@ import Testing
 
     @Test func aRecordedPressReadsBackAndAppliesAgain() throws {
         let batch = try Self.table.pressBatch(forItem: "update-now")
-        let recorded = try RecordedDecoding.change(from: CodingFixture.parse(String(decoding: batch.changeJSONBytes(version: 1), as: UTF8.self)))
+        let recorded = try RecordedDecoding.change(
+            from: CodingFixture.parse(String(decoding: batch.changeJSONBytes(version: 1), as: UTF8.self)))
         #expect(recorded.version == 1)
         #expect(recorded.batch == batch)
         var table = Self.table

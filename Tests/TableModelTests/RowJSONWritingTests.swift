@@ -8,7 +8,8 @@ import Testing
 /// to the same object written member by member through `JSONWriter.object`.
 @Suite struct RowJSONWritingTests {
     static let worst = [
-        "", "\u{1}\u{1f}\u{0}", String(repeating: "\u{2028}\u{2029}", count: 40), String(repeating: "\"\\<>&", count: 30),
+        "", "\u{1}\u{1f}\u{0}", String(repeating: "\u{2028}\u{2029}", count: 40),
+        String(repeating: "\"\\<>&", count: 30),
         "Zoë 🇫🇷\n\r\t", String(repeating: "x", count: 5000),
     ]
 
@@ -26,8 +27,10 @@ import Testing
                         text: text, detail: other, image: number % 3 == 0 ? nil : text,
                         accessory: Accessory.allCases[(index + number) % Accessory.allCases.count], accessoryView: view,
                         selectionStyle: SelectionStyle.allCases[number % 2],
-                        editingStyle: EditingStyle.allCases[index % EditingStyle.allCases.count], canEdit: number % 2 == 1,
-                        canMove: index % 2 == 1, deleteTitle: other, indentationLevel: index == 0 ? Int.min : index * 1000,
+                        editingStyle: EditingStyle.allCases[index % EditingStyle.allCases.count],
+                        canEdit: number % 2 == 1,
+                        canMove: index % 2 == 1, deleteTitle: other,
+                        indentationLevel: index == 0 ? Int.min : index * 1000,
                         height: [nil, 44, -0.0, 1e300, 61.25, .infinity][(index + number) % 6], selected: number == 3,
                         template: number % 2 == 1 ? other : nil,
                         fields: number % 2 == 0 ? JSONObject() : JSONObject([JSONMember(text, .string(other))]),
@@ -44,10 +47,12 @@ import Testing
         let string: (String?) -> JSONValue = { $0.map(JSONValue.string) ?? .null }
         let members: [(String, JSONValue)] = [
             ("id", string(row.id)), ("style", .string(row.style.rawValue)), ("text", .string(row.text)),
-            ("detail", string(row.detail)), ("image", string(row.image)), ("accessory", .string(row.accessory.rawValue)),
+            ("detail", string(row.detail)), ("image", string(row.image)),
+            ("accessory", .string(row.accessory.rawValue)),
         ]
         let rest: [(String, JSONValue)] = [
-            ("selectionStyle", .string(row.selectionStyle.rawValue)), ("editingStyle", .string(row.editingStyle.rawValue)),
+            ("selectionStyle", .string(row.selectionStyle.rawValue)),
+            ("editingStyle", .string(row.editingStyle.rawValue)),
             ("canEdit", .bool(row.canEdit)), ("canMove", .bool(row.canMove)), ("deleteTitle", .string(row.deleteTitle)),
             ("indentationLevel", .integer(row.indentationLevel)), ("height", row.height.map(JSONValue.double) ?? .null),
             ("selected", .bool(row.selected)), ("template", string(row.template)), ("fields", .object(row.fields)),

@@ -47,7 +47,11 @@ struct RowListTests {
         while let node = pending.popLast() {
             if node.isLeaf { leaves.append(node) } else { branches.append(node); pending += node.children }
         }
-        #expect(leaves.allSatisfy { $0.rows.count == RowListNode.leafCapacity * 3 / 4 || $0.rows.count == RowListNode.leafCapacity * 3 / 4 - 1 })
+        #expect(
+            leaves.allSatisfy {
+                $0.rows.count == RowListNode.leafCapacity * 3 / 4
+                    || $0.rows.count == RowListNode.leafCapacity * 3 / 4 - 1
+            })
         #expect(branches.dropFirst().allSatisfy { $0.children.count <= RowListNode.branchCapacity * 3 / 4 })
         let height = list.height
         for step in 0..<leaves.count {
@@ -209,7 +213,9 @@ struct RowListBufferTests {
             switch step % 3 {
             case 0: list.insert(F.row(10_000 + step), at: Int.random(in: 0...count, using: &random))
             case 1: list.remove(at: Int.random(in: 0..<count, using: &random))
-            default: list.move(from: Int.random(in: 0..<count, using: &random), to: Int.random(in: 0..<count, using: &random))
+            default:
+                list.move(
+                    from: Int.random(in: 0..<count, using: &random), to: Int.random(in: 0..<count, using: &random))
             }
         }
         #expect(list.invariantViolations().isEmpty)
@@ -232,7 +238,9 @@ struct RowListBufferTests {
         #expect(leaves(built).map(\.rows.count) == leaves(expected).map(\.rows.count))
     }
 
-    @Test("a builder given fewer or more rows than expected still builds them all", arguments: [(100, 40), (100, 130), (5, 0)])
+    @Test(
+        "a builder given fewer or more rows than expected still builds them all",
+        arguments: [(100, 40), (100, 130), (5, 0)])
     func builderWithAnotherCount(expected: Int, actual: Int) {
         var builder = RowList.Builder(expectedCount: expected)
         for number in 0..<actual { builder.append(F.row(number)) }

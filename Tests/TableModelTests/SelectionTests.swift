@@ -111,7 +111,8 @@ struct SelectionTests {
             var table = Self.table(multiple: multiple)
             var reference = Set<TableIndexPath>()
             for _ in 0..<200 {
-                let path = TableIndexPath(Int.random(in: 0..<2, using: &generator), Int.random(in: 0..<2, using: &generator))
+                let path = TableIndexPath(
+                    Int.random(in: 0..<2, using: &generator), Int.random(in: 0..<2, using: &generator))
                 let selecting = Bool.random(using: &generator)
                 _ = try table.apply(try table.selectionBatch(selecting: selecting, at: path))
                 if selecting {

@@ -33,14 +33,16 @@ struct ViewRandomTables {
         if chance(80) { members.append(JSONMember("state", .string(pick(Self.states)))) }
         if chance(80) {
             members.append(
-                JSONMember("pop", chance(85) ? .integer(Int.random(in: 0...12, using: &random)) : .string(pick(Self.texts))))
+                JSONMember(
+                    "pop", chance(85) ? .integer(Int.random(in: 0...12, using: &random)) : .string(pick(Self.texts))))
         }
         return JSONObject(members)
     }
 
     mutating func row() -> Row {
         Row(
-            id: chance(withoutIDPercent) ? nil : freshID("r"), text: pick(Self.texts), detail: chance(50) ? pick(Self.texts) : nil,
+            id: chance(withoutIDPercent) ? nil : freshID("r"), text: pick(Self.texts),
+            detail: chance(50) ? pick(Self.texts) : nil,
             fields: fields())
     }
 
@@ -65,7 +67,9 @@ struct ViewRandomTables {
                 key: key(), op: pick(ViewFilter.Operator.allCases),
                 value: pick(Self.states + ["3", "7", "s", "item 3"]))
         }
-        query.sort = (0..<Int.random(in: 0...2, using: &random)).map { _ in ViewSortKey(key: key(), descending: chance(50)) }
+        query.sort = (0..<Int.random(in: 0...2, using: &random)).map { _ in
+            ViewSortKey(key: key(), descending: chance(50))
+        }
         query.group = chance(50) ? ViewSortKey(key: key(), descending: chance(30)) : nil
         return query
     }
@@ -101,7 +105,8 @@ struct ViewRandomTables {
                 sections.remove(at: Int.random(in: sections.indices, using: &random))
             case 7:
                 let inserted = section()
-                sections.insert((inserted, Array(inserted.rows)), at: Int.random(in: 0...sections.count, using: &random))
+                sections.insert(
+                    (inserted, Array(inserted.rows)), at: Int.random(in: 0...sections.count, using: &random))
             case 8 where !sections.isEmpty:
                 let moved = sections.remove(at: Int.random(in: sections.indices, using: &random))
                 sections.insert(moved, at: Int.random(in: 0...sections.count, using: &random))
@@ -114,7 +119,8 @@ struct ViewRandomTables {
                 break
             }
         }
-        return Table(id: table.id, title: title, version: table.version + 1, sections: sections.map { $0.0.withRows($0.1) })
+        return Table(
+            id: table.id, title: title, version: table.version + 1, sections: sections.map { $0.0.withRows($0.1) })
     }
 }
 
@@ -122,7 +128,9 @@ struct ViewRandomTables {
 struct ViewPropertyTests {
     /// Applies `batches` to `view` with the batch engine and with the reference
     /// engine of the UIKit rules; expects both to give `expected` (version aside).
-    static func expectReplay(_ batches: [Batch], on view: Table, gives expected: Table, _ note: @autoclosure () -> String) {
+    static func expectReplay(
+        _ batches: [Batch], on view: Table, gives expected: Table, _ note: @autoclosure () -> String
+    ) {
         var engine = view
         var reference: Table? = view
         for batch in batches {
@@ -223,7 +231,8 @@ struct ViewPropertyTests {
     /// How `sort` orders two rows, by the first key on which they differ
     /// (rows without a value last, in either direction): written from the
     /// rules of docs/API.md, "Views", to hold the view's order against.
-    static func sortOrder(_ a: Row, in first: Section, _ b: Row, in second: Section, by sort: [ViewSortKey]) -> Ordering {
+    static func sortOrder(_ a: Row, in first: Section, _ b: Row, in second: Section, by sort: [ViewSortKey]) -> Ordering
+    {
         for key in sort {
             let x = ViewValue(key.key, of: a, in: first)
             let y = ViewValue(key.key, of: b, in: second)

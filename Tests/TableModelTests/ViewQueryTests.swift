@@ -60,7 +60,10 @@ struct ViewQueryTests {
                 try Self.query(["filter[fields.population][lt]": "9000000", "filter[text][prefix]": "san"])
                     .view(of: Self.cities)) == [["sf"], ["sa"]])
         #expect(Self.ids(try Self.query(["filter[section]": "east"]).view(of: Self.cities)) == [["ny"]])
-        #expect(Self.ids(try Self.query(["filter[detail][ne]": "CA"]).view(of: Self.cities)) == [["sea"], ["sa", "sp"], ["ny"]])
+        #expect(
+            Self.ids(try Self.query(["filter[detail][ne]": "CA"]).view(of: Self.cities)) == [
+                ["sea"], ["sa", "sp"], ["ny"],
+            ])
         #expect(Self.ids(try Self.query(["filter[id][gte]": "sf"]).view(of: Self.cities)) == [["sf"], ["sp"]])
     }
 
@@ -72,7 +75,10 @@ struct ViewQueryTests {
         let items = Table(
             id: "t",
             sections: [
-                Section(rows: ["Item 10", "item 2", "Item 1", "Ítem 2"].enumerated().map { Row(id: "r\($0.offset)", text: $0.element) })
+                Section(
+                    rows: ["Item 10", "item 2", "Item 1", "Ítem 2"].enumerated().map {
+                        Row(id: "r\($0.offset)", text: $0.element)
+                    })
             ])
         #expect(Self.ids(try Self.query(["sort": "text"]).view(of: items)) == [["r2", "r1", "r3", "r0"]])
         #expect(Self.ids(try Self.query(["sort": "-text"]).view(of: items)) == [["r0", "r1", "r3", "r2"]])
@@ -143,14 +149,17 @@ struct ViewQueryTests {
         ])
         #expect(
             query.canonicalQuery
-                == "q=san%20antonio&filter[detail]=a%20b&filter[text][prefix]=S&sort=-fields.population,text&group=detail")
+                == "q=san%20antonio&filter[detail]=a%20b&filter[text][prefix]=S&sort=-fields.population,text&group=detail"
+        )
         #expect(try Self.query(["offset": "1"]).isEmpty)
         #expect(try Self.query(["q": " "]).isEmpty)
     }
 
     @Test("Finder order of folded text")
     func finderOrder() {
-        func order(_ a: String, _ b: String) -> Ordering { TextFolding.compare(TextFolding.fold(a), TextFolding.fold(b)) }
+        func order(_ a: String, _ b: String) -> Ordering {
+            TextFolding.compare(TextFolding.fold(a), TextFolding.fold(b))
+        }
         #expect(order("Item 2", "item 10") == .before)
         #expect(order("a", "A") == .same)
         #expect(order("é", "e") == .same)

@@ -14,7 +14,8 @@ import Testing
 
     @Test(arguments: TableStyle.allCases)
     func aSwitchIsACheckboxWithTheRoleSwitchInEveryStyle(style: TableStyle) throws {
-        let on = render([Row(id: "wifi", text: "Wi-Fi", accessoryView: .switch(isOn: true, isEnabled: true))], style: style)
+        let on = render(
+            [Row(id: "wifi", text: "Wi-Fi", accessoryView: .switch(isOn: true, isEnabled: true))], style: style)
         let input = try #require(HTMLProbe.startTags("input", in: on).first)
         #expect(input.attributeNames == ["type", "role", "class", "aria-label", "checked"])
         #expect(input.attributes["type"] == "checkbox" && input.attributes["role"] == "switch")
@@ -37,12 +38,14 @@ import Testing
     @Test func badgesAndButtonsOfOneShapeKeepTheirOwnEscapedText() throws {
         let rows = [
             Row(text: "a", accessoryView: .badge("<b>1</b>")), Row(text: "b", accessoryView: .badge("\"2\" & 'x'")),
-            Row(text: "c", accessoryView: .button(title: "Go <now>")), Row(text: "d", accessoryView: .button(title: "Stop")),
+            Row(text: "c", accessoryView: .button(title: "Go <now>")),
+            Row(text: "d", accessoryView: .button(title: "Stop")),
         ]
         #expect(HTMLProbe.text(ofClass: "badge", in: render(rows, at: 0)) == ["<b>1</b>"])
         #expect(render(rows, at: 0).contains("&lt;b&gt;1&lt;/b&gt;"))
         #expect(HTMLProbe.text(ofClass: "badge", in: render(rows, at: 1)) == ["\"2\" & 'x'"])
-        #expect(render(rows, at: 2).contains(#"<button class="accessory-button" type="button">Go &lt;now&gt;</button>"#))
+        #expect(
+            render(rows, at: 2).contains(#"<button class="accessory-button" type="button">Go &lt;now&gt;</button>"#))
         #expect(render(rows, at: 3).contains(#"<button class="accessory-button" type="button">Stop</button>"#))
         let button = try #require(HTMLProbe.startTags("button", in: render(rows, at: 3)).first)
         #expect(button.attributes["type"] == "button")
@@ -57,7 +60,8 @@ import Testing
     @Test func aSwitchLabelIsEscaped() throws {
         let html = render([Row(text: "\"><script>x</script>", accessoryView: .switch(isOn: true, isEnabled: true))])
         let input = try #require(HTMLProbe.startTags("input", in: html).first)
-        #expect(input.name == "input" && input.attributes["aria-label"].map(HTMLProbe.unescape) == "\"><script>x</script>")
+        #expect(
+            input.name == "input" && input.attributes["aria-label"].map(HTMLProbe.unescape) == "\"><script>x</script>")
         #expect(!html.contains("<script>"))
     }
 }

@@ -27,7 +27,8 @@ import Testing
         #expect(table["id"] == .string("countries"))
         #expect(table["style"] == .string("grouped"))
         let rows = rows(table)
-        #expect(rows.compactMap { $0["id"] } == ["england", "scotland", "usa", "france", "spain"].map(JSONValue.string))
+        #expect(
+            rows.compactMap { $0["id"] } == ["england", "scotland", "usa", "france", "spain"].map(JSONValue.string))
         for row in rows {
             #expect(row["style"] == .string("subtitle"))
             guard case .string(let image)? = row["image"] else {

@@ -22,7 +22,8 @@ import Testing
                 == (0..<10).map { String($0) })
         #expect(
             html.contains(
-                #"<tr class="more" data-section="1" data-next-offset="10" data-remaining="15"><td><a href="/tables/big/sections/1?offset=10">Show 15 more rows</a></td></tr>"#))
+                #"<tr class="more" data-section="1" data-next-offset="10" data-remaining="15"><td><a href="/tables/big/sections/1?offset=10">Show 15 more rows</a></td></tr>"#
+            ))
         // The short section is complete and has no more row.
         #expect(!html.contains(#"<tr class="more" data-section="0""#))
         #expect(!renderer.page(table).contains("class=\"more\""))
@@ -35,7 +36,8 @@ import Testing
         #expect(Fixtures.cells(html).map { $0.attributes["data-id"] } == (10..<20).map { "n\($0)" })
         #expect(
             html.hasSuffix(
-                #"<tr class="more" data-section="1" data-next-offset="20" data-remaining="5"><td><a href="/tables/big/sections/1?offset=20">Show 5 more rows</a></td></tr>"# + "\n"))
+                #"<tr class="more" data-section="1" data-next-offset="20" data-remaining="5"><td><a href="/tables/big/sections/1?offset=20">Show 5 more rows</a></td></tr>"#
+                    + "\n"))
 
         let last = renderer.rows(table, section: 1, range: 20..<25)
         #expect(Fixtures.cells(last).count == 5)
@@ -75,13 +77,15 @@ import Testing
                 rows.append(
                     Row(
                         id: "\(style)-\(accessory)", style: style, text: "\(style) <\(accessory)>",
-                        detail: accessory == .checkmark ? nil : "d'\(rows.count)", image: rows.count % 3 == 0 ? "/i.svg" : nil,
+                        detail: accessory == .checkmark ? nil : "d'\(rows.count)",
+                        image: rows.count % 3 == 0 ? "/i.svg" : nil,
                         accessory: accessory, selectionStyle: rows.count % 4 == 0 ? .none : .default,
                         editingStyle: rows.count % 2 == 0 ? .delete : .insert, canEdit: rows.count % 5 != 0,
                         canMove: rows.count % 3 != 0, deleteTitle: rows.count % 7 == 0 ? "" : "Delete \"it\"",
                         indentationLevel: rows.count % 3, height: rows.count % 6 == 0 ? 70 : nil,
                         selected: rows.count % 5 == 0, template: style == .custom ? "product" : nil,
-                        fields: rows.count % 8 == 0 ? JSONObject([JSONMember("name", .string("F\(rows.count)"))]) : JSONObject(),
+                        fields: rows.count % 8 == 0
+                            ? JSONObject([JSONMember("name", .string("F\(rows.count)"))]) : JSONObject(),
                         link: rows.count % 2 == 0 ? "/l/\(rows.count)" : "javascript:x()",
                         detailLink: rows.count % 3 == 0 ? "https://example.com/\(rows.count)" : nil))
             }

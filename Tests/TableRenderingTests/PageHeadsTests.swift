@@ -5,7 +5,9 @@ import Testing
 /// A page's head and tail are kept for later requests (`PageHeads`); a page drawn
 /// again shows what its table holds now, never a kept head of something else.
 @Suite struct PageHeadsTests {
-    private func table(title: String = "Kept", version: Int = 1, indexTitle: String = "A", text: String = "Row") -> Table {
+    private func table(title: String = "Kept", version: Int = 1, indexTitle: String = "A", text: String = "Row")
+        -> Table
+    {
         Table(
             id: "kept", title: title, header: "Top", footer: "Bottom", version: version,
             sections: (0..<2).map { s in

@@ -45,7 +45,8 @@ import Testing
     static func templates(_ overrides: [String: String]) throws -> URL {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("row-plan-\(UInt64.random(in: 0...UInt64.max))")
-        try FileManager.default.copyItem(at: URL(fileURLWithPath: Folders.templates).resolvingSymlinksInPath(), to: folder)
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: Folders.templates).resolvingSymlinksInPath(), to: folder)
         for (name, text) in overrides {
             try text.write(to: folder.appendingPathComponent("\(name).mustache"), atomically: true, encoding: .utf8)
         }
@@ -54,7 +55,8 @@ import Testing
 
     /// The rows of section 0 rendered one by one through swift-mustache (`rowThroughTemplate`).
     static func singleRows(_ renderer: TableRenderer, _ table: Table) -> String {
-        (0..<table.sections[0].rows.count).map { renderer.rowThroughTemplate(table, at: TableIndexPath(0, $0)) }.joined()
+        (0..<table.sections[0].rows.count).map { renderer.rowThroughTemplate(table, at: TableIndexPath(0, $0)) }
+            .joined()
     }
 
     /// The rows of section 0 drawn one by one, as a live update draws them (`row(_:at:)`).

@@ -56,7 +56,10 @@ import Testing
     @Test func imageElement() throws {
         let html = render(Row(text: "USA", image: "/public/flags/usa.svg"))
         let image = try #require(HTMLProbe.startTags("img", in: html).first)
-        #expect(image.attributes == ["class": "image", "src": "/public/flags/usa.svg", "alt": "", "width": "29", "height": "29"])
+        #expect(
+            image.attributes == [
+                "class": "image", "src": "/public/flags/usa.svg", "alt": "", "width": "29", "height": "29",
+            ])
         #expect(!render(Row(text: "no image")).contains("<img"))
     }
 
@@ -68,8 +71,10 @@ import Testing
         let expected: String? =
             switch accessory {
             case .none: nil
-            case .disclosureIndicator: #"<span class="accessory"><span class="chevron" aria-hidden="true"></span></span>"#
-            case .checkmark: #"<span class="accessory"><span class="checkmark" role="img" aria-label="Checked"></span></span>"#
+            case .disclosureIndicator:
+                #"<span class="accessory"><span class="chevron" aria-hidden="true"></span></span>"#
+            case .checkmark:
+                #"<span class="accessory"><span class="checkmark" role="img" aria-label="Checked"></span></span>"#
             case .detailButton:
                 #"<span class="accessory"><button type="button" class="info-button" aria-label="More info: Row"></button></span>"#
             case .detailDisclosureButton:
@@ -87,7 +92,8 @@ import Testing
         let html = render(Row(text: "France", accessory: accessory, detailLink: "https://en.wikipedia.org/wiki/Paris"))
         #expect(
             html.contains(
-                #"<a class="info-button" href="https://en.wikipedia.org/wiki/Paris" aria-label="More info: France"></a>"#))
+                #"<a class="info-button" href="https://en.wikipedia.org/wiki/Paris" aria-label="More info: France"></a>"#
+            ))
         #expect(!html.contains("<button"))
     }
 
@@ -98,7 +104,8 @@ import Testing
                 link: "/countries/england", detailLink: "/cities/london"))
         #expect(
             html.contains(
-                #"<td class="cell-body"><a class="cell-link" href="/countries/england"><img class="image" src="/e.svg" alt="" width="29" height="29"><span class="labels"><span class="text">England</span><span class="detail">London</span></span></a><span class="accessory"><a class="info-button" href="/cities/london""#))
+                #"<td class="cell-body"><a class="cell-link" href="/countries/england"><img class="image" src="/e.svg" alt="" width="29" height="29"><span class="labels"><span class="text">England</span><span class="detail">London</span></span></a><span class="accessory"><a class="info-button" href="/cities/london""#
+            ))
         let tag = try #require(Fixtures.cells(html).first)
         #expect(tag.has("has-link"))
         #expect(!render(Row(text: "plain")).contains("cell-link"))
@@ -140,7 +147,10 @@ import Testing
         let tag = try #require(Fixtures.cells(html).first)
         #expect(tag.has("style-custom"))
         #expect(HTMLProbe.text(ofClass: "text", in: html) == ["Flag & pole"])
-        #expect(html.contains(#"<span class="text">Flag &amp; pole</span><span class="detail">3×5 ft</span></span><span class="price">24</span>"#))
+        #expect(
+            html.contains(
+                #"<span class="text">Flag &amp; pole</span><span class="detail">3×5 ft</span></span><span class="price">24</span>"#
+            ))
         #expect(!html.contains("badge"))
 
         let unnamed = render(Row(style: .custom, text: "fallback", template: "product"))
@@ -151,7 +161,9 @@ import Testing
         for template in ["missing", nil, "../page", "cells/product"] as [String?] {
             let html = render(Row(style: .custom, text: "Plain text", detail: "ignored", template: template))
             #expect(Fixtures.cells(html).first?.has("style-custom") == true)
-            #expect(html.contains(#"<td class="cell-body"><span class="labels"><span class="text">Plain text</span></span></td>"#))
+            #expect(
+                html.contains(
+                    #"<td class="cell-body"><span class="labels"><span class="text">Plain text</span></span></td>"#))
         }
     }
 

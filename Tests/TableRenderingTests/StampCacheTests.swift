@@ -42,7 +42,8 @@ import Testing
         let renderer = try makeRenderer()
         for allowsSelection in [true, false, true] {
             let table = RowPlanTests.table(RowPlanTests.hostileRows(), allowsSelection: allowsSelection)
-            #expect(renderer.rows(table, section: 0, range: 0..<table.rowCount) == RowPlanTests.singleRows(renderer, table))
+            #expect(
+                renderer.rows(table, section: 0, range: 0..<table.rowCount) == RowPlanTests.singleRows(renderer, table))
         }
     }
 }

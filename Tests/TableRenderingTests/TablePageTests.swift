@@ -21,7 +21,8 @@ import Testing
     @Test func pageIsACompleteDocument() {
         let html = renderer.page(countries())
         #expect(html.hasPrefix("<!doctype html>\n<html lang=\"en\">"))
-        #expect(html.contains(#"<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">"#))
+        #expect(
+            html.contains(#"<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">"#))
         #expect(html.contains("<title>Countries · WebTableView</title>"))
         #expect(html.contains(#"<link rel="stylesheet" href="/public/tableview.css">"#))
         #expect(html.contains(#"<script type="module" src="/public/tableview.js"></script>"#))
@@ -31,8 +32,10 @@ import Testing
     }
 
     @Test func theNavigationBarOffersTheTableAsCSV() {
-        let export = #"<a class="nav-export" href="/api/tables/countries?format=csv" download title="Export as CSV" aria-label="Export as CSV"></a>"#
-        #expect(renderer.page(countries()).contains(#"<div class="nav-trailing" data-nav-actions>"# + export + "</div>"))
+        let export =
+            #"<a class="nav-export" href="/api/tables/countries?format=csv" download title="Export as CSV" aria-label="Export as CSV"></a>"#
+        #expect(
+            renderer.page(countries()).contains(#"<div class="nav-trailing" data-nav-actions>"# + export + "</div>"))
         #expect(renderer.sectionPage(countries(), section: 0, range: 0..<1).contains(export))
         #expect(!renderer.index([countries()]).contains("nav-export"), "the list of tables has nothing to export")
         let pieces = renderer.pagePieces(countries()).reduce(into: [UInt8]()) { $0 += $1 }
@@ -90,7 +93,8 @@ import Testing
         let plain = renderer.page(countries(style: .plain))
         #expect(
             plain.contains(
-                ##"<nav class="section-index" aria-label="Section index"><a href="#section-0">U</a><a href="#section-1">O</a></nav>"##))
+                ##"<nav class="section-index" aria-label="Section index"><a href="#section-0">U</a><a href="#section-1">O</a></nav>"##
+            ))
         for style in [TableStyle.grouped, .insetGrouped] {
             #expect(!renderer.page(countries(style: .plain), style: style).contains("section-index"))
         }
@@ -124,8 +128,14 @@ import Testing
         #expect(html.contains("<title>Tables · WebTableView</title>"))
         #expect(!html.contains("nav-back"))
         #expect(html.contains("2 tables"))
-        #expect(html.contains(#"<a href="/tables/countries"><span class="labels"><span class="text">Countries</span><span class="detail">Grouped · 2 sections · 3 rows</span>"#))
-        #expect(html.contains(#"<a href="/tables/us-cities"><span class="labels"><span class="text">US Cities</span><span class="detail">Plain · 0 sections · 0 rows</span>"#))
+        #expect(
+            html.contains(
+                #"<a href="/tables/countries"><span class="labels"><span class="text">Countries</span><span class="detail">Grouped · 2 sections · 3 rows</span>"#
+            ))
+        #expect(
+            html.contains(
+                #"<a href="/tables/us-cities"><span class="labels"><span class="text">US Cities</span><span class="detail">Plain · 0 sections · 0 rows</span>"#
+            ))
         #expect(!html.contains("No tables yet"))
         #expect(renderer.index([]).contains("No tables yet"))
     }

@@ -54,7 +54,8 @@ import Testing
             to: folder.appendingPathComponent("cells/mine.mustache"), atomically: true, encoding: .utf8)
         let renderer = try TableRenderer(templatesDirectory: folder.path + "/")
         let table = Fixtures.table(rows: [Row(style: .custom, text: "t", template: "mine")])
-        #expect(renderer.row(table, at: TableIndexPath(0, 0)).contains(#"<td class="cell-body"><b class="mine"></b></td>"#))
+        #expect(
+            renderer.row(table, at: TableIndexPath(0, 0)).contains(#"<td class="cell-body"><b class="mine"></b></td>"#))
     }
 
     /// Rows are drawn in bulk from one rendering per shape; a template that

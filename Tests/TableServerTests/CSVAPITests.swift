@@ -33,12 +33,14 @@ import Testing
     @Test(arguments: [
         ("", "application/json"), ("*/*", "application/json"),
         ("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "application/json"),
-        ("application/json, text/csv;q=0.5", "application/json"), ("text/csv;q=0.9, application/json;q=0.4", "text/csv"),
+        ("application/json, text/csv;q=0.5", "application/json"),
+        ("text/csv;q=0.9, application/json;q=0.4", "text/csv"),
         ("text/*", "text/csv"), ("application/problem+json", "application/json"),
     ])
     func acceptChoosesTheForm(_ pair: (accept: String, type: String)) throws {
         try withServer(.inProcess) { client in
-            let response = try client.request(.GET, "/api/tables/t", headers: pair.accept.isEmpty ? [:] : ["Accept": pair.accept])
+            let response = try client.request(
+                .GET, "/api/tables/t", headers: pair.accept.isEmpty ? [:] : ["Accept": pair.accept])
             #expect(response.status == 200)
             #expect(response.headers["Content-Type"]?.hasPrefix(pair.type) == true, "\(pair.accept)")
         }
@@ -69,7 +71,9 @@ import Testing
     }
 
     @Test func largeExportsAreSentInPiecesAndCompressed() throws {
-        let rows = (0..<5000).map { Row(id: "r\($0)", text: "row \($0)", fields: JSONObject([JSONMember("n", .integer($0))])) }
+        let rows = (0..<5000).map {
+            Row(id: "r\($0)", text: "row \($0)", fields: JSONObject([JSONMember("n", .integer($0))]))
+        }
         let table = Table(id: "big", sections: [Section(header: "S", rows: rows)])
         try withServer(.live, tables: [table]) { client in
             let plain = try client.request(.GET, "/api/tables/big?format=csv")
@@ -104,7 +108,8 @@ import Testing
             #expect(badStyle.status == 400)
             #expect(try client.request(.GET, "/api/tables/x").status == 404, "a refused upload changes nothing")
             let jsonWithBadOption = try client.request(
-                .PUT, "/api/tables/t?style=fancy", headers: ["Content-Type": "application/json"], body: body(#"{"id":"t"}"#))
+                .PUT, "/api/tables/t?style=fancy", headers: ["Content-Type": "application/json"],
+                body: body(#"{"id":"t"}"#))
             #expect(jsonWithBadOption.status == 400, "a malformed option is refused whatever the body")
         }
     }
@@ -115,7 +120,8 @@ import Testing
             let created = try client.request(
                 .POST, "/api/tables?table-id=big", headers: ["Content-Type": "text/csv"], body: body(csv))
             #expect(created.status == 413)
-            let replaced = try client.request(.PUT, "/api/tables/t", headers: ["Content-Type": "text/csv"], body: body(csv))
+            let replaced = try client.request(
+                .PUT, "/api/tables/t", headers: ["Content-Type": "text/csv"], body: body(csv))
             #expect(replaced.status == 413)
             #expect(try client.request(.GET, "/api/tables/big").status == 404)
             #expect(try client.request(.GET, "/api/tables/t").json["version"]?.int == 0)
@@ -126,7 +132,8 @@ import Testing
         try withServer(.inProcess) { client in
             let csv = "name,id\n" + (0..<25).map { "n\($0)\n" }.joined() + "x\"y,z\n"
             let refused = try client.request(
-                .POST, "/api/tables?table-id=bad", headers: ["Content-Type": "text/csv; charset=utf-8"], body: body(csv))
+                .POST, "/api/tables?table-id=bad", headers: ["Content-Type": "text/csv; charset=utf-8"], body: body(csv)
+            )
             #expect(refused.status == 422)
             let errors = try #require(try refused.json["errors"]?.array)
             #expect(errors.count == 21)

@@ -168,7 +168,9 @@ import Testing
                 #expect(coded.headers["Vary"] == "Accept-Encoding", "\(path)")
                 #expect(try coded.decodedBody() == plain.body, "\(path)")
                 if coded.headers["Content-Encoding"] != nil {
-                    #expect(coded.headers["ETag"] == plain.headers["ETag"].map { $0.dropLast() + "-\(coding)\"" }, "\(path)")
+                    #expect(
+                        coded.headers["ETag"] == plain.headers["ETag"].map { $0.dropLast() + "-\(coding)\"" }, "\(path)"
+                    )
                     let again = try client.request(
                         .GET, path, headers: ["Accept-Encoding": coding, "If-None-Match": coded.headers["ETag"] ?? ""])
                     #expect(again.status == 304, "\(path)")
@@ -183,7 +185,8 @@ import Testing
         try withServer(.live) { client in
             let connection = try client.connect()
             defer { connection.close() }
-            try connection.send("GET /api/tables/t/events?since=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip, br\r\n\r\n")
+            try connection.send(
+                "GET /api/tables/t/events?since=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip, br\r\n\r\n")
             let head = try connection.readHead()
             #expect(head.status == 200)
             #expect(head.headers["Content-Encoding"] == nil)

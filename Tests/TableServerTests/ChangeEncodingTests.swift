@@ -32,16 +32,20 @@ import Testing
         #expect(edit.version == 1)
         let change = try #require((try store.changes("t", since: 0)).changes?.first)
         #expect(change.json == edit.json)
-        #expect(try JSONParser().parse(edit.json)["batch"]?["moveRows"]?[0]?["to"] == .array([.integer(0), .integer(1)]))
+        #expect(
+            try JSONParser().parse(edit.json)["batch"]?["moveRows"]?[0]?["to"] == .array([.integer(0), .integer(1)]))
 
         // The event is `update`, with id 1, and its data is the change's JSON with `html` added.
         let text = String(decoding: change.event, as: UTF8.self)
-        #expect(text.hasPrefix("event: update\nid: 1\ndata: " + String(decoding: edit.json.dropLast(), as: UTF8.self) + #","html":"#))
+        #expect(
+            text.hasPrefix(
+                "event: update\nid: 1\ndata: " + String(decoding: edit.json.dropLast(), as: UTF8.self) + #","html":"#))
         #expect(text.hasSuffix("}\n\n"))
         let data = try eventData(change.event)
         #expect(data["version"] == .integer(1))
         #expect(data["batch"] == (try JSONParser().parse(edit.json))["batch"])
-        #expect(data["html"] == .object(JSONObject([JSONMember("sections", .array([])), JSONMember("rows", .array([]))])))
+        #expect(
+            data["html"] == .object(JSONObject([JSONMember("sections", .array([])), JSONMember("rows", .array([]))])))
     }
 
     @Test func aReloadCarriesTheRowsHTMLAfterTheSameJSON() throws {

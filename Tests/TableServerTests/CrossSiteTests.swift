@@ -19,7 +19,9 @@ import Testing
             headers.set("Host", "rebind.attacker.example")
             let edit = try client.request(.POST, "/api/tables/t/batch", headers: headers, body: batch)
             #expect(edit.status == 421)
-            #expect(try client.request(.GET, "/api/tables/t", headers: ["Host": "rebind.attacker.example:\(client.port!)"]).status == 421)
+            #expect(
+                try client.request(.GET, "/api/tables/t", headers: ["Host": "rebind.attacker.example:\(client.port!)"])
+                    .status == 421)
             #expect(try version(client) == 0)
             for host in ["localhost:\(client.port!)", "127.0.0.1", "[::1]:\(client.port!)", "LOCALHOST"] {
                 #expect(try client.request(.GET, "/api/tables/t", headers: ["Host": host]).status == 200, "\(host)")
@@ -47,13 +49,15 @@ import Testing
                 ["Content-Type": "text/plain", "Origin": "http://127.0.0.1:1", "Host": host],
                 ["Content-Type": "text/plain", "Sec-Fetch-Site": "cross-site", "Host": host],
             ] {
-                let select = try client.request(.POST, "/api/tables/t/sections/0/rows/0/select", headers: headers, body: body("x"))
+                let select = try client.request(
+                    .POST, "/api/tables/t/sections/0/rows/0/select", headers: headers, body: body("x"))
                 #expect(select.status == 403, "\(headers)")
                 #expect(try select.json["type"]?.string == "cross-site-request")
             }
             #expect(try version(client) == 0)
             let sameOrigin = try client.request(
-                .POST, "/api/tables/t/sections/0/rows/0/select", headers: ["Origin": ours, "Host": host, "Sec-Fetch-Site": "same-origin"])
+                .POST, "/api/tables/t/sections/0/rows/0/select",
+                headers: ["Origin": ours, "Host": host, "Sec-Fetch-Site": "same-origin"])
             #expect(sameOrigin.status == 200)
             let tool = try client.request(.POST, "/api/tables/t/batch", headers: jsonHeaders, body: batch)
             #expect(tool.status == 200)
@@ -78,7 +82,10 @@ import Testing
         try withServer(.live, configure: configure) { client in
             let preflight = try client.request(
                 .OPTIONS, "/api/tables/t/batch",
-                headers: ["Origin": app, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type, if-match"])
+                headers: [
+                    "Origin": app, "Access-Control-Request-Method": "POST",
+                    "Access-Control-Request-Headers": "content-type, if-match",
+                ])
             #expect(preflight.status == 204)
             #expect(preflight.headers["Access-Control-Allow-Origin"] == app)
             #expect(preflight.headers["Access-Control-Allow-Methods"] == "POST, OPTIONS")
@@ -94,7 +101,9 @@ import Testing
             #expect(edit.headers["Access-Control-Expose-Headers"]?.contains("ETag") == true)
             // Read twice: the second may come from the kept answers, which carry no CORS fields.
             for _ in 0..<2 {
-                #expect(try client.request(.GET, "/api/tables/t", headers: ["Origin": app]).headers["Access-Control-Allow-Origin"] == app)
+                #expect(
+                    try client.request(.GET, "/api/tables/t", headers: ["Origin": app]).headers[
+                        "Access-Control-Allow-Origin"] == app)
             }
             headers.set("Origin", "http://other.example")
             #expect(try client.request(.POST, "/api/tables/t/batch", headers: headers, body: batch).status == 403)
@@ -117,7 +126,10 @@ import Testing
     @Test func thePageHasNoInlineScriptsOrHandlers() throws {
         try withServer(.inProcess) { client in
             let page = try client.request(.GET, "/tables/t").text
-            #expect(page.range(of: #"<script type="module" src="/[a-z0-9/]*/tableview\.js"></script>"#, options: .regularExpression) != nil)
+            #expect(
+                page.range(
+                    of: #"<script type="module" src="/[a-z0-9/]*/tableview\.js"></script>"#, options: .regularExpression
+                ) != nil)
             #expect(page.components(separatedBy: "<script").count == 2)
             #expect(page.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil)
         }

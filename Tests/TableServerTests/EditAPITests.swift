@@ -24,7 +24,9 @@ import Testing
             #expect(response.status == 200)
             let change = try response.json
             #expect(change["version"]?.int == 1)
-            #expect(change["batch"]?["deleteRows"] == .array([.array([.integer(0), .integer(1)]), .array([.integer(0), .integer(5)])]))
+            #expect(
+                change["batch"]?["deleteRows"]
+                    == .array([.array([.integer(0), .integer(1)]), .array([.integer(0), .integer(5)])]))
             #expect(change["batch"]?["insertRows"]?[0]?["row"]?["accessory"]?.string == "none")
             #expect(change["batch"]?["animation"]?.string == "automatic")
             #expect(change["batch"]?["moveRows"] == nil)
@@ -40,7 +42,9 @@ import Testing
                 body: body(#"{"deleteRows": [[1, 3]], "insertRows": [{"at": [0, 0], "row": {"text": "x"}}]}"#))
             #expect(response.status == 409)
             #expect(response.headers["Content-Type"] == "application/problem+json")
-            #expect(try response.json["detail"]?.string == "attempt to delete row 3 from section 1 which only contains 2 rows before the update")
+            #expect(
+                try response.json["detail"]?.string
+                    == "attempt to delete row 3 from section 1 which only contains 2 rows before the update")
             #expect(try client.request(.GET, "/api/tables/t").json["version"]?.int == 0)
             #expect(try texts(client, section: 0).first == "A0")
 
@@ -48,7 +52,9 @@ import Testing
                 .POST, "/api/tables/t/batch", headers: jsonHeaders,
                 body: body(#"{"insertRows": [{"at": [0, 0], "row": {}}], "expect": {"rows": [7, 2]}}"#))
             #expect(expect.status == 409)
-            #expect(try expect.json["detail"]?.string?.hasPrefix("Invalid update: invalid number of rows in section 0.") == true)
+            #expect(
+                try expect.json["detail"]?.string?.hasPrefix("Invalid update: invalid number of rows in section 0.")
+                    == true)
         }
     }
 
@@ -106,10 +112,12 @@ import Testing
     @Test(arguments: [TestTransport.inProcess, .live])
     func aPatchThatChangesNothingIsANoOp(_ transport: TestTransport) throws {
         try withServer(transport) { client in
-            let same = try client.request(.PATCH, "/api/tables/t", headers: jsonHeaders, body: body(#"{"title": "Fixture", "style": "plain"}"#))
+            let same = try client.request(
+                .PATCH, "/api/tables/t", headers: jsonHeaders, body: body(#"{"title": "Fixture", "style": "plain"}"#))
             #expect(same.status == 200)
             #expect(try same.json["version"]?.int == 0)
-            let changed = try client.request(.PATCH, "/api/tables/t", headers: jsonHeaders, body: body(#"{"title": "Fixture", "style": "grouped"}"#))
+            let changed = try client.request(
+                .PATCH, "/api/tables/t", headers: jsonHeaders, body: body(#"{"title": "Fixture", "style": "grouped"}"#))
             #expect(try changed.json["version"]?.int == 1)
             let feed = try client.request(.GET, "/api/tables/t/changes?since=0").json
             #expect(feed["changes"]?.array?.count == 1)
@@ -133,7 +141,8 @@ import Testing
             #expect(try client.request(.POST, "/api/tables/t/sections/1/rows/0/deselect").status == 200)
             #expect(try client.request(.GET, "/api/tables/t/sections/1/rows/0").json["selected"] == .bool(false))
 
-            _ = try client.request(.PATCH, "/api/tables/t", headers: jsonHeaders, body: body(#"{"allowsSelection": false}"#))
+            _ = try client.request(
+                .PATCH, "/api/tables/t", headers: jsonHeaders, body: body(#"{"allowsSelection": false}"#))
             let refused = try client.request(.POST, "/api/tables/t/sections/1/rows/0/select")
             #expect(refused.status == 409)
             #expect(try refused.json["type"]?.string == "selection-disabled")
@@ -144,7 +153,9 @@ import Testing
     func versionsAndTheChangeFeed(_ transport: TestTransport) throws {
         try withServer(transport, configure: { $0.history = 2 }) { client in
             for _ in 0..<3 {
-                #expect(try client.request(.DELETE, "/api/tables/t/sections/0/rows/0", headers: ["If-Match": "*"]).status == 200)
+                #expect(
+                    try client.request(.DELETE, "/api/tables/t/sections/0/rows/0", headers: ["If-Match": "*"]).status
+                        == 200)
             }
             let stale = try client.request(.DELETE, "/api/tables/t/sections/0/rows/0", headers: ["If-Match": "\"1\""])
             #expect(stale.status == 412)
@@ -192,8 +203,14 @@ import Testing
             let refused = try client.request(.DELETE, "/api/tables/t/sections/0/rows/0")
             #expect(refused.status == 401)
             #expect(refused.headers["WWW-Authenticate"]?.hasPrefix("Bearer") == true)
-            #expect(try client.request(.DELETE, "/api/tables/t/sections/0/rows/0", headers: ["Authorization": "Bearer wrong"]).status == 401)
-            #expect(try client.request(.DELETE, "/api/tables/t/sections/0/rows/0", headers: ["Authorization": "Bearer s3cret"]).status == 200)
+            #expect(
+                try client.request(
+                    .DELETE, "/api/tables/t/sections/0/rows/0", headers: ["Authorization": "Bearer wrong"]
+                ).status == 401)
+            #expect(
+                try client.request(
+                    .DELETE, "/api/tables/t/sections/0/rows/0", headers: ["Authorization": "Bearer s3cret"]
+                ).status == 200)
         }
     }
 }

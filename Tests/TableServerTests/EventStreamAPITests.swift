@@ -18,7 +18,10 @@ import Testing
 
     /// What the stream sends next, up to and including `marker`'s first appearance.
     func read(_ connection: RawConnection, until marker: String) -> String {
-        String(decoding: connection.readStream(timeout: .seconds(10)) { String(decoding: $0, as: UTF8.self).contains(marker) }, as: UTF8.self)
+        String(
+            decoding: connection.readStream(timeout: .seconds(10)) {
+                String(decoding: $0, as: UTF8.self).contains(marker)
+            }, as: UTF8.self)
     }
 
     func deleteFirstRow(_ client: TestClient) throws {

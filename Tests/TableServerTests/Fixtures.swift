@@ -7,7 +7,8 @@ import TableModel
 import TableServer
 
 /// The package's top folder, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 /// A table small enough to reason about: section 0 `A0…A6`, section 1 `B0 B1`.
 func fixtureTable(id: String = "t") -> Table {

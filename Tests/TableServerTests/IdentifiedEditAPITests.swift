@@ -19,16 +19,20 @@ import Testing
             let after = try client.request(
                 .POST, "/api/tables/t/items/a0/move", headers: jsonHeaders, body: body(#"{"afterItem": "a2"}"#))
             #expect(after.status == 200)
-            #expect(after.text == #"{"version":1,"batch":{"moveRows":[{"from":[0,0],"to":[0,2]}],"animation":"automatic"}}"# + "\n")
+            #expect(
+                after.text == #"{"version":1,"batch":{"moveRows":[{"from":[0,0],"to":[0,2]}],"animation":"automatic"}}"#
+                    + "\n")
             let before = try client.request(
-                .POST, "/api/tables/t/items/b1/move?animation=fade", headers: ["Content-Type": "application/json", "If-Match": "\"1\""],
+                .POST, "/api/tables/t/items/b1/move?animation=fade",
+                headers: ["Content-Type": "application/json", "If-Match": "\"1\""],
                 body: body(#"{"beforeItem": "a1"}"#))
             #expect(
                 try before.json["batch"]?["moveRows"]
                     == .array([
                         .object(
                             JSONObject([
-                                JSONMember("from", .array([.integer(1), .integer(1)])), JSONMember("to", .array([.integer(0), .integer(0)])),
+                                JSONMember("from", .array([.integer(1), .integer(1)])),
+                                JSONMember("to", .array([.integer(0), .integer(0)])),
                             ]))
                     ]))
             #expect(try before.json["batch"]?["animation"]?.string == "fade")
@@ -38,7 +42,8 @@ import Testing
             #expect(try ids(client) == [["b1", "a1", "a2", "a0", "a4", "a5", "a6"], ["b0", "a3"]])
 
             let stale = try client.request(
-                .POST, "/api/tables/t/items/a3/move", headers: ["Content-Type": "application/json", "If-Match": "\"1\""],
+                .POST, "/api/tables/t/items/a3/move",
+                headers: ["Content-Type": "application/json", "If-Match": "\"1\""],
                 body: body(#"{"toSection": "a"}"#))
             #expect(stale.status == 412)
             let unknown = try client.request(
@@ -50,7 +55,8 @@ import Testing
                 .POST, "/api/tables/t/items/a1/move", headers: jsonHeaders, body: body(#"{"afterItem": "zz"}"#))
             #expect(try unknownAnchor.json["type"]?.string == "unknown-id")
             let two = try client.request(
-                .POST, "/api/tables/t/items/a1/move", headers: jsonHeaders, body: body(#"{"afterItem": "a2", "toSection": "b"}"#))
+                .POST, "/api/tables/t/items/a1/move", headers: jsonHeaders,
+                body: body(#"{"afterItem": "a2", "toSection": "b"}"#))
             #expect(two.status == 422)
             #expect(try client.request(.GET, "/api/tables/t").json["version"]?.int == 3)
         }
@@ -73,10 +79,14 @@ import Testing
                     """#))
             #expect(response.status == 200)
             let batch = try response.json["batch"]
-            #expect(batch?["deleteRows"] == .array([[0, 1], [0, 5], [1, 0]].map { .array($0.map { .integer($0) }) }))
+            #expect(
+                batch?["deleteRows"] == .array([[0, 1], [0, 5], [1, 0]].map { .array($0.map { .integer($0) }) }))
             #expect(batch?["insertRows"]?.array?.compactMap { $0["row"]?["id"]?.string } == ["n2", "n3"])
             #expect(batch?["reloadRows"]?[0]?["at"] == .array([.integer(0), .integer(4)]))
-            #expect(batch?["insertSections"]?[0]?["section"]?["rows"]?.array?.compactMap { $0["id"]?.string } == ["c0", "b0"])
+            #expect(
+                batch?["insertSections"]?[0]?["section"]?["rows"]?.array?.compactMap { $0["id"]?.string } == [
+                    "c0", "b0",
+                ])
             #expect(batch?["animation"]?.string == "fade")
             #expect(try ids(client) == [["a0", "a2", "n2", "n3", "a3", "a4", "a6"], ["b1"], ["c0", "b0"]])
             // The change feed carries the index batch, as for any other edit.
@@ -100,7 +110,9 @@ import Testing
             #expect(try duplicate.json["type"]?.string == "duplicate-id")
             let invalid = try client.request(
                 .POST, "/api/tables/t/batch-by-id", headers: jsonHeaders,
-                body: body(#"{"edits": [{"insertItems": [{"text": "no id"}]}, {"moveItem": "a0", "deleteItems": ["a1"]}, {}]}"#))
+                body: body(
+                    #"{"edits": [{"insertItems": [{"text": "no id"}]}, {"moveItem": "a0", "deleteItems": ["a1"]}, {}]}"#
+                ))
             #expect(invalid.status == 422)
             #expect(
                 try invalid.json["errors"]?.array?.compactMap { $0["path"]?.string } == [
@@ -120,30 +132,37 @@ import Testing
                 try inserted.json["batch"]?["insertRows"]?.array?.compactMap { $0["at"] } == [
                     .array([.integer(1), .integer(2)]), .array([.integer(1), .integer(3)]),
                 ])
-            let reloaded = try client.request(.PUT, "/api/tables/t/items/n0", headers: jsonHeaders, body: body(#"{"text": "N0!"}"#))
+            let reloaded = try client.request(
+                .PUT, "/api/tables/t/items/n0", headers: jsonHeaders, body: body(#"{"text": "N0!"}"#))
             #expect(try reloaded.json["batch"]?["reloadRows"]?[0]?["row"]?["id"]?.string == "n0")
             #expect(try reloaded.json["batch"]?["animation"]?.string == "automatic")
             let reconfigured = try client.request(
-                .POST, "/api/tables/t/items/n1/reconfigure", headers: jsonHeaders, body: body(#"{"id": "n1", "text": "N1!"}"#))
+                .POST, "/api/tables/t/items/n1/reconfigure", headers: jsonHeaders,
+                body: body(#"{"id": "n1", "text": "N1!"}"#))
             #expect(try reconfigured.json["batch"]?["animation"]?.string == "none")
-            let otherID = try client.request(.PUT, "/api/tables/t/items/n0", headers: jsonHeaders, body: body(#"{"id": "x"}"#))
+            let otherID = try client.request(
+                .PUT, "/api/tables/t/items/n0", headers: jsonHeaders, body: body(#"{"id": "x"}"#))
             #expect(otherID.status == 422)
             #expect(try otherID.json["detail"]?.string == #"$.id: "x" does not match the row in the path ("n0")"#)
-            #expect(try client.request(.DELETE, "/api/tables/t/items/n0").json["batch"]?["deleteRows"] == .array([.array([.integer(1), .integer(2)])]))
+            #expect(
+                try client.request(.DELETE, "/api/tables/t/items/n0").json["batch"]?["deleteRows"]
+                    == .array([.array([.integer(1), .integer(2)])]))
             #expect(try client.request(.DELETE, "/api/tables/t/items/n0").status == 409)
 
             let section = try client.request(
                 .POST, "/api/tables/t/section-ids", headers: jsonHeaders,
                 body: body(#"{"section": {"id": "z", "header": "Z", "rows": [{"id": "z0"}]}, "beforeSection": "a"}"#))
             #expect(try section.json["batch"]?["insertSections"]?[0]?["at"]?.int == 0)
-            let renamed = try client.request(.PUT, "/api/tables/t/section-ids/z", headers: jsonHeaders, body: body(#"{"header": "Zed"}"#))
+            let renamed = try client.request(
+                .PUT, "/api/tables/t/section-ids/z", headers: jsonHeaders, body: body(#"{"header": "Zed"}"#))
             #expect(try renamed.json["batch"]?["reloadSections"]?[0]?["section"]?["rows"]?.array?.count == 1)
             #expect(
                 try client.request(
                     .PUT, "/api/tables/t/section-ids/z", headers: jsonHeaders,
                     body: body(#"{"rows": []}"#)
                 ).status == 422)
-            let moved = try client.request(.POST, "/api/tables/t/section-ids/z/move", headers: jsonHeaders, body: body(#"{"afterSection": "b"}"#))
+            let moved = try client.request(
+                .POST, "/api/tables/t/section-ids/z/move", headers: jsonHeaders, body: body(#"{"afterSection": "b"}"#))
             #expect(
                 try moved.json["batch"]?["moveSections"]
                     == .array([
@@ -152,7 +171,9 @@ import Testing
                                 JSONMember("from", .integer(0)), JSONMember("to", .integer(2)),
                             ]))
                     ]))
-            #expect(try client.request(.DELETE, "/api/tables/t/section-ids/a").json["batch"]?["deleteSections"] == .array([.integer(0)]))
+            #expect(
+                try client.request(.DELETE, "/api/tables/t/section-ids/a").json["batch"]?["deleteSections"]
+                    == .array([.integer(0)]))
             #expect(try ids(client) == [["b0", "b1", "n1"], ["z0"]])
             #expect(try client.request(.DELETE, "/api/tables/t/section-ids/a").status == 409)
         }

@@ -17,9 +17,11 @@ import Testing
             let head = try client.request(.HEAD, "/api/tables/t/items/b1")
             #expect(head.status == 200)
             #expect(head.body.isEmpty)
-            #expect(try client.request(.GET, "/api/tables/t/items/b1", headers: ["If-None-Match": "\"0\""]).status == 304)
+            #expect(
+                try client.request(.GET, "/api/tables/t/items/b1", headers: ["If-None-Match": "\"0\""]).status == 304)
 
-            _ = try client.request(.POST, "/api/tables/t/items/b1/move", headers: jsonHeaders, body: body(#"{"beforeItem": "a0"}"#))
+            _ = try client.request(
+                .POST, "/api/tables/t/items/b1/move", headers: jsonHeaders, body: body(#"{"beforeItem": "a0"}"#))
             let moved = try client.request(.GET, "/api/tables/t/items/b1")
             #expect(try moved.json["at"] == .array([.integer(0), .integer(0)]), "where it is now")
             #expect(moved.headers["ETag"] == "\"1\"")
@@ -41,7 +43,8 @@ import Testing
             #expect(try client.request(.GET, "/api/tables/t/items/a2").json["row"]?["selected"] == .bool(true))
 
             // Single selection: selecting another clears a2 in the same change.
-            let other = try client.request(.POST, "/api/tables/t/items/b0/select?animation=fade", headers: ["If-Match": "\"1\""])
+            let other = try client.request(
+                .POST, "/api/tables/t/items/b0/select?animation=fade", headers: ["If-Match": "\"1\""])
             #expect(try other.json["batch"]?["reloadRows"]?.array?.count == 2)
             #expect(try other.json["batch"]?["animation"]?.string == "fade")
             #expect(try client.request(.GET, "/api/tables/t/items/a2").json["row"]?["selected"] == .bool(false))
@@ -57,7 +60,8 @@ import Testing
             let stale = try client.request(.POST, "/api/tables/t/items/a0/deselect", headers: ["If-Match": "\"1\""])
             #expect(stale.status == 412)
 
-            _ = try client.request(.PATCH, "/api/tables/t", headers: jsonHeaders, body: body(#"{"allowsSelection": false}"#))
+            _ = try client.request(
+                .PATCH, "/api/tables/t", headers: jsonHeaders, body: body(#"{"allowsSelection": false}"#))
             let refused = try client.request(.POST, "/api/tables/t/items/a0/select")
             #expect(refused.status == 409)
             #expect(try refused.json["type"]?.string == "selection-disabled")

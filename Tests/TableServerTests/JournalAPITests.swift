@@ -11,7 +11,8 @@ import Testing
 /// and the seed tables only fill an empty journal.
 @Suite struct JournalAPITests {
     func withJournal(_ body: (String) throws -> Void) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-api-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-api-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try body(path)
     }
@@ -27,10 +28,16 @@ import Testing
                 let server = try journaledServer(directory)
                 let client = TestClient(router: server.router)
                 let edits: [(HTTPMethod, String, String)] = [
-                    (.POST, "/api/tables/t/batch", #"{"deleteRows": [[0, 1]], "insertRows": [{"at": [1, 0], "row": {"id": "n", "text": "N"}}]}"#),
+                    (
+                        .POST, "/api/tables/t/batch",
+                        #"{"deleteRows": [[0, 1]], "insertRows": [{"at": [1, 0], "row": {"id": "n", "text": "N"}}]}"#
+                    ),
                     (.PATCH, "/api/tables/t", #"{"title": "Renamed", "header": "Top"}"#),
                     (.POST, "/api/tables/t/sections/0/rows/2/select", ""),
-                    (.PUT, "/api/tables/t", #"{"sections": [{"id": "b", "rows": [{"id": "b1", "text": "B1"}]}, {"id": "z"}]}"#),
+                    (
+                        .PUT, "/api/tables/t",
+                        #"{"sections": [{"id": "b", "rows": [{"id": "b1", "text": "B1"}]}, {"id": "z"}]}"#
+                    ),
                     (.POST, "/api/tables", #"{"id": "u", "title": "U"}"#),
                     (.POST, "/api/tables", #"{"id": "gone"}"#),
                     (.DELETE, "/api/tables/gone", ""),
@@ -78,7 +85,8 @@ import Testing
                 let server = try journaledServer(directory)
                 let client = TestClient(router: server.router)
                 for _ in 0..<3 {
-                    _ = try client.request(.POST, "/api/tables/t/sections/0/rows", headers: jsonHeaders, body: body(#"{"row": {}}"#))
+                    _ = try client.request(
+                        .POST, "/api/tables/t/sections/0/rows", headers: jsonHeaders, body: body(#"{"row": {}}"#))
                 }
                 server.shutdown()
             }

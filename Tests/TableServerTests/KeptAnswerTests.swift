@@ -22,7 +22,8 @@ import Testing
     @Test func everyJSONReadFollowsTheEditBeforeIt() throws {
         try withServer(.live) { client in
             let reads = [
-                "/api/tables/t", "/api/tables/t/sections", "/api/tables/t/sections/0/rows", "/api/tables/t/sections/0/rows/0",
+                "/api/tables/t", "/api/tables/t/sections", "/api/tables/t/sections/0/rows",
+                "/api/tables/t/sections/0/rows/0",
             ]
             for path in reads {
                 _ = try client.request(.GET, path)

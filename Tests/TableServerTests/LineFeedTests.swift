@@ -22,7 +22,10 @@ import Testing
                 ("openapi", try client.request(.GET, "/api/openapi.json")),
                 ("not found", try client.request(.GET, "/api/tables/nope")),
                 ("refused", try client.request(.DELETE, "/api/tables/t/sections/9")),
-                ("invalid", try client.request(.POST, "/api/tables/t/batch", headers: jsonHeaders, body: body(#"{"x": 1}"#))),
+                (
+                    "invalid",
+                    try client.request(.POST, "/api/tables/t/batch", headers: jsonHeaders, body: body(#"{"x": 1}"#))
+                ),
                 ("405", try client.request(.PATCH, "/healthz")),
             ]
             for (name, answer) in answers {

@@ -64,9 +64,12 @@ import Testing
             DispatchQueue.concurrentPerform(iterations: writers) { writer in
                 for step in 0..<batchesPerWriter {
                     let batch = Self.writerBatch(writer: writer, step: step)
-                    let response = try? client.request(.POST, "/api/tables/t/batch", headers: jsonHeaders, body: body(batch))
+                    let response = try? client.request(
+                        .POST, "/api/tables/t/batch", headers: jsonHeaders, body: body(batch))
                     if response?.status != 200 {
-                        failures.withLock { $0.append("writer \(writer) step \(step): \(response?.text ?? "no answer")") }
+                        failures.withLock {
+                            $0.append("writer \(writer) step \(step): \(response?.text ?? "no answer")")
+                        }
                     }
                 }
             }
@@ -104,11 +107,13 @@ import Testing
         let id = "w\(writer)"
         switch step {
         case 0:
-            return #"{"insertRows": [{"at": [0, \#(writer % 8)], "row": {"id": "\#(id)", "text": "\#(id)"}}], "reloadRows": [{"at": [1, 0], "row": {"text": "B0 by \#(id)"}}]}"#
+            return
+                #"{"insertRows": [{"at": [0, \#(writer % 8)], "row": {"id": "\#(id)", "text": "\#(id)"}}], "reloadRows": [{"at": [1, 0], "row": {"text": "B0 by \#(id)"}}]}"#
         case 1:
             return #"{"moveRows": [{"from": [0, \#(writer % 7)], "to": [1, 0]}], "animation": "left"}"#
         case 2:
-            return #"{"moveRows": [{"from": [1, 0], "to": [0, \#((writer * 3) % 7)]}], "insertSections": [{"at": 2, "section": {"rows": []}}]}"#
+            return
+                #"{"moveRows": [{"from": [1, 0], "to": [0, \#((writer * 3) % 7)]}], "insertSections": [{"at": 2, "section": {"rows": []}}]}"#
         default:
             return #"{"deleteRows": [[0, \#(writer % 7)]], "deleteSections": [2]}"#
         }

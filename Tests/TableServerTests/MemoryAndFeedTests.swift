@@ -58,7 +58,9 @@ import Testing
         try withServer(.live) { client in
             // Two large changes: the second would wait behind the first, past the stream's limit.
             for _ in 0..<2 {
-                #expect(try client.request(.POST, "/api/tables/t/batch", headers: jsonHeaders, body: Self.largeBatch).status == 200)
+                #expect(
+                    try client.request(.POST, "/api/tables/t/batch", headers: jsonHeaders, body: Self.largeBatch).status
+                        == 200)
             }
             let replay = try openStream(client, lastEventID: 0)
             let received = readEvents(replay, count: 1)
@@ -68,7 +70,9 @@ import Testing
 
     @Test func theHistoryIsBoundedInBytes() throws {
         func change(_ version: Int, size: Int) -> Change {
-            Change(version: version, json: [UInt8](repeating: 0, count: size / 2), event: [UInt8](repeating: 0, count: size / 2))
+            Change(
+                version: version, json: [UInt8](repeating: 0, count: size / 2),
+                event: [UInt8](repeating: 0, count: size / 2))
         }
         var log = ChangeLog(capacity: 100, byteLimit: 100)
         for version in 1...10 { log.append(change(version, size: 30)) }
@@ -98,13 +102,16 @@ import Testing
         let configure: (inout ServerOptions) -> Void = { $0.maxTables = 2 }
         try withServer(.inProcess, configure: configure) { client in
             let table = #"{"id": "%@", "title": "T", "sections": []}"#
-            let first = try client.request(.POST, "/api/tables", headers: jsonHeaders, body: body(table.replacingOccurrences(of: "%@", with: "u")))
+            let first = try client.request(
+                .POST, "/api/tables", headers: jsonHeaders, body: body(table.replacingOccurrences(of: "%@", with: "u")))
             #expect(first.status == 201)
-            let second = try client.request(.POST, "/api/tables", headers: jsonHeaders, body: body(table.replacingOccurrences(of: "%@", with: "v")))
+            let second = try client.request(
+                .POST, "/api/tables", headers: jsonHeaders, body: body(table.replacingOccurrences(of: "%@", with: "v")))
             #expect(second.status == 409)
             #expect(try second.json["type"]?.string == "too-many-tables")
             #expect(try client.request(.DELETE, "/api/tables/u").status == 204)
-            let third = try client.request(.POST, "/api/tables", headers: jsonHeaders, body: body(table.replacingOccurrences(of: "%@", with: "v")))
+            let third = try client.request(
+                .POST, "/api/tables", headers: jsonHeaders, body: body(table.replacingOccurrences(of: "%@", with: "v")))
             #expect(third.status == 201)
         }
     }

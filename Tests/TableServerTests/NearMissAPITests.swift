@@ -12,15 +12,18 @@ import Testing
     func aSingleInsertTakesAnIndexPath(_ transport: TestTransport) throws {
         try withServer(transport) { client in
             let inserted = try client.request(
-                .POST, "/api/tables/t/sections/1/rows", headers: jsonHeaders, body: body(#"{"at": [1, 1], "row": {"id": "n", "text": "N"}}"#))
+                .POST, "/api/tables/t/sections/1/rows", headers: jsonHeaders,
+                body: body(#"{"at": [1, 1], "row": {"id": "n", "text": "N"}}"#))
             #expect(inserted.status == 200)
             #expect(try inserted.json["batch"]?["insertRows"]?[0]?["at"] == .array([.integer(1), .integer(1)]))
             let byRow = try client.request(
-                .POST, "/api/tables/t/sections/1/rows", headers: jsonHeaders, body: body(#"{"at": 0, "row": {"id": "m", "text": "M"}}"#))
+                .POST, "/api/tables/t/sections/1/rows", headers: jsonHeaders,
+                body: body(#"{"at": 0, "row": {"id": "m", "text": "M"}}"#))
             #expect(try byRow.json["batch"]?["insertRows"]?[0]?["at"] == .array([.integer(1), .integer(0)]))
 
             let elsewhere = try client.request(
-                .POST, "/api/tables/t/sections/1/rows", headers: jsonHeaders, body: body(#"{"at": [0, 1], "row": {"text": "X"}}"#))
+                .POST, "/api/tables/t/sections/1/rows", headers: jsonHeaders,
+                body: body(#"{"at": [0, 1], "row": {"text": "X"}}"#))
             #expect(elsewhere.status == 422)
             #expect(
                 try elsewhere.json["detail"]?.string
@@ -39,15 +42,23 @@ import Testing
                 #expect(refused.status == 400, "If-Match: \(tag)")
                 #expect(try refused.json["type"]?.string == "malformed-entity-tag")
             }
-            let unquoted = try client.request(.POST, "/api/tables/t/batch", headers: ["Content-Type": "application/json", "If-Match": "0"], body: body("{}"))
+            let unquoted = try client.request(
+                .POST, "/api/tables/t/batch", headers: ["Content-Type": "application/json", "If-Match": "0"],
+                body: body("{}"))
             #expect(
                 try unquoted.json["detail"]?.string
                     == #"If-Match: 0 names no version: entity tags are quoted, as ETag sends them (If-Match: "0")"#)
             #expect(try client.request(.DELETE, "/api/tables/t", headers: ["If-Match": "W/0"]).status == 400)
-            #expect(try client.request(.DELETE, "/api/tables/t/sections/0/rows/0", headers: ["If-Match": "\"3\""]).status == 412)
-            #expect(try client.request(.DELETE, "/api/tables/t/sections/0/rows/0", headers: ["If-Match": "W/\"0\""]).status == 412)
+            #expect(
+                try client.request(.DELETE, "/api/tables/t/sections/0/rows/0", headers: ["If-Match": "\"3\""]).status
+                    == 412)
+            #expect(
+                try client.request(.DELETE, "/api/tables/t/sections/0/rows/0", headers: ["If-Match": "W/\"0\""]).status
+                    == 412)
             #expect(try client.request(.GET, "/api/tables/t").json["version"]?.int == 0)
-            #expect(try client.request(.DELETE, "/api/tables/t/sections/0/rows/0", headers: ["If-Match": "\"0\""]).status == 200)
+            #expect(
+                try client.request(.DELETE, "/api/tables/t/sections/0/rows/0", headers: ["If-Match": "\"0\""]).status
+                    == 200)
         }
     }
 
@@ -56,12 +67,14 @@ import Testing
     func aDuplicateIDSaysWhereItIs(_ transport: TestTransport) throws {
         try withServer(transport) { client in
             let duplicate = try client.request(
-                .POST, "/api/tables/t/items", headers: jsonHeaders, body: body(#"{"row": {"id": "b1", "text": "again"}, "toSection": "a"}"#))
+                .POST, "/api/tables/t/items", headers: jsonHeaders,
+                body: body(#"{"row": {"id": "b1", "text": "again"}, "toSection": "a"}"#))
             #expect(duplicate.status == 409)
             #expect(try duplicate.json["type"]?.string == "duplicate-id")
             #expect(
                 try duplicate.json["detail"]?.string
-                    == #"attempt to insert item "b1", which is already in the table at [1, 1] in section "b"; item ids are unique"#)
+                    == #"attempt to insert item "b1", which is already in the table at [1, 1] in section "b"; item ids are unique"#
+            )
         }
     }
 
@@ -96,7 +109,8 @@ import Testing
             #expect(try ahead.json["type"]?.string == "history-gone")
             #expect(
                 try ahead.json["detail"]?.string
-                    == "version 99 is beyond the table's version 0: this table never had it (was it deleted and created again?); reload the table")
+                    == "version 99 is beyond the table's version 0: this table never had it (was it deleted and created again?); reload the table"
+            )
         }
     }
 }

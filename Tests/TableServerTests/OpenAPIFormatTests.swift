@@ -24,7 +24,9 @@ import Testing
         #expect(strings(schemas["Animation"]?["enum"]) == RowAnimation.allCases.map(\.rawValue))
         #expect(strings(row?["style"]?["enum"]) == CellStyle.allCases.map(\.rawValue))
         #expect(strings(row?["accessory"]?["enum"]) == Accessory.allCases.map(\.rawValue))
-        #expect(strings(schemas["AccessoryView"]?["properties"]?["type"]?["enum"]) == AccessoryView.Kind.allCases.map(\.rawValue))
+        #expect(
+            strings(schemas["AccessoryView"]?["properties"]?["type"]?["enum"])
+                == AccessoryView.Kind.allCases.map(\.rawValue))
         #expect(strings(row?["selectionStyle"]?["enum"]) == SelectionStyle.allCases.map(\.rawValue))
         #expect(strings(row?["editingStyle"]?["enum"]) == EditingStyle.allCases.map(\.rawValue))
     }

@@ -80,7 +80,9 @@ import Testing
             let css = try client.request(.GET, "/public/tableview.css")
             #expect(css.status == 200)
             #expect(css.headers["Content-Type"]?.hasPrefix("text/css") == true)
-            for path in ["/public/../Package.swift", "/public/%2e%2e/Package.swift", "/public//etc/passwd", "/public/nope.css"] {
+            for path in [
+                "/public/../Package.swift", "/public/%2e%2e/Package.swift", "/public//etc/passwd", "/public/nope.css",
+            ] {
                 #expect(try client.request(.GET, path).status == 404, "\(path)")
             }
         }

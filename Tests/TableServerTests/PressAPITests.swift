@@ -31,28 +31,38 @@ import Testing
             let byPosition = try client.request(.POST, "/api/tables/settings/sections/0/rows/0/press")
             #expect(byPosition.status == 200)
             #expect(byPosition.headers["ETag"] == "\"1\"")
-            #expect(byPosition.text.trimmingCharacters(in: .newlines) == #"{"version":1,"batch":{"press":{"at":[0,0],"id":"update-now"},"animation":"none"}}"#)
+            #expect(
+                byPosition.text.trimmingCharacters(in: .newlines)
+                    == #"{"version":1,"batch":{"press":{"at":[0,0],"id":"update-now"},"animation":"none"}}"#)
 
-            let byID = try client.request(.POST, "/api/tables/settings/items/update-now/press", headers: ["If-Match": "\"1\""])
-            #expect(byID.text.trimmingCharacters(in: .newlines) == #"{"version":2,"batch":{"press":{"at":[0,0],"id":"update-now"},"animation":"none"}}"#)
+            let byID = try client.request(
+                .POST, "/api/tables/settings/items/update-now/press", headers: ["If-Match": "\"1\""])
+            #expect(
+                byID.text.trimmingCharacters(in: .newlines)
+                    == #"{"version":2,"batch":{"press":{"at":[0,0],"id":"update-now"},"animation":"none"}}"#)
 
             let anonymous = try client.request(.POST, "/api/tables/settings/sections/0/rows/2/press")
-            #expect(anonymous.text.trimmingCharacters(in: .newlines) == #"{"version":3,"batch":{"press":{"at":[0,2]},"animation":"none"}}"#)
+            #expect(
+                anonymous.text.trimmingCharacters(in: .newlines)
+                    == #"{"version":3,"batch":{"press":{"at":[0,2]},"animation":"none"}}"#)
 
             let table = try client.request(.GET, "/api/tables/settings").json
             #expect(table["version"]?.int == 3)
             #expect(table["sections"]?[0]?["rows"]?[0]?["accessoryView"]?["title"]?.string == "Update Now")
 
-            let feed = try client.request(.GET, "/api/tables/settings/changes?since=1").text.trimmingCharacters(in: .newlines)
+            let feed = try client.request(.GET, "/api/tables/settings/changes?since=1").text.trimmingCharacters(
+                in: .newlines)
             #expect(
-                feed == #"{"version":3,"changes":[{"version":2,"batch":{"press":{"at":[0,0],"id":"update-now"},"animation":"none"}},"#
+                feed
+                    == #"{"version":3,"changes":[{"version":2,"batch":{"press":{"at":[0,0],"id":"update-now"},"animation":"none"}},"#
                     + #"{"version":3,"batch":{"press":{"at":[0,2]},"animation":"none"}}]}"#)
         }
     }
 
     @Test func aPressHonoursIfMatchAndChangesNothingWhenStale() throws {
         try withServer(.inProcess, tables: [Self.settings()]) { client in
-            let stale = try client.request(.POST, "/api/tables/settings/items/update-now/press", headers: ["If-Match": "\"7\""])
+            let stale = try client.request(
+                .POST, "/api/tables/settings/items/update-now/press", headers: ["If-Match": "\"7\""])
             #expect(stale.status == 412)
             #expect(try client.request(.GET, "/api/tables/settings").json["version"]?.int == 0)
         }
@@ -82,7 +92,10 @@ import Testing
             "/api/tables/settings/items/nope/press", 409, "unknown-id",
             #"attempt to press the accessory button of item "nope" of table "settings", which is not in the table"#
         ),
-        ("/api/tables/settings/sections/0/rows/9/press", 404, "not-found", #"table "settings" has no row 9 in section 0"#),
+        (
+            "/api/tables/settings/sections/0/rows/9/press", 404, "not-found",
+            #"table "settings" has no row 9 in section 0"#
+        ),
     ])
     func refusalsChangeNothing(path: String, status: Int, type: String, detail: String) throws {
         try withServer(.inProcess, tables: [Self.settings()]) { client in
@@ -138,14 +151,19 @@ extension EventStreamAPITests {
                         + #"data: {"version":1,"batch":{"press":{"at":[0,0],"id":"update-now"},"animation":"none"},"html":{"sections":[],"rows":[]}}"#
                         + "\n\n"))
 
-            #expect(try client.request(.POST, "/api/tables/settings/items/wifi/switch", headers: jsonHeaders, body: body(#"{"on": false}"#)).status == 200)
+            #expect(
+                try client.request(
+                    .POST, "/api/tables/settings/items/wifi/switch", headers: jsonHeaders, body: body(#"{"on": false}"#)
+                ).status == 200)
             #expect(try client.request(.POST, "/api/tables/settings/sections/0/rows/2/press").status == 200)
             let resumed = try subscribe(client, "/api/tables/settings/events", headers: "Last-Event-ID: 1\r\n")
             defer { resumed.close() }
             let replay = read(resumed, until: #"{"press":{"at":[0,2]},"animation":"none"}"#)
             #expect(replay.contains("event: update\nid: 2\n"))
             #expect(!replay.contains("id: 1\n"))
-            #expect(replay.contains("event: press\nid: 3\n" + #"data: {"version":3,"batch":{"press":{"at":[0,2]},"animation":"none"}"#))
+            #expect(
+                replay.contains(
+                    "event: press\nid: 3\n" + #"data: {"version":3,"batch":{"press":{"at":[0,2]},"animation":"none"}"#))
         }
     }
 }

@@ -10,7 +10,8 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct ProcessTests {
     /// The executable `swift build --build-tests` put beside this test bundle.
     static let executable: URL = {
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let bundle =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("webtableview")
     }()
 
@@ -62,7 +63,8 @@ import Testing
     @Test func checkExitsZeroOneOrTwo() throws {
         let root = packageRoot.path
         let valid = try launch([
-            "check", root + "/examples/countries.json", root + "/examples/settings.json", root + "/examples/us-cities.json",
+            "check", root + "/examples/countries.json", root + "/examples/settings.json",
+            root + "/examples/us-cities.json",
         ])
         #expect(valid.exitStatus() == 0)
 
@@ -78,7 +80,10 @@ import Testing
         #expect(invalid.exitStatus() == 1)
         #expect(text.contains("\(bad.path): $.sections[0].rows[0].accessory: unknown value \"arrow\""))
         #expect(text.contains("\(bad.path): $: unknown field \"colour\""))
-        #expect(text.contains(#"$.sections[0].rows[1].accessoryView.type: unknown value "slider"; expected one of "switch", "badge", "activityIndicator", "button""#))
+        #expect(
+            text.contains(
+                #"$.sections[0].rows[1].accessoryView.type: unknown value "slider"; expected one of "switch", "badge", "activityIndicator", "button""#
+            ))
 
         #expect(try launch(["check"]).exitStatus() == 2)
 
@@ -87,7 +92,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: csv) }
         let csvChecked = try run(["check", csv.path])
         #expect(csvChecked.status == 1)
-        #expect(csvChecked.text == "\(csv.path): line 3: id \"a\" is already the id of line 2", "CSV is checked as serve reads it")
+        #expect(
+            csvChecked.text == "\(csv.path): line 3: id \"a\" is already the id of line 2",
+            "CSV is checked as serve reads it")
     }
 
     /// `import` writes the Table document of a CSV file, or names each problem
@@ -140,7 +147,8 @@ import Testing
         let server = try launch(["serve", "--port", "0", csv.path, json.path])
         let client = TestClient(port: try port(from: server))
         let airports = try client.request(.GET, "/api/tables/wtv-airports-\(getpid())?format=csv")
-        #expect(airports.text == "section,id,text,detail,iata,elevation\r\n,,Heathrow,,LHR,83\r\n,,Schiphol,,AMS,-11\r\n")
+        #expect(
+            airports.text == "section,id,text,detail,iata,elevation\r\n,,Heathrow,,LHR,83\r\n,,Schiphol,,AMS,-11\r\n")
         #expect(try client.request(.GET, "/api/tables/one").status == 200)
         kill(server.process.processIdentifier, SIGTERM)
         #expect(server.exitStatus() == 0)
@@ -150,7 +158,10 @@ import Testing
             input: Data("text,n\na,1\nb,2\n".utf8))
         let document = String(decoding: piped.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(piped.exitStatus() == 0)
-        #expect(document == #"{"id":"p","sections":[{"rows":[{"text":"b","fields":{"n":2}},{"text":"a","fields":{"n":1}}]}]}"# + "\n")
+        #expect(
+            document
+                == #"{"id":"p","sections":[{"rows":[{"text":"b","fields":{"n":2}},{"text":"a","fields":{"n":1}}]}]}"#
+                + "\n")
 
         let help = try run(["serve", "--help"])
         #expect(help.text.contains("(countries, settings, us-cities)"))
@@ -165,7 +176,9 @@ import Testing
         let server = try launch(["serve", "--port", "0", file.path], mergingErrors: true)
         var lines: [String] = []
         var line = [UInt8]()
-        while lines.last?.hasPrefix("listening on") != true, let byte = try server.output.fileHandleForReading.read(upToCount: 1)?.first {
+        while lines.last?.hasPrefix("listening on") != true,
+            let byte = try server.output.fileHandleForReading.read(upToCount: 1)?.first
+        {
             if byte == UInt8(ascii: "\n") {
                 lines.append(String(decoding: line, as: UTF8.self))
                 line = []
@@ -191,7 +204,10 @@ import Testing
             try? FileManager.default.removeItem(at: empty)
             try? FileManager.default.removeItem(at: blank)
         }
-        for (file, reason) in [(empty.path, "is empty"), (blank.path, "holds only white space"), (empty.path + "-missing", "cannot be read")] {
+        for (file, reason) in [
+            (empty.path, "is empty"), (blank.path, "holds only white space"),
+            (empty.path + "-missing", "cannot be read"),
+        ] {
             let refused = try run(["serve", "--port", "0", "--token-file", file])
             #expect(refused.status == 1)
             #expect(refused.text == "webtableview: the token file \(file) \(reason)", "\(file)")
@@ -260,11 +276,16 @@ extension ProcessTests {
         let rows = (0..<100).map { #"{"at": [0, \#($0)], "row": {"text": "\#(text)", "detail": "\#(text)"}}"# }
         let insert = Array(#"{"insertRows": [\#(rows.joined(separator: ","))]}"#.utf8)
         let delete = Array(#"{"deleteRows": [\#((0..<100).map { "[0, \($0)]" }.joined(separator: ","))]}"#.utf8)
-        #expect(try client.request(.POST, "/api/tables", headers: jsonHeaders, body: body(#"{"id": "big", "sections": [{"rows": []}]}"#)).status == 201)
+        #expect(
+            try client.request(
+                .POST, "/api/tables", headers: jsonHeaders, body: body(#"{"id": "big", "sections": [{"rows": []}]}"#)
+            ).status == 201)
         let before = try heapInUse(client)
         for _ in 0..<10 {
-            #expect(try client.request(.POST, "/api/tables/big/batch", headers: jsonHeaders, body: insert).status == 200)
-            #expect(try client.request(.POST, "/api/tables/big/batch", headers: jsonHeaders, body: delete).status == 200)
+            #expect(
+                try client.request(.POST, "/api/tables/big/batch", headers: jsonHeaders, body: insert).status == 200)
+            #expect(
+                try client.request(.POST, "/api/tables/big/batch", headers: jsonHeaders, body: delete).status == 200)
         }
         let after = try heapInUse(client)
         #expect(after - before < 8 << 20, "heap grew from \(before) to \(after) bytes")

@@ -14,7 +14,8 @@ import Testing
                 Section(
                     id: "radios",
                     rows: [
-                        Row(id: "airplane", text: "Airplane Mode", accessoryView: .switch(isOn: false, isEnabled: true)),
+                        Row(
+                            id: "airplane", text: "Airplane Mode", accessoryView: .switch(isOn: false, isEnabled: true)),
                         Row(id: "wifi", text: "Wi-Fi", accessoryView: .switch(isOn: true, isEnabled: true)),
                         Row(id: "managed", text: "Managed", accessoryView: .switch(isOn: true, isEnabled: false)),
                         Row(id: "general", text: "General", accessory: .disclosureIndicator),
@@ -26,7 +27,8 @@ import Testing
     func aFlipIsAReloadOfTheRowInTheChangeFeed(_ transport: TestTransport) throws {
         try withServer(transport, tables: [Self.settings()]) { client in
             let flipped = try client.request(
-                .POST, "/api/tables/settings/sections/0/rows/0/switch", headers: jsonHeaders, body: body(#"{"on": true}"#))
+                .POST, "/api/tables/settings/sections/0/rows/0/switch", headers: jsonHeaders,
+                body: body(#"{"on": true}"#))
             #expect(flipped.status == 200)
             let change = try flipped.json
             #expect(change["version"]?.int == 1)
@@ -44,7 +46,9 @@ import Testing
             let byID = try client.request(
                 .POST, "/api/tables/settings/items/wifi/switch", headers: jsonHeaders, body: body(#"{"on": false}"#))
             #expect(try byID.json["version"]?.int == 2)
-            #expect(try client.request(.GET, "/api/tables/settings/sections/0/rows/1").json["accessoryView"]?["on"] == .bool(false))
+            #expect(
+                try client.request(.GET, "/api/tables/settings/sections/0/rows/1").json["accessoryView"]?["on"]
+                    == .bool(false))
 
             let same = try client.request(
                 .POST, "/api/tables/settings/items/wifi/switch", headers: jsonHeaders, body: body(#"{"on": false}"#))
@@ -77,7 +81,10 @@ import Testing
             "/api/tables/settings/items/nope/switch", 409, "unknown-id",
             #"attempt to flip the switch of item "nope" of table "settings", which is not in the table"#
         ),
-        ("/api/tables/settings/sections/0/rows/9/switch", 404, "not-found", #"table "settings" has no row 9 in section 0"#),
+        (
+            "/api/tables/settings/sections/0/rows/9/switch", 404, "not-found",
+            #"table "settings" has no row 9 in section 0"#
+        ),
     ])
     func refusalsChangeNothing(path: String, status: Int, type: String, detail: String) throws {
         try withServer(.inProcess, tables: [Self.settings()]) { client in

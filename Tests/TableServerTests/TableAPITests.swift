@@ -45,7 +45,9 @@ import Testing
     @Test(arguments: [TestTransport.inProcess, .live])
     func unknownThingsAre404(_ transport: TestTransport) throws {
         try withServer(transport) { client in
-            for path in ["/api/tables/nope", "/api/tables/t/sections/2/rows", "/api/tables/t/sections/0/rows/7", "/api/nothing"] {
+            for path in [
+                "/api/tables/nope", "/api/tables/t/sections/2/rows", "/api/tables/t/sections/0/rows/7", "/api/nothing",
+            ] {
                 let response = try client.request(.GET, path)
                 #expect(response.status == 404, "\(path)")
                 #expect(response.headers["Content-Type"] == "application/problem+json", "\(path)")
@@ -76,18 +78,31 @@ import Testing
             }
             let first = try client.request(.GET, "/api/tables/t/sections/0/rows?limit=3")
             #expect(try first.json["limit"]?.int == 3)
-            #expect(first.headers["Link"] == [link(0, 3, "first"), link(3, 3, "next"), link(6, 3, "last")].joined(separator: ", "))
-            #expect(try links("offset=3&limit=3") == [link(0, 3, "first"), link(0, 3, "prev"), link(6, 3, "next"), link(6, 3, "last")].joined(separator: ", "))
-            #expect(try links("offset=6&limit=3") == [link(0, 3, "first"), link(3, 3, "prev"), link(6, 3, "last")].joined(separator: ", "))
-            #expect(try links("offset=5&limit=2") == [link(0, 2, "first"), link(3, 2, "prev"), link(5, 2, "last")].joined(separator: ", "))
+            #expect(
+                first.headers["Link"]
+                    == [link(0, 3, "first"), link(3, 3, "next"), link(6, 3, "last")].joined(separator: ", "))
+            #expect(
+                try links("offset=3&limit=3")
+                    == [link(0, 3, "first"), link(0, 3, "prev"), link(6, 3, "next"), link(6, 3, "last")].joined(
+                        separator: ", "))
+            #expect(
+                try links("offset=6&limit=3")
+                    == [link(0, 3, "first"), link(3, 3, "prev"), link(6, 3, "last")].joined(separator: ", "))
+            #expect(
+                try links("offset=5&limit=2")
+                    == [link(0, 2, "first"), link(3, 2, "prev"), link(5, 2, "last")].joined(separator: ", "))
             let whole = try client.request(.GET, "/api/tables/t/sections/0/rows")
             #expect(try whole.json["limit"]?.int == 100)
             #expect(whole.headers["Link"] == [link(0, 100, "first"), link(0, 100, "last")].joined(separator: ", "))
             #expect(try links("limit=0") == nil, "a page of no rows pages nothing")
             let beyond = try client.request(.GET, "/api/tables/t/sections/0/rows?offset=99")
             #expect(try beyond.json["rows"]?.array?.isEmpty == true)
-            #expect(beyond.headers["Link"] == [link(0, 100, "first"), link(0, 100, "prev"), link(0, 100, "last")].joined(separator: ", "))
-            #expect(try links("offset=\(Int.max)&limit=3") == [link(0, 3, "first"), link(6, 3, "prev"), link(6, 3, "last")].joined(separator: ", "))
+            #expect(
+                beyond.headers["Link"]
+                    == [link(0, 100, "first"), link(0, 100, "prev"), link(0, 100, "last")].joined(separator: ", "))
+            #expect(
+                try links("offset=\(Int.max)&limit=3")
+                    == [link(0, 3, "first"), link(6, 3, "prev"), link(6, 3, "last")].joined(separator: ", "))
             #expect(try client.request(.GET, "/api/tables/t/sections/0/rows?limit=1001").status == 400)
             #expect(try client.request(.GET, "/api/tables/t/sections/0/rows?offset=-1").status == 400)
             let row = try client.request(.GET, "/api/tables/t/sections/0/rows/3")
@@ -113,7 +128,8 @@ import Testing
             #expect(again.status == 409)
 
             let patched = try client.request(
-                .PATCH, "/api/tables/new", headers: jsonHeaders, body: body(#"{"style": "grouped", "title": "Renamed"}"#))
+                .PATCH, "/api/tables/new", headers: jsonHeaders,
+                body: body(#"{"style": "grouped", "title": "Renamed"}"#))
             #expect(patched.status == 200)
             #expect(try patched.json["style"]?.string == "grouped")
             #expect(try patched.json["version"]?.int == 1)
@@ -136,7 +152,8 @@ import Testing
             #expect(try malformed.json["type"]?.string == "malformed-json")
 
             let form = try client.request(
-                .POST, "/api/tables", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: body("id=x"))
+                .POST, "/api/tables", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: body("id=x")
+            )
             #expect(form.status == 415)
 
             let invalid = try client.request(
@@ -166,7 +183,9 @@ import Testing
             #expect(response.headers["Transfer-Encoding"] == "chunked")
             #expect(response.headers["ETag"] == "\"0\"")
             #expect(response.headers["Content-Type"] == "application/json; charset=utf-8")
-            #expect(response.body == large.jsonBytes + Array("\n".utf8), "the document, then the line feed every JSON answer ends with")
+            #expect(
+                response.body == large.jsonBytes + Array("\n".utf8),
+                "the document, then the line feed every JSON answer ends with")
             let document = try response.json
             #expect(document["sections"]?[0]?["rows"]?.array?.count == 2500)
             #expect(document["sections"]?[2]?["rows"]?[699]?["id"]?.string == "c699")

@@ -28,7 +28,8 @@ func citiesTable() -> Table {
 /// Views by query parameters on every read (docs/API.md, "Views"), over both transports.
 @Suite struct ViewAPITests {
     static func rowIDs(_ json: JSONValue) -> [[String]] {
-        (json["sections"]?.array ?? []).map { section in (section["rows"]?.array ?? []).compactMap { $0["id"]?.string } }
+        (json["sections"]?.array ?? []).map { section in (section["rows"]?.array ?? []).compactMap { $0["id"]?.string }
+        }
     }
 
     @Test(arguments: [TestTransport.inProcess, .live])
@@ -41,7 +42,10 @@ func citiesTable() -> Table {
             #expect(response.headers["Content-Location"] == "/api/tables/c?q=SAN&sort=-fields.population")
             let etag = try #require(response.headers["ETag"])
             #expect(etag.hasPrefix("\"0-v"))
-            #expect(try client.request(.GET, "/api/tables/c?sort=-fields.population&q=SAN", headers: ["If-None-Match": etag]).status == 304)
+            #expect(
+                try client.request(
+                    .GET, "/api/tables/c?sort=-fields.population&q=SAN", headers: ["If-None-Match": etag]
+                ).status == 304)
             #expect(try client.request(.GET, "/api/tables/c?q=sa", headers: ["If-None-Match": etag]).status == 200)
             #expect(try client.request(.GET, "/api/tables/c", headers: ["If-None-Match": etag]).status == 200)
 
@@ -50,7 +54,8 @@ func citiesTable() -> Table {
             #expect(headers == ["CA", "NY", "TX", "WA"])
             #expect(grouped.headers["Content-Location"] == "/api/tables/c/sections?group=detail")
 
-            let filtered = try client.request(.GET, "/api/tables/c/sections/0/rows?filter%5Bfields.population%5D%5Bgt%5D=800000&limit=1")
+            let filtered = try client.request(
+                .GET, "/api/tables/c/sections/0/rows?filter%5Bfields.population%5D%5Bgt%5D=800000&limit=1")
             #expect(try filtered.json["total"]?.int == 2)
             #expect(try filtered.json["rows"]?[0]?["id"]?.string == "la")
             let rows = "/api/tables/c/sections/0/rows"
@@ -91,7 +96,10 @@ func citiesTable() -> Table {
         ])
     func badParametersAre400(query: String, named: String) throws {
         try withServer(.inProcess, tables: [citiesTable()]) { client in
-            for path in ["/api/tables/c", "/api/tables/c/sections", "/api/tables/c/sections/0/rows", "/api/tables/c/sections/0/rows/0"] {
+            for path in [
+                "/api/tables/c", "/api/tables/c/sections", "/api/tables/c/sections/0/rows",
+                "/api/tables/c/sections/0/rows/0",
+            ] {
                 let response = try client.request(.GET, "\(path)?\(query)")
                 #expect(response.status == 400, "\(path)")
                 #expect(response.headers["Content-Type"] == "application/problem+json")

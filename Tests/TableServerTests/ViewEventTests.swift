@@ -56,7 +56,8 @@ import Testing
 
             // Last saw version 1 (or 0): the update to 2 applies to what it holds.
             for seen in [0, 1] {
-                let resumed = try stream.subscribe(client, "/api/tables/c/events?q=san", headers: "Last-Event-ID: \(seen)\r\n")
+                let resumed = try stream.subscribe(
+                    client, "/api/tables/c/events?q=san", headers: "Last-Event-ID: \(seen)\r\n")
                 let text = stream.read(resumed, until: "id: 2\n")
                 #expect(text.contains("event: update\nid: 2\n"))
                 resumed.close()

@@ -91,7 +91,9 @@ final class RecordingTableView: BatchUpdateTarget {
         #expect(reload.isReload && !reload.changesRows)
         var buttons = table
         _ = try buttons.apply(
-            Batch(reloadRows: [Batch.RowItem(at: TableIndexPath(0, 0), row: Row(id: "r0-0", accessoryView: .button(title: "Go")))]))
+            Batch(reloadRows: [
+                Batch.RowItem(at: TableIndexPath(0, 0), row: Row(id: "r0-0", accessoryView: .button(title: "Go")))
+            ]))
         let press = try update(buttons.pressBatch(at: TableIndexPath(0, 0)), on: buttons)
         press.performBatchUpdates(on: view)
         #expect(view.calls.isEmpty)
@@ -100,7 +102,8 @@ final class RecordingTableView: BatchUpdateTarget {
 
     @Test func theSnapshotNamesSectionsAndItemsByIdOrPosition() {
         let table = Table(
-            id: "t", sections: [Section(id: "a", rows: [Row(id: "x"), Row(text: "no id")]), Section(rows: [Row(id: "y")])])
+            id: "t",
+            sections: [Section(id: "a", rows: [Row(id: "x"), Row(text: "no id")]), Section(rows: [Row(id: "y")])])
         let snapshot = TableUpdate(version: 0, batch: nil, table: table).snapshot
         #expect(snapshot.sectionIdentifiers == [.id("a"), .section(1)])
         #expect(snapshot.itemIdentifiers == [[.id("x"), .row(TableIndexPath(0, 1))], [.id("y")]])

@@ -8,7 +8,8 @@ import WebTableViewClient
 @Suite struct FollowCommandTests {
     /// The executables `swift build --build-tests` put beside this test bundle.
     static let products: URL = {
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let bundle =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: bundle).deletingLastPathComponent()
     }()
 
@@ -37,18 +38,22 @@ import WebTableViewClient
         let port = url.port ?? 0
         let client = TableClient(baseURL: url)
         let child = try Child(
-            Self.products.appendingPathComponent("webtableview"), ["follow", "\(url)/api/tables/t"], mergingErrors: true)
-        #expect(try lines(of: child, through: "  [2, 1] update \"Update\"") == UpdateTranscript.lines(for: fixtureTable()))
+            Self.products.appendingPathComponent("webtableview"), ["follow", "\(url)/api/tables/t"], mergingErrors: true
+        )
+        #expect(
+            try lines(of: child, through: "  [2, 1] update \"Update\"") == UpdateTranscript.lines(for: fixtureTable()))
 
         _ = try await client.performBatchUpdates(
             Batch(
-                deleteRows: [TableIndexPath(0, 0)], insertRows: [Batch.RowItem(at: TableIndexPath(1, 0), row: Row(id: "n", text: "N"))],
+                deleteRows: [TableIndexPath(0, 0)],
+                insertRows: [Batch.RowItem(at: TableIndexPath(1, 0), row: Row(id: "n", text: "N"))],
                 reloadRows: [Batch.RowItem(at: TableIndexPath(0, 2), row: Row(id: "a2", text: "A2!"))],
                 moveRows: [Batch.RowMove(from: TableIndexPath(0, 1), to: TableIndexPath(0, 0))], animation: .fade),
             in: "t")
         #expect(
             try lines(of: child, through: "  insert row [1, 0] n \"N\"") == [
-                "version 1 (fade)", "  delete row [0, 0]", "  reload row [0, 2] a2 \"A2!\"", "  move row [0, 1] → [0, 0]",
+                "version 1 (fade)", "  delete row [0, 0]", "  reload row [0, 2] a2 \"A2!\"",
+                "  move row [0, 1] → [0, 0]",
                 "  insert row [1, 0] n \"N\"",
             ])
 
@@ -70,7 +75,8 @@ import WebTableViewClient
             Self.products.appendingPathComponent("webtableview-follow"), ["--watch", "\(url)/api/tables/t"],
             mergingErrors: true)
         let table = UpdateTranscript.lines(for: fixtureTable())
-        #expect(try lines(of: child, through: table.last ?? "") == ["\u{1B}[H\u{1B}[2Jversion 0: the whole table"] + table)
+        #expect(
+            try lines(of: child, through: table.last ?? "") == ["\u{1B}[H\u{1B}[2Jversion 0: the whole table"] + table)
         _ = try await TableClient(baseURL: url).deleteItem("a0", in: "t", animation: .left)
         var after = fixtureTable()
         _ = try after.apply(Batch(deleteRows: [TableIndexPath(0, 0)]))
@@ -82,7 +88,8 @@ import WebTableViewClient
 
     @Test func aURLThatNamesNoTableIsABadUsage() throws {
         let child = try Child(
-            Self.products.appendingPathComponent("webtableview-follow"), ["http://127.0.0.1:1/nothing"], mergingErrors: true)
+            Self.products.appendingPathComponent("webtableview-follow"), ["http://127.0.0.1:1/nothing"],
+            mergingErrors: true)
         let text = String(decoding: child.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(child.exitStatus() == 64)
         #expect(text.contains("names no table"))

@@ -42,7 +42,8 @@ struct RandomEditor {
         }
         // Keep the table between a handful and a few dozen rows.
         if rows.count > 40 {
-            _ = try await client.apply(IdentifiedBatch(edits: [.deleteItems(Array(Set(ids.shuffled().prefix(8))))]), in: "t")
+            _ = try await client.apply(
+                IdentifiedBatch(edits: [.deleteItems(Array(Set(ids.shuffled().prefix(8))))]), in: "t")
             return
         }
         switch Int.random(in: 0..<12) {

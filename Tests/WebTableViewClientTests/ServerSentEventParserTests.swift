@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct ServerSentEventParserTests {
     @Test func cutsEventsAtBlankLinesWhateverThePieces() {
-        let text = ": connected\nretry: 3000\n\nevent: update\nid: 12\ndata: {\"version\":12}\n\nevent: reset\r\ndata: a\r\ndata: b\r\n\r\n"
+        let text =
+            ": connected\nretry: 3000\n\nevent: update\nid: 12\ndata: {\"version\":12}\n\nevent: reset\r\ndata: a\r\ndata: b\r\n\r\n"
         let bytes = Array(text.utf8)
         let whole = { () -> [ServerSentEvent] in
             var parser = ServerSentEventParser()

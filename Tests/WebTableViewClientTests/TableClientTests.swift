@@ -45,11 +45,13 @@ final class FlakyTransport: HTTPTransport, EventStreamTransport {
         defer { server.shutdown() }
         let client = TableClient(baseURL: url)
         var changes: [TableChange] = []
-        changes.append(try await client.insertRows([Row(id: "n0", text: "N0")], inSection: 0, at: 1, in: "t", animation: .fade))
+        changes.append(
+            try await client.insertRows([Row(id: "n0", text: "N0")], inSection: 0, at: 1, in: "t", animation: .fade))
         changes.append(try await client.deleteRow(at: TableIndexPath(0, 0), in: "t"))
         changes.append(try await client.reloadRow(at: TableIndexPath(0, 0), with: Row(id: "n0", text: "N0!"), in: "t"))
         changes.append(try await client.moveRow(at: TableIndexPath(0, 0), to: TableIndexPath(1, 0), in: "t"))
-        changes.append(try await client.insertSection(Section(id: "d", header: "D", rows: [Row(id: "d0")]), at: 1, in: "t"))
+        changes.append(
+            try await client.insertSection(Section(id: "d", header: "D", rows: [Row(id: "d0")]), at: 1, in: "t"))
         changes.append(try await client.reloadSection(1, with: Section(id: "d", header: "D!", rows: []), in: "t"))
         changes.append(try await client.moveSection(1, to: 0, in: "t"))
         changes.append(try await client.deleteSection(0, in: "t", ifMatch: changes.last?.version))
@@ -64,7 +66,8 @@ final class FlakyTransport: HTTPTransport, EventStreamTransport {
         changes.append(try await client.deleteItem("i1", in: "t"))
         changes.append(try await client.setSwitch(false, item: "wifi", in: "t"))
         changes.append(try await client.pressButton(item: "update", in: "t"))
-        changes.append(try await client.insertSections([Section(id: "e", header: "E", rows: [])], .before("a"), in: "t"))
+        changes.append(
+            try await client.insertSections([Section(id: "e", header: "E", rows: [])], .before("a"), in: "t"))
         changes.append(try await client.reloadSection(Section(id: "e", header: "E!"), in: "t"))
         changes.append(try await client.moveSection(id: "e", .after("b"), in: "t"))
         changes.append(try await client.deleteSection(id: "e", in: "t"))
@@ -73,19 +76,23 @@ final class FlakyTransport: HTTPTransport, EventStreamTransport {
                 IdentifiedBatch(
                     edits: [
                         .deleteItems(["a3"]), .insertItems([Row(id: "z")], .end(section: nil)),
-                        .insertSections([Section(id: "f", rows: [Row(id: "f0")])], .end), .moveItem("a4", .end(section: "f")),
+                        .insertSections([Section(id: "f", rows: [Row(id: "f0")])], .end),
+                        .moveItem("a4", .end(section: "f")),
                         .reloadSections([Section(id: "b", header: "Bee")]),
                     ],
                     animation: .middle, expect: Batch.Expectation(sections: 4)),
                 in: "t"))
         changes.append(
             try await client.performBatchUpdates(
-                Batch(deleteRows: [TableIndexPath(0, 0)], moveRows: [Batch.RowMove(from: TableIndexPath(0, 1), to: TableIndexPath(0, 2))]),
+                Batch(
+                    deleteRows: [TableIndexPath(0, 0)],
+                    moveRows: [Batch.RowMove(from: TableIndexPath(0, 1), to: TableIndexPath(0, 2))]),
                 in: "t"))
         var snapshot = try await client.table("t")
         snapshot.title = "Snapshot"
         let reversed = Array(snapshot.sections[0].rows.reversed())
-        _ = try snapshot.apply(Batch(reloadSections: [Batch.SectionItem(at: 0, section: Section(id: "a", header: "A", rows: reversed))]))
+        _ = try snapshot.apply(
+            Batch(reloadSections: [Batch.SectionItem(at: 0, section: Section(id: "a", header: "A", rows: reversed))]))
         let snapshotChanges = try await client.applySnapshot(snapshot)
         #expect(!snapshotChanges.isEmpty)
         changes += snapshotChanges
@@ -130,7 +137,8 @@ final class FlakyTransport: HTTPTransport, EventStreamTransport {
         } throws: { error in
             let problem = (error as? TableClientError)?.problem
             return problem?.kind == .batch(.indexOutOfRange) && problem?.status == 409
-                && problem?.detail == "attempt to delete row 9 from section 0 which only contains 7 rows before the update"
+                && problem?.detail
+                    == "attempt to delete row 9 from section 0 which only contains 7 rows before the update"
         }
         await #expect {
             try await client.deleteRow(at: TableIndexPath(0, 0), in: "t", ifMatch: 5)
@@ -163,7 +171,8 @@ final class FlakyTransport: HTTPTransport, EventStreamTransport {
         #expect(keys[0] != nil && keys[0] == keys[1] && keys[1] == keys[2])
         #expect(keys[3] != nil && keys[3] != keys[0])
 
-        let impatient = TableClient(baseURL: url, retry: RetryPolicy(attempts: 1), transport: FlakyTransport(failures: 1))
+        let impatient = TableClient(
+            baseURL: url, retry: RetryPolicy(attempts: 1), transport: FlakyTransport(failures: 1))
         await #expect {
             try await impatient.deleteItem("a2", in: "t")
         } throws: { ($0 as? TableClientError)?.problem?.kind == .storageUnavailable }
@@ -182,7 +191,9 @@ final class FlakyTransport: HTTPTransport, EventStreamTransport {
         } throws: { ($0 as? TableClientError)?.problem?.kind == .outcomeUnknown }
         #expect(unknown.keys.withLock { $0.count } == 1)
         let reads = FlakyTransport(failures: 1, type: "outcome-unknown")
-        #expect(try await TableClient(baseURL: url, retry: RetryPolicy(attempts: 3), transport: reads).table("t").version == 0)
+        #expect(
+            try await TableClient(baseURL: url, retry: RetryPolicy(attempts: 3), transport: reads).table("t").version
+                == 0)
         #expect(reads.keys.withLock { $0.count } == 2)
     }
 }

@@ -82,7 +82,8 @@ func waitFor(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
         var (server, url) = try startServer(configure: configure)
         let port = url.port ?? 0
         let writerClient = TableClient(
-            baseURL: url, retry: RetryPolicy(attempts: 20, initialDelay: .milliseconds(20), maxDelay: .milliseconds(200)))
+            baseURL: url,
+            retry: RetryPolicy(attempts: 20, initialDelay: .milliseconds(20), maxDelay: .milliseconds(200)))
         let cutting = CuttingTransport(cutChance: 0.08)
         let follower = TableFollower(
             client: TableClient(baseURL: url, transport: cutting), table: "t",
@@ -137,14 +138,16 @@ func waitFor(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
         let port = url.port ?? 0
         let client = TableClient(baseURL: url)
         let follower = TableFollower(
-            client: client, table: "t", backoff: RetryPolicy(initialDelay: .milliseconds(5), maxDelay: .milliseconds(50)))
+            client: client, table: "t",
+            backoff: RetryPolicy(initialDelay: .milliseconds(5), maxDelay: .milliseconds(50)))
         let seen = Mutex<[String]>([])
         let following = Task {
             do {
                 for try await event in follower.events() {
                     let name =
                         switch event {
-                        case .update(let update): update.isReload ? "reload \(update.version)" : "update \(update.version)"
+                        case .update(let update):
+                            update.isReload ? "reload \(update.version)" : "update \(update.version)"
                         case .disconnected: "disconnected"
                         case .reconnected: "reconnected"
                         }

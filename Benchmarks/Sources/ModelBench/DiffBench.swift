@@ -12,12 +12,15 @@ enum DiffBench {
 
     static func makeSnapshots(rows: Int, sections: Int) -> Snapshots {
         let tenth = rows / 10
-        return makeSnapshots(rows: rows, sections: sections, deletes: tenth, inserts: tenth, moves: tenth, updates: tenth)
+        return makeSnapshots(
+            rows: rows, sections: sections, deletes: tenth, inserts: tenth, moves: tenth, updates: tenth)
     }
 
     /// `rows` rows in `sections` sections, then the given numbers of random
     /// deletes, content changes, moves (some across sections) and inserts.
-    static func makeSnapshots(rows: Int, sections: Int, deletes: Int, inserts: Int, moves: Int, updates: Int) -> Snapshots {
+    static func makeSnapshots(rows: Int, sections: Int, deletes: Int, inserts: Int, moves: Int, updates: Int)
+        -> Snapshots
+    {
         let perSection = rows / sections
         var content = (0..<sections).map { s in
             (0..<perSection).map { r in Row(id: "r\(s * perSection + r)", text: "Row \(s * perSection + r)") }
@@ -70,7 +73,8 @@ enum DiffBench {
         func scaled(by divisor: Int) -> Shape {
             Shape(
                 name: name, rows: rows / divisor, sections: max(1, min(sections, rows / divisor / 10)),
-                deletes: deletes / divisor, inserts: inserts / divisor, moves: moves / divisor, updates: updates / divisor)
+                deletes: deletes / divisor, inserts: inserts / divisor, moves: moves / divisor,
+                updates: updates / divisor)
         }
 
         var changes: Int { deletes + inserts + 2 * moves }
@@ -78,11 +82,21 @@ enum DiffBench {
 
     static let shapes = [
         Shape(name: "5k-delete-insert", rows: 5_000, sections: 1, deletes: 500, inserts: 500, moves: 0, updates: 0),
-        Shape(name: "100k-delete-insert", rows: 100_000, sections: 1, deletes: 10_000, inserts: 10_000, moves: 0, updates: 0),
-        Shape(name: "100k-move-update", rows: 100_000, sections: 1, deletes: 0, inserts: 0, moves: 10_000, updates: 10_000),
-        Shape(name: "100x1000-mixed", rows: 100_000, sections: 100, deletes: 10_000, inserts: 10_000, moves: 10_000, updates: 10_000),
-        Shape(name: "100k-mixed", rows: 100_000, sections: 1, deletes: 10_000, inserts: 10_000, moves: 10_000, updates: 10_000),
-        Shape(name: "1M-mixed-1%", rows: 1_000_000, sections: 1, deletes: 10_000, inserts: 10_000, moves: 10_000, updates: 10_000),
+        Shape(
+            name: "100k-delete-insert", rows: 100_000, sections: 1, deletes: 10_000, inserts: 10_000, moves: 0,
+            updates: 0),
+        Shape(
+            name: "100k-move-update", rows: 100_000, sections: 1, deletes: 0, inserts: 0, moves: 10_000, updates: 10_000
+        ),
+        Shape(
+            name: "100x1000-mixed", rows: 100_000, sections: 100, deletes: 10_000, inserts: 10_000, moves: 10_000,
+            updates: 10_000),
+        Shape(
+            name: "100k-mixed", rows: 100_000, sections: 1, deletes: 10_000, inserts: 10_000, moves: 10_000,
+            updates: 10_000),
+        Shape(
+            name: "1M-mixed-1%", rows: 1_000_000, sections: 1, deletes: 10_000, inserts: 10_000, moves: 10_000,
+            updates: 10_000),
     ]
 
     /// Most changes Swift's `difference(from:)` is given: it is Myers' algorithm,
@@ -118,7 +132,8 @@ enum DiffBench {
                 report(
                     "diff_shape",
                     [
-                        ("shape", shapes.firstIndex { $0.name == shape.name }!), ("rows", shape.rows), ("sections", shape.sections),
+                        ("shape", shapes.firstIndex { $0.name == shape.name }!), ("rows", shape.rows),
+                        ("sections", shape.sections),
                         ("current_ns", current), ("frozen_ns", frozen),
                         ("swift_rows", swiftShape.rows), ("swift_ns", swift), ("swift_changes", changes),
                         ("current_at_swift_rows_ns", currentSmall),

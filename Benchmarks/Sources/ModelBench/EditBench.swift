@@ -17,7 +17,10 @@ enum EditBench {
                     let count = table.sections[0].rows.count
                     serial += 1
                     let row = Row(id: "n\(serial)", text: "New \(serial)")
-                    apply(Batch(insertRows: [.init(at: TableIndexPath(0, Int.random(in: 0...count, using: &random)), row: row)]), to: &table)
+                    apply(
+                        Batch(insertRows: [
+                            .init(at: TableIndexPath(0, Int.random(in: 0...count, using: &random)), row: row)
+                        ]), to: &table)
                 }
             }
             let delete = measure {

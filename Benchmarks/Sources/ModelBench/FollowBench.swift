@@ -8,17 +8,22 @@ import WebTableViewClient
 enum FollowBench {
     static func run(rows: Int, operations: Int, rounds: Int) {
         var mirror = TableMirror(
-            Table(id: "bench", sections: [Section(id: "s", rows: (0..<rows).map { Row(id: "r\($0)", text: "Row \($0)") })]))
+            Table(
+                id: "bench", sections: [Section(id: "s", rows: (0..<rows).map { Row(id: "r\($0)", text: "Row \($0)") })]
+            ))
         var random = SplitMix(state: UInt64(rows))
         var held = mirror.table
         var serial = 0
         func follow(_ batch: Batch) {
-            guard case .applied(let update) = mirror.follow(TableChange(version: mirror.version + 1, batch: batch)) else {
+            guard case .applied(let update) = mirror.follow(TableChange(version: mirror.version + 1, batch: batch))
+            else {
                 fatalError("not applied: \(batch)")
             }
             held = update.table
         }
-        func randomRow(_ random: inout SplitMix) -> Int { Int.random(in: 0..<mirror.table.sections[0].rows.count, using: &random) }
+        func randomRow(_ random: inout SplitMix) -> Int {
+            Int.random(in: 0..<mirror.table.sections[0].rows.count, using: &random)
+        }
         for _ in 0..<rounds {
             let reload = measure {
                 for _ in 0..<operations {
@@ -31,7 +36,10 @@ enum FollowBench {
             let insert = measure {
                 for _ in 0..<operations {
                     serial += 1
-                    follow(Batch(insertRows: [.init(at: TableIndexPath(0, randomRow(&random)), row: Row(id: "n\(serial)", text: "New"))]))
+                    follow(
+                        Batch(insertRows: [
+                            .init(at: TableIndexPath(0, randomRow(&random)), row: Row(id: "n\(serial)", text: "New"))
+                        ]))
                 }
             }
             let delete = measure {
@@ -39,7 +47,11 @@ enum FollowBench {
             }
             let move = measure {
                 for _ in 0..<operations {
-                    follow(Batch(moveRows: [.init(from: TableIndexPath(0, randomRow(&random)), to: TableIndexPath(0, randomRow(&random)))]))
+                    follow(
+                        Batch(moveRows: [
+                            .init(
+                                from: TableIndexPath(0, randomRow(&random)), to: TableIndexPath(0, randomRow(&random)))
+                        ]))
                 }
             }
             report(

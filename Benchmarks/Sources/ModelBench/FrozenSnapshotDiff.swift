@@ -330,7 +330,9 @@ struct FrozenDiffer {
     /// Rows are paired within each matched section first — a few small hash tables
     /// that stay in cache, and equal rows without ids keep to their own section —
     /// then across the table for the rows still unmatched: those that changed section.
-    static func matchRows(_ old: FrozenFlatSnapshot, _ new: FrozenFlatSnapshot, sections: FrozenMatching) -> FrozenMatching {
+    static func matchRows(_ old: FrozenFlatSnapshot, _ new: FrozenFlatSnapshot, sections: FrozenMatching)
+        -> FrozenMatching
+    {
         var matching = FrozenMatching(oldCount: old.rows.count, newCount: new.rows.count)
         let oldRows = old.rows
         let newRows = new.rows

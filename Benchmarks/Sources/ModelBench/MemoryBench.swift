@@ -67,7 +67,8 @@ enum MemoryBench {
             var line = [CChar](repeating: 0, count: 256)
             while fgets(&line, Int32(line.count), file) != nil {
                 let text = String(cString: line)
-                let value = Int(text.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+                let value =
+                    Int(text.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
                 if text.hasPrefix("VmHWM:") { peak = value }
                 if text.hasPrefix("VmRSS:") { resident = value }
             }

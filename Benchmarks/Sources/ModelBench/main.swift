@@ -11,7 +11,8 @@ import Glibc
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
 switch (arguments.first, arguments.count) {
 case ("edits", 4):
-    EditBench.run(rows: Int(arguments[1]) ?? 1000, operations: Int(arguments[2]) ?? 1000, rounds: Int(arguments[3]) ?? 5)
+    EditBench.run(
+        rows: Int(arguments[1]) ?? 1000, operations: Int(arguments[2]) ?? 1000, rounds: Int(arguments[3]) ?? 5)
 case ("diff", 4), ("diff", 5):
     DiffBench.run(
         rows: Int(arguments[1]) ?? 100_000, sections: Int(arguments[2]) ?? 100,
@@ -19,10 +20,13 @@ case ("diff", 4), ("diff", 5):
 case ("diff-shapes", 2), ("diff-shapes", 3):
     DiffBench.runShapes(rounds: Int(arguments[1]) ?? 3, divisor: arguments.count == 3 ? Int(arguments[2]) ?? 1 : 1)
 case ("follow", 4):
-    FollowBench.run(rows: Int(arguments[1]) ?? 100_000, operations: Int(arguments[2]) ?? 1000, rounds: Int(arguments[3]) ?? 5)
+    FollowBench.run(
+        rows: Int(arguments[1]) ?? 100_000, operations: Int(arguments[2]) ?? 1000, rounds: Int(arguments[3]) ?? 5)
 case ("memory", 3):
     MemoryBench.run(rows: Int(arguments[1]) ?? 1_000_000, moves: Int(arguments[2]) ?? 1_000_000)
 default:
-    print("usage: ModelBench edits ROWS OPERATIONS ROUNDS | diff ROWS SECTIONS ROUNDS [swift] | diff-shapes ROUNDS [DIVISOR] | memory ROWS MOVES | follow ROWS OPERATIONS ROUNDS")
+    print(
+        "usage: ModelBench edits ROWS OPERATIONS ROUNDS | diff ROWS SECTIONS ROUNDS [swift] | diff-shapes ROUNDS [DIVISOR] | memory ROWS MOVES | follow ROWS OPERATIONS ROUNDS"
+    )
     exit(2)
 }

@@ -12,7 +12,9 @@ public func fuzzBatch(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let original = FuzzTables.fixed
     let batch: Batch
     if bytes.first == UInt8(ascii: "{") {
-        guard let json = try? JSONParser().parse(bytes), let decoded = try? ModelDecoder.batch(from: json) else { return 0 }
+        guard let json = try? JSONParser().parse(bytes), let decoded = try? ModelDecoder.batch(from: json) else {
+            return 0
+        }
         batch = decoded
     } else {
         var reading = BatchFromBytes(bytes, for: original)
@@ -77,7 +79,9 @@ private func requireCounts(_ batch: Batch, before: Table, after: Table) {
             before.sections[old].rows.count
             - batch.deleteRows.count { $0.section == old } - batch.moveRows.count { $0.from.section == old }
             + batch.insertRows.count { $0.at.section == new } + batch.moveRows.count { $0.to.section == new }
-        require(after.sections[new].rows.count == count, "section \(old) → \(new) holds \(after.sections[new].rows.count) rows, not \(count)")
+        require(
+            after.sections[new].rows.count == count,
+            "section \(old) → \(new) holds \(after.sections[new].rows.count) rows, not \(count)")
     }
 }
 
@@ -91,7 +95,8 @@ private func requireLanding(_ batch: Batch, before: Table, after: Table) {
         require(after.sections[positions.section(item.at)] == item.section, "reloaded section \(item.at) not found")
     }
     for move in batch.moveSections {
-        require(after.sections[move.to].id == before.sections[move.from].id, "section \(move.from) not moved to \(move.to)")
+        require(
+            after.sections[move.to].id == before.sections[move.from].id, "section \(move.from) not moved to \(move.to)")
     }
     for item in batch.insertRows {
         require(after.row(at: item.at) == item.row, "inserted row not at \(item.at)")

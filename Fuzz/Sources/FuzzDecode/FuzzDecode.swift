@@ -15,17 +15,29 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var writer = JSONWriter()
     writer.value(json)
     let reparsed = try? JSONParser().parse(writer.bytes)
-    require(reparsed.map { sameJSON($0, json) } ?? false, "JSON written back differs: \(String(decoding: writer.bytes, as: UTF8.self))")
+    require(
+        reparsed.map { sameJSON($0, json) } ?? false,
+        "JSON written back differs: \(String(decoding: writer.bytes, as: UTF8.self))")
 
     for limits in [ModelLimits.default, tightLimits] {
         refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.tables(from: json, limits: limits) }
-        refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.section(from: json, limits: limits) }
+        refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.section(from: json, limits: limits)
+        }
         refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.row(from: json, limits: limits) }
-        refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.properties(from: json, limits: limits) }
-        refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.sectionInsert(from: json, limits: limits) }
-        refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.rowInsert(from: json, inSection: 0, limits: limits) }
-        refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.sectionMove(from: json, limits: limits) }
-        refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.rowMove(from: json, limits: limits) }
+        refusalIsSound(limits) { () throws(ValidationError) in
+            _ = try ModelDecoder.properties(from: json, limits: limits)
+        }
+        refusalIsSound(limits) { () throws(ValidationError) in
+            _ = try ModelDecoder.sectionInsert(from: json, limits: limits)
+        }
+        refusalIsSound(limits) { () throws(ValidationError) in
+            _ = try ModelDecoder.rowInsert(from: json, inSection: 0, limits: limits)
+        }
+        refusalIsSound(limits) { () throws(ValidationError) in
+            _ = try ModelDecoder.sectionMove(from: json, limits: limits)
+        }
+        refusalIsSound(limits) { () throws(ValidationError) in _ = try ModelDecoder.rowMove(from: json, limits: limits)
+        }
         refusalIsSound(limits) { () throws(ValidationError) in
             let table = try ModelDecoder.table(from: json, limits: limits, defaultID: "default")
             FuzzTables.requireSound(table, "decoded table")
@@ -51,7 +63,9 @@ private func refusalIsSound(_ limits: ModelLimits, _ decode: () throws(Validatio
         try decode()
     } catch {
         require(!error.issues.isEmpty, "a refusal without an issue")
-        require(error.issues.count <= limits.maxIssues + 1, "\(error.issues.count) issues over a limit of \(limits.maxIssues)")
+        require(
+            error.issues.count <= limits.maxIssues + 1,
+            "\(error.issues.count) issues over a limit of \(limits.maxIssues)")
     }
 }
 

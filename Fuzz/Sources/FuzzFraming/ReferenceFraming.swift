@@ -58,7 +58,8 @@ enum ReferenceFraming {
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]") else { return false }
             let literal = host[host.index(after: host.startIndex)..<close]
-            guard !literal.isEmpty, literal.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." })
+            guard !literal.isEmpty,
+                literal.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." })
             else { return false }
             let after = host[host.index(after: close)...]
             guard after.isEmpty || after.hasPrefix(":") else { return false }
@@ -68,7 +69,8 @@ enum ReferenceFraming {
             port = host[host.index(after: colon)...]
             host = host[..<colon]
         }
-        let nameScalars = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=%".unicodeScalars)
+        let nameScalars = Set(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=%".unicodeScalars)
         return host.unicodeScalars.allSatisfy(nameScalars.contains)
             && (port ?? "").unicodeScalars.allSatisfy { "0"..."9" ~= $0 }
     }

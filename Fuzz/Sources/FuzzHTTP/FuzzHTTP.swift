@@ -27,7 +27,9 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     var allowed = expected.allowed.union([.OPTIONS])
     if allowed.contains(.GET) { allowed.insert(.HEAD) }
-    let allow = response.headers["Allow"].map { Set($0.split(separator: ", ").compactMap { HTTPMethod(rawValue: String($0)) }) }
+    let allow = response.headers["Allow"].map {
+        Set($0.split(separator: ", ").compactMap { HTTPMethod(rawValue: String($0)) })
+    }
     require(allow == allowed, "\(method) \(target.path): Allow \(response.headers["Allow"] ?? "missing")")
     require(response.status == (method == .OPTIONS ? 204 : 405), "\(method) \(target.path): \(response.status)")
     return 0
@@ -41,7 +43,9 @@ private let router: Router = {
     for (method, pattern) in ReferenceRoutes.all {
         router.add(method, pattern) { request in
             let rebuilt = ReferenceRoutes.rebuild(pattern, request.parameters)
-            require(rebuilt == request.path || rebuilt == request.path + "/", "\(pattern) called for \(request.path), rebuilt \(rebuilt)")
+            require(
+                rebuilt == request.path || rebuilt == request.path + "/",
+                "\(pattern) called for \(request.path), rebuilt \(rebuilt)")
             guard pattern.hasPrefix("/public/") else { return HTTPResponse(status: 200) }
             let response = files.response(for: request.parameters["path"] ?? "", request: request)
             requireInside(files.root, response, request.path)
@@ -62,5 +66,6 @@ private func requireInside(_ root: String, _ response: HTTPResponse, _ path: Str
         file.hasPrefix(root + "/") && !relative.split(separator: "/").contains { $0.hasPrefix(".") },
         "\(path) served \(file), outside \(root) or hidden")
     var status = stat()
-    require(stat(file, &status) == 0 && status.st_mode & S_IFMT == S_IFREG, "\(path) served \(file), not a regular file")
+    require(
+        stat(file, &status) == 0 && status.st_mode & S_IFMT == S_IFREG, "\(path) served \(file), not a regular file")
 }

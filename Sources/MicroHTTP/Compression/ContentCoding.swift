@@ -112,7 +112,9 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
     /// The element of `field` between `start` and `end`: its name, trimmed,
     /// and its `q` in thousandths (1000 without one); nil when it has no
     /// name or a malformed `q`.
-    private static func element(of field: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (Range<Int>, Int)? {
+    private static func element(of field: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (
+        Range<Int>, Int
+    )? {
         var cut = start
         while cut < end, field[cut] != UInt8(ascii: ";") {
             cut += 1
@@ -144,7 +146,8 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
 
     /// `0`, `0.5`, `1.000`…: a qvalue in thousandths; nil when malformed.
     private static func qValue(_ range: Range<Int>, in field: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let first = range.first.map({ field[$0] }), first == UInt8(ascii: "0") || first == UInt8(ascii: "1") else {
+        guard let first = range.first.map({ field[$0] }), first == UInt8(ascii: "0") || first == UInt8(ascii: "1")
+        else {
             return nil
         }
         var value = Int(first - UInt8(ascii: "0")) * 1000

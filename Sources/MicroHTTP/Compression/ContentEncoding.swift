@@ -62,7 +62,9 @@ public enum ContentEncoding {
     /// (`identity` for a tag without one).
     private static func codedTags(_ list: String) -> [(tag: Substring, coding: ContentCoding)] {
         EntityTagList(list).tags.map { text in
-            guard let coding = ContentCoding.allCases.first(where: { $0 != .identity && text.hasSuffix("-\($0.token)\"") })
+            guard
+                let coding = ContentCoding.allCases.first(where: { $0 != .identity && text.hasSuffix("-\($0.token)\"") }
+                )
             else {
                 return (text, .identity)
             }
@@ -116,7 +118,8 @@ public enum ContentEncoding {
 
     private static func trimmed(_ text: Substring) -> Substring {
         let isSpace = { (character: Character) in character == " " || character == "\t" }
-        guard let start = text.firstIndex(where: { !isSpace($0) }), let end = text.lastIndex(where: { !isSpace($0) }) else {
+        guard let start = text.firstIndex(where: { !isSpace($0) }), let end = text.lastIndex(where: { !isSpace($0) })
+        else {
             return text[text.startIndex..<text.startIndex]
         }
         return text[start...end]

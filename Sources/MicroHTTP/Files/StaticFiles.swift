@@ -51,7 +51,9 @@ public struct StaticFiles: Sendable {
             var coded: [Int: [UInt8]] = [:]
             if ContentEncoding.isCompressible(MediaType.forPath(path)) {
                 for coding in [ContentCoding.gzip, .br] {
-                    if let compressed = Compressor.compress(bytes, coding, effort: .once), compressed.count < bytes.count {
+                    if let compressed = Compressor.compress(bytes, coding, effort: .once),
+                        compressed.count < bytes.count
+                    {
                         coded[coding.rawValue] = compressed
                     }
                 }
@@ -125,7 +127,9 @@ public struct StaticFiles: Sendable {
         defer { closedir(directory) }
         var found: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard !name.hasPrefix(".") else {
                 continue
             }

@@ -40,14 +40,20 @@ public struct EntityTagList: Sendable {
                 index = bytes.index(after: index)
             } else {
                 if bytes[index...].starts(with: "W/".utf8) { index = bytes.index(index, offsetBy: 2) }
-                guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else { return malformed(field, from: start) }
+                guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else {
+                    return malformed(field, from: start)
+                }
                 index = bytes.index(after: index)
                 skip(isEntityTagCharacter)
-                guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else { return malformed(field, from: start) }
+                guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else {
+                    return malformed(field, from: start)
+                }
                 index = bytes.index(after: index)
             }
             skip { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-            guard index == bytes.endIndex || bytes[index] == UInt8(ascii: ",") else { return malformed(field, from: start) }
+            guard index == bytes.endIndex || bytes[index] == UInt8(ascii: ",") else {
+                return malformed(field, from: start)
+            }
         }
     }
 
@@ -64,7 +70,8 @@ public struct EntityTagList: Sendable {
 
     private static func trimmed(_ text: Substring) -> Substring {
         let isSpace = { (character: Character) in character == " " || character == "\t" }
-        guard let start = text.firstIndex(where: { !isSpace($0) }), let end = text.lastIndex(where: { !isSpace($0) }) else {
+        guard let start = text.firstIndex(where: { !isSpace($0) }), let end = text.lastIndex(where: { !isSpace($0) })
+        else {
             return text[text.startIndex..<text.startIndex]
         }
         return text[start...end]

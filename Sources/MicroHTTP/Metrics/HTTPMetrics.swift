@@ -91,9 +91,12 @@ public struct HTTPMetrics: Sendable {
             # TYPE http_requests_total counter
 
             """
-        let counted = series.map { (method: $0.key.methodLabel, route: $0.value.route, status: $0.key.status, histogram: $0.value.histogram) }
+        let counted = series.map {
+            (method: $0.key.methodLabel, route: $0.value.route, status: $0.key.status, histogram: $0.value.histogram)
+        }
         for entry in counted.sorted(by: { ($0.route, $0.method, $0.status) < ($1.route, $1.method, $1.status) }) {
-            text += "http_requests_total{method=\"\(entry.method)\",route=\"\(Self.escape(entry.route))\",status=\"\(entry.status)\"} \(entry.histogram.count)\n"
+            text +=
+                "http_requests_total{method=\"\(entry.method)\",route=\"\(Self.escape(entry.route))\",status=\"\(entry.status)\"} \(entry.histogram.count)\n"
         }
         text += """
             # HELP http_request_duration_seconds Time from request headers to response queued.
@@ -104,7 +107,8 @@ public struct HTTPMetrics: Sendable {
         for entry in counted {
             latencies[RouteKey(method: entry.method, route: entry.route), default: Histogram()].add(entry.histogram)
         }
-        for (key, histogram) in latencies.sorted(by: { ($0.key.route, $0.key.method) < ($1.key.route, $1.key.method) }) {
+        for (key, histogram) in latencies.sorted(by: { ($0.key.route, $0.key.method) < ($1.key.route, $1.key.method) })
+        {
             let labels = "method=\"\(key.method)\",route=\"\(Self.escape(key.route))\""
             var cumulative = 0
             for (bound, count) in zip(Self.bucketBounds.map { "\($0)" } + ["+Inf"], histogram.buckets) {

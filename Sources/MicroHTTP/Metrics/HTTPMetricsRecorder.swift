@@ -90,7 +90,8 @@ public final class HTTPMetricsRecorder: Sendable {
                 metrics.eventChunksWritten.direct += counts.streamWrites.direct
                 metrics.eventChunksWritten.batched += counts.streamWrites.batched
                 for (key, series) in counts.series {
-                    metrics.series[key, default: HTTPMetrics.Series(route: series.route)].histogram.add(series.histogram)
+                    metrics.series[key, default: HTTPMetrics.Series(route: series.route)].histogram.add(
+                        series.histogram)
                 }
             }
         }

@@ -118,7 +118,8 @@ final class AnswerTable<Value> {
 
     private static func equal(_ stored: [UInt8], _ path: UnsafeRawBufferPointer) -> Bool {
         stored.withUnsafeBytes { stored in
-            stored.count == path.count && (path.isEmpty || memcmp(stored.baseAddress!, path.baseAddress!, path.count) == 0)
+            stored.count == path.count
+                && (path.isEmpty || memcmp(stored.baseAddress!, path.baseAddress!, path.count) == 0)
         }
     }
 }

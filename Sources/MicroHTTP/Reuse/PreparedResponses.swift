@@ -239,7 +239,8 @@ final class PreparedResponses: Sendable {
                 // Behind shared answers a miss costs little more than a hit
                 // (the answer is not made): the rest does not grow, so a shelf
                 // comes back soon when the reads narrow to fewer paths.
-                shelf.restLength = shared.keepsAnswers ? Shelf.shortestRest : min(shelf.restLength * 2, Shelf.longestRest)
+                shelf.restLength =
+                    shared.keepsAnswers ? Shelf.shortestRest : min(shelf.restLength * 2, Shelf.longestRest)
                 return
             }
             if full {

@@ -38,7 +38,8 @@ final class SharedAnswers: Sendable {
         private let bytes: UnsafeMutableRawBufferPointer
 
         init(
-            key: PreparedResponses.Key, body: [UInt8], fields: NativeHeaderFields, route: RouteLabel?, reuse: ResponseReuse
+            key: PreparedResponses.Key, body: [UInt8], fields: NativeHeaderFields, route: RouteLabel?,
+            reuse: ResponseReuse
         ) {
             coding = key.coding
             pathCount = key.path.count

@@ -103,7 +103,9 @@ struct RouteNode: Sendable {
             let segment = UnsafeBufferPointer(rebasing: path[start..<end])
             // Children are visited in place, by index: a copy of a node would
             // retain every array it holds.
-            if let index = literals.firstIndex(where: { $0.segment.count == segment.count && $0.segment.elementsEqual(segment) }),
+            if let index = literals.firstIndex(where: {
+                $0.segment.count == segment.count && $0.segment.elementsEqual(segment)
+            }),
                 literals[index].node.visitMatches(path, from: end + 1, captured: &captured, visit)
             {
                 return true

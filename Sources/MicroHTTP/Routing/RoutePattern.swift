@@ -17,7 +17,8 @@ struct RoutePattern: Sendable {
         var segments: [Segment] = []
         for (index, piece) in pieces.enumerated() {
             guard piece.hasPrefix("{"), piece.hasSuffix("}"), piece.count > 2 else {
-                precondition(!piece.contains("{") && !piece.contains("}"), "malformed route segment \(piece) in \(text)")
+                precondition(
+                    !piece.contains("{") && !piece.contains("}"), "malformed route segment \(piece) in \(text)")
                 segments.append(.literal(String(piece)))
                 continue
             }

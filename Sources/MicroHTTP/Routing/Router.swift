@@ -58,7 +58,9 @@ public struct Router: Sendable {
                 guard let endpoint = Self.endpoint(for: method, in: endpoints) else {
                     return false
                 }
-                found = (endpoint, ranges.map { String(decoding: UnsafeBufferPointer(rebasing: path[$0]), as: UTF8.self) })
+                found = (
+                    endpoint, ranges.map { String(decoding: UnsafeBufferPointer(rebasing: path[$0]), as: UTF8.self) }
+                )
                 return true
             }
             return found

@@ -64,36 +64,38 @@ let connectionNotified: MHD_NotifyConnectionCallback = { _, _, socketContext, co
 /// arguments, has its query emptied here (in libmicrohttpd's own buffer) and
 /// is answered 414 by the first access-handler call, which finds the marker
 /// returned here in its `req_cls`.
-let uriLogger: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { server, uri, _ in
-    guard let server, let uri else {
-        return nil
-    }
-    let configuration = Unmanaged<HTTPServer>.fromOpaque(server)._withUnsafeGuaranteedRef { $0.configuration }
-    let length = strlen(uri)
-    let refusal: TargetRefusal?
-    if length > configuration.maxTargetLength {
-        refusal = .tooLong
-    } else if let query = strchr(uri, 0x3F) {
-        var arguments = 1
-        var cursor = query + 1
-        while cursor.pointee != 0 {
-            if cursor.pointee == 0x26 {
-                arguments += 1
-            }
-            cursor += 1
+let uriLogger:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+        server, uri, _ in
+        guard let server, let uri else {
+            return nil
         }
-        refusal = arguments > configuration.maxQueryArguments ? .tooManyArguments : nil
-    } else {
-        refusal = nil
+        let configuration = Unmanaged<HTTPServer>.fromOpaque(server)._withUnsafeGuaranteedRef { $0.configuration }
+        let length = strlen(uri)
+        let refusal: TargetRefusal?
+        if length > configuration.maxTargetLength {
+            refusal = .tooLong
+        } else if let query = strchr(uri, 0x3F) {
+            var arguments = 1
+            var cursor = query + 1
+            while cursor.pointee != 0 {
+                if cursor.pointee == 0x26 {
+                    arguments += 1
+                }
+                cursor += 1
+            }
+            refusal = arguments > configuration.maxQueryArguments ? .tooManyArguments : nil
+        } else {
+            refusal = nil
+        }
+        guard let refusal else {
+            return nil
+        }
+        if let query = strchr(uri, 0x3F) {
+            UnsafeMutablePointer(mutating: query + 1).pointee = 0
+        }
+        return refusal.marker
     }
-    guard let refusal else {
-        return nil
-    }
-    if let query = strchr(uri, 0x3F) {
-        UnsafeMutablePointer(mutating: query + 1).pointee = 0
-    }
-    return refusal.marker
-}
 
 let daemonLog: MHD_LogCallback = { server, format, arguments in
     guard let server, let format else {
@@ -108,13 +110,15 @@ let daemonLog: MHD_LogCallback = { server, format, arguments in
     while message.last?.isNewline == true {
         message.removeLast()
     }
-    Unmanaged<HTTPServer>.fromOpaque(server).takeUnretainedValue().logger.debug("libmicrohttpd: \(LogText.escaped(message))")
+    Unmanaged<HTTPServer>.fromOpaque(server).takeUnretainedValue().logger.debug(
+        "libmicrohttpd: \(LogText.escaped(message))")
 }
 
 /// Percent-decodes URL paths and query arguments in place, like
 /// libmicrohttpd's own unescaper, except that `%00` stays as it is: a NUL
 /// would silently cut the C string short (`/a.css%00.txt` would read as `/a.css`).
-let unescapeURL: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = { _, _, text in
+let unescapeURL: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = {
+    _, _, text in
     guard let text else {
         return 0
     }

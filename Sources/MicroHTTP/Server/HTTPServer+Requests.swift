@@ -16,7 +16,9 @@ extension HTTPServer {
         let targetRefusal = slot.pointee.flatMap(TargetRefusal.init(marker:))
         guard let existing = slot.pointee, targetRefusal == nil else {
             let context =
-                wtv_connection_context(connection).map { Unmanaged<RequestContext>.fromOpaque($0).takeUnretainedValue() }
+                wtv_connection_context(connection).map {
+                    Unmanaged<RequestContext>.fromOpaque($0).takeUnretainedValue()
+                }
                 ?? RequestContext()
             context.begin(method: method)
             context.targetRefusal = targetRefusal
@@ -118,7 +120,8 @@ extension HTTPServer {
     /// The whole request is in: send the answer kept for it (on this thread's
     /// shelf, else among the shared answers), or route it and queue the
     /// handler's answer (keeping it, when the handler allows).
-    private func respond(_ context: RequestContext, url: UnsafePointer<CChar>, connection: OpaquePointer) -> MHD_Result {
+    private func respond(_ context: RequestContext, url: UnsafePointer<CChar>, connection: OpaquePointer) -> MHD_Result
+    {
         guard let method = context.method else {
             return .NO
         }
@@ -176,7 +179,9 @@ extension HTTPServer {
         if response.reuse != nil, let key = lookup.key {
             preparedResponses.shared.keep(response, route: route, for: key)
         }
-        if response.reuse != nil, let key = preparedResponses.admits(lookup), let entry = prepare(response, route: route) {
+        if response.reuse != nil, let key = preparedResponses.admits(lookup),
+            let entry = prepare(response, route: route)
+        {
             preparedResponses.keep(entry, for: key)
             return queue(entry, for: context, connection: connection)
         }
@@ -186,7 +191,9 @@ extension HTTPServer {
 
     /// The handler answers later: the connection is suspended until it does
     /// (answered at once when it did already, or when the server is stopping).
-    private func suspend(_ deferral: DeferredResponse, for context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+    private func suspend(_ deferral: DeferredResponse, for context: RequestContext, connection: OpaquePointer)
+        -> MHD_Result
+    {
         guard register(deferral) else {
             deferral.detach()
             context.closesConnection = true
@@ -200,14 +207,18 @@ extension HTTPServer {
     }
 
     /// The connection was resumed: queue the deferred answer.
-    private func resume(_ deferral: DeferredResponse, for context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+    private func resume(_ deferral: DeferredResponse, for context: RequestContext, connection: OpaquePointer)
+        -> MHD_Result
+    {
         guard let response = deferral.take() else {
             return .YES
         }
         return queueDeferred(response, for: context, connection: connection)
     }
 
-    private func queueDeferred(_ response: HTTPResponse, for context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+    private func queueDeferred(_ response: HTTPResponse, for context: RequestContext, connection: OpaquePointer)
+        -> MHD_Result
+    {
         if !isRunning.load(ordering: .sequentiallyConsistent) {
             context.closesConnection = true
         }
@@ -261,7 +272,8 @@ extension HTTPServer {
     /// `Connection: close`), and asking for no form of its own (``acceptsKeptForm(_:)``).
     private static func isPlain(_ context: RequestContext, on connection: OpaquePointer) -> Bool {
         let fields = context.fields
-        return context.body.isEmpty && !context.closesConnection && fields.ifNoneMatch == nil && fields.minVersion == nil
+        return context.body.isEmpty && !context.closesConnection && fields.ifNoneMatch == nil
+            && fields.minVersion == nil
             && fields.origin == nil && acceptsKeptForm(fields.accept)
             && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
     }
@@ -352,7 +364,8 @@ extension HTTPServer {
         }
         let microseconds = nanoseconds / 1000
         // The method and path are the client's bytes: escaped, so they cannot forge a line.
-        let line = "\(LogText.escaped(context.methodText)) \(LogText.escaped(context.path ?? "")) \(context.status ?? 0) \(microseconds)µs"
+        let line =
+            "\(LogText.escaped(context.methodText)) \(LogText.escaped(context.path ?? "")) \(context.status ?? 0) \(microseconds)µs"
         if reason == .REQUEST_TERMINATED_COMPLETED_OK {
             logger.info("\(line)")
         } else if context.isEventStream && Self.isClientLeaving(reason) {

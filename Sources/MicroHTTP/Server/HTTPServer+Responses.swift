@@ -73,7 +73,8 @@ extension HTTPServer {
     }
 
     private static func copying(_ buffer: UnsafeRawBufferPointer) -> OpaquePointer? {
-        MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
+        MHD_create_response_from_buffer(
+            buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
     }
 
     /// Bodies from this size up are sent from the array's own buffer (``lending(_:)``);

@@ -210,8 +210,10 @@ public final class HTTPServer: Sendable {
                     ptr_value: context
                 ),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddr),
-                MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: unsafeBitCast(unescapeURL, to: Int.self), ptr_value: nil),
-                MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(uriLogger, to: Int.self), ptr_value: context),
+                MHD_OptionItem(
+                    option: .UNESCAPE_CALLBACK, value: unsafeBitCast(unescapeURL, to: Int.self), ptr_value: nil),
+                MHD_OptionItem(
+                    option: .URI_LOG_CALLBACK, value: unsafeBitCast(uriLogger, to: Int.self), ptr_value: context),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Int(timeoutSeconds), ptr_value: nil),
                 MHD_OptionItem(
@@ -229,7 +231,8 @@ public final class HTTPServer: Sendable {
                 options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
             }
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
-            return wtv_start_daemon(flags, UInt16(configuration.port), acceptPolicy, context, accessHandler, context, options)
+            return wtv_start_daemon(
+                flags, UInt16(configuration.port), acceptPolicy, context, accessHandler, context, options)
         }
     }
 

@@ -20,7 +20,9 @@ public struct OriginPolicy: Sendable {
     /// Header fields added to every answer the server makes (security headers).
     public var responseHeaders: HTTPHeaders
 
-    public init(allowedHosts: Set<String>? = nil, corsOrigins: Set<String> = [], responseHeaders: HTTPHeaders = HTTPHeaders()) {
+    public init(
+        allowedHosts: Set<String>? = nil, corsOrigins: Set<String> = [], responseHeaders: HTTPHeaders = HTTPHeaders()
+    ) {
         self.allowedHosts = allowedHosts
         self.allowedHostBytes = allowedHosts.map(Self.bytes)
         self.corsOrigins = corsOrigins

@@ -85,11 +85,14 @@ enum RequestFraming {
 
     /// Whether `field` is `uri-host [ ":" port ]` (RFC 3986 §3.2.2), or empty.
     static func isHost(_ field: UnsafePointer<CChar>) -> Bool {
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(field).assumingMemoryBound(to: UInt8.self), count: strlen(field))
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(field).assumingMemoryBound(to: UInt8.self), count: strlen(field))
         var rest = bytes[...]
         if rest.first == UInt8(ascii: "[") {
             guard let close = rest.firstIndex(of: UInt8(ascii: "]")), close > rest.startIndex + 1,
-                rest[(rest.startIndex + 1)..<close].allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+                rest[(rest.startIndex + 1)..<close].allSatisfy({
+                    isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".")
+                })
             else {
                 return false
             }
@@ -110,7 +113,8 @@ enum RequestFraming {
     /// RFC 3986's reg-name bytes: unreserved, sub-delims and `%` of pct-encoded.
     private static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
         default:
             Array("-._~!$&'()*+,;=%".utf8).contains(byte)

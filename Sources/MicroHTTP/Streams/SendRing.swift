@@ -102,7 +102,8 @@ public enum SendRingSupport: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .supported: "io_uring sends events in batches"
-        case .refused: "io_uring is refused here (an old kernel, kernel.io_uring_disabled, a container's seccomp profile?)"
+        case .refused:
+            "io_uring is refused here (an old kernel, kernel.io_uring_disabled, a container's seccomp profile?)"
         case .noSendOperation: "io_uring here has no IORING_OP_SEND (Linux before 5.6)"
         case .switchedOff: "io_uring is switched off (WEBTABLEVIEW_ABLATE=send-ring)"
         }

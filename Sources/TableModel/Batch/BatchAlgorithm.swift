@@ -92,7 +92,8 @@ extension Table {
     /// Steps 2–5 for a batch `prepare(_:)` answered on this table at this
     /// version: cannot fail. An empty batch changes nothing.
     public mutating func apply(_ prepared: PreparedBatch) {
-        precondition(prepared.version == version, "a batch prepared at version \(prepared.version) applied at \(version)")
+        precondition(
+            prepared.version == version, "a batch prepared at version \(prepared.version) applied at \(version)")
         let normalised = prepared.batch
         guard !normalised.isEmpty else { return }
         applyRowEdits(normalised, prepared.plan)

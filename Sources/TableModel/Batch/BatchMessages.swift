@@ -17,56 +17,92 @@ extension BatchError {
     // MARK: Positions out of range (`index-out-of-range`)
 
     static func deleteSectionOutOfRange(_ section: Int, sectionsBefore: Int) -> Self {
-        Self(.indexOutOfRange, "attempt to delete section \(section), but there are only \(sectionsBefore) sections before the update")
+        Self(
+            .indexOutOfRange,
+            "attempt to delete section \(section), but there are only \(sectionsBefore) sections before the update")
     }
 
     static func insertSectionOutOfRange(_ section: Int, sectionsAfter: Int) -> Self {
-        Self(.indexOutOfRange, "attempt to insert section \(section) but there are only \(sectionsAfter) sections after the update")
+        Self(
+            .indexOutOfRange,
+            "attempt to insert section \(section) but there are only \(sectionsAfter) sections after the update")
     }
 
     static func moveSectionSourceOutOfRange(_ section: Int, sectionsBefore: Int) -> Self {
-        Self(.indexOutOfRange, "attempt to move section \(section), but there are only \(sectionsBefore) sections before the update")
+        Self(
+            .indexOutOfRange,
+            "attempt to move section \(section), but there are only \(sectionsBefore) sections before the update")
     }
 
     static func moveSectionTargetOutOfRange(_ move: Batch.SectionMove, sectionsAfter: Int) -> Self {
-        Self(.indexOutOfRange, "attempt to to move section \(move.from) to section \(move.to), but there are only \(sectionsAfter) sections after the update")
+        Self(
+            .indexOutOfRange,
+            "attempt to to move section \(move.from) to section \(move.to), but there are only \(sectionsAfter) sections after the update"
+        )
     }
 
     static func deleteRowSectionOutOfRange(_ indexPath: TableIndexPath, sectionsBefore: Int) -> Self {
-        Self(.indexOutOfRange, "attempt to delete row \(indexPath.row) from section \(indexPath.section), but there are only \(sectionsBefore) sections before the update")
+        Self(
+            .indexOutOfRange,
+            "attempt to delete row \(indexPath.row) from section \(indexPath.section), but there are only \(sectionsBefore) sections before the update"
+        )
     }
 
     static func pressedRowMissing(_ press: Batch.Press) -> Self {
         let name = press.id.map { "row \"\($0)\"" } ?? "a row without an id"
-        return Self(.indexOutOfRange, "attempt to press the accessory button of \(name) at index path (\(press.at)), which is not in the table before the update")
+        return Self(
+            .indexOutOfRange,
+            "attempt to press the accessory button of \(name) at index path (\(press.at)), which is not in the table before the update"
+        )
     }
 
     static func deleteRowOutOfRange(_ indexPath: TableIndexPath, rowsBefore: Int) -> Self {
-        Self(.indexOutOfRange, "attempt to delete row \(indexPath.row) from section \(indexPath.section) which only contains \(rowsBefore) rows before the update")
+        Self(
+            .indexOutOfRange,
+            "attempt to delete row \(indexPath.row) from section \(indexPath.section) which only contains \(rowsBefore) rows before the update"
+        )
     }
 
     static func insertRowSectionOutOfRange(_ indexPath: TableIndexPath, sectionsAfter: Int) -> Self {
-        Self(.indexOutOfRange, "attempt to insert row \(indexPath.row) into section \(indexPath.section), but there are only \(sectionsAfter) sections after the update")
+        Self(
+            .indexOutOfRange,
+            "attempt to insert row \(indexPath.row) into section \(indexPath.section), but there are only \(sectionsAfter) sections after the update"
+        )
     }
 
     static func insertRowOutOfRange(_ indexPath: TableIndexPath, rowsAfter: Int) -> Self {
-        Self(.indexOutOfRange, "attempt to insert row \(indexPath.row) into section \(indexPath.section), but there are only \(rowsAfter) rows in section \(indexPath.section) after the update")
+        Self(
+            .indexOutOfRange,
+            "attempt to insert row \(indexPath.row) into section \(indexPath.section), but there are only \(rowsAfter) rows in section \(indexPath.section) after the update"
+        )
     }
 
     static func moveRowSourceSectionOutOfRange(_ move: Batch.RowMove, sectionsBefore: Int) -> Self {
-        Self(.indexOutOfRange, "attempt to move index path (\(move.from)) from a section that does not exist - there are only \(sectionsBefore) sections before the update")
+        Self(
+            .indexOutOfRange,
+            "attempt to move index path (\(move.from)) from a section that does not exist - there are only \(sectionsBefore) sections before the update"
+        )
     }
 
     static func moveRowSourceOutOfRange(_ move: Batch.RowMove, rowsBefore: Int) -> Self {
-        Self(.indexOutOfRange, "attempt to move index path (\(move.from)) that does not exist - there are only \(rowsBefore) rows in section \(move.from.section) before the update")
+        Self(
+            .indexOutOfRange,
+            "attempt to move index path (\(move.from)) that does not exist - there are only \(rowsBefore) rows in section \(move.from.section) before the update"
+        )
     }
 
     static func moveRowTargetSectionOutOfRange(_ move: Batch.RowMove, sectionsAfter: Int) -> Self {
-        Self(.indexOutOfRange, "attempt to move index path (\(move.from)) to index path (\(move.to)) in section that does not exist - there are only \(sectionsAfter) sections after the update")
+        Self(
+            .indexOutOfRange,
+            "attempt to move index path (\(move.from)) to index path (\(move.to)) in section that does not exist - there are only \(sectionsAfter) sections after the update"
+        )
     }
 
     static func moveRowTargetOutOfRange(_ move: Batch.RowMove, rowsAfter: Int) -> Self {
-        Self(.indexOutOfRange, "attempt to move index path (\(move.from)) to index path (\(move.to)) that does not exist - there are only \(rowsAfter) rows in section \(move.to.section) after the update")
+        Self(
+            .indexOutOfRange,
+            "attempt to move index path (\(move.from)) to index path (\(move.to)) that does not exist - there are only \(rowsAfter) rows in section \(move.to.section) after the update"
+        )
     }
 
     // MARK: The same position twice in one list (`duplicate-position`)
@@ -81,7 +117,8 @@ extension BatchError {
 
     static func sectionMovedToBoth(_ from: Int, _ first: Int, _ second: Int) -> Self {
         if first == second { return sectionTwice("move", from) }
-        return Self(.duplicatePosition, "attempt to move section \(from) to both section \(first) and section \(second)")
+        return Self(
+            .duplicatePosition, "attempt to move section \(from) to both section \(first) and section \(second)")
     }
 
     static func sectionsMovedToOne(_ first: Int, _ second: Int, to target: Int) -> Self {
@@ -180,7 +217,10 @@ extension BatchError {
     // MARK: Counts the data source promised (`invalid-update`)
 
     static func invalidSectionCount(expected: Int, before: Int, inserted: Int, deleted: Int) -> Self {
-        Self(.invalidUpdate, "Invalid update: invalid number of sections. The number of sections contained in the table view after the update (\(expected)) must be equal to the number of sections contained in the table view before the update (\(before)), plus or minus the number of sections inserted or deleted (\(inserted) inserted, \(deleted) deleted).")
+        Self(
+            .invalidUpdate,
+            "Invalid update: invalid number of sections. The number of sections contained in the table view after the update (\(expected)) must be equal to the number of sections contained in the table view before the update (\(before)), plus or minus the number of sections inserted or deleted (\(inserted) inserted, \(deleted) deleted)."
+        )
     }
 
     /// What a batch does to the rows of a section that exists before and after it.
@@ -193,10 +233,16 @@ extension BatchError {
     }
 
     static func invalidRowCount(section: Int, expected: Int, counts: RowCounts) -> Self {
-        Self(.invalidUpdate, "Invalid update: invalid number of rows in section \(section). The number of rows contained in an existing section after the update (\(expected)) must be equal to the number of rows contained in that section before the update (\(counts.before)), plus or minus the number of rows inserted or deleted from that section (\(counts.inserted) inserted, \(counts.deleted) deleted) and plus or minus the number of rows moved into or out of that section (\(counts.movedIn) moved in, \(counts.movedOut) moved out).")
+        Self(
+            .invalidUpdate,
+            "Invalid update: invalid number of rows in section \(section). The number of rows contained in an existing section after the update (\(expected)) must be equal to the number of rows contained in that section before the update (\(counts.before)), plus or minus the number of rows inserted or deleted from that section (\(counts.inserted) inserted, \(counts.deleted) deleted) and plus or minus the number of rows moved into or out of that section (\(counts.movedIn) moved in, \(counts.movedOut) moved out)."
+        )
     }
 
     static func invalidRowCountInNewSection(section: Int, actual: Int, expected: Int) -> Self {
-        Self(.invalidUpdate, "Invalid update: invalid number of rows in section \(section). The section holds \(actual) rows after the update, expected \(expected).")
+        Self(
+            .invalidUpdate,
+            "Invalid update: invalid number of rows in section \(section). The section holds \(actual) rows after the update, expected \(expected)."
+        )
     }
 }

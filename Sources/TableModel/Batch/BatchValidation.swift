@@ -136,7 +136,9 @@ struct BatchValidation {
 
     private mutating func checkRowSources() throws(BatchError) {
         for indexPath in batch.deleteRows {
-            let count = try rowsBefore(indexPath, .delete) { .deleteRowSectionOutOfRange(indexPath, sectionsBefore: $0) }
+            let count = try rowsBefore(indexPath, .delete) {
+                .deleteRowSectionOutOfRange(indexPath, sectionsBefore: $0)
+            }
             guard (0..<count).contains(indexPath.row) else { throw .deleteRowOutOfRange(indexPath, rowsBefore: count) }
             guard deletedRows.insert(indexPath).inserted else { throw .indexPathTwice("delete", indexPath) }
             plan.removals[indexPath.section, default: []].append(RowRemoval(row: indexPath.row))
@@ -144,13 +146,17 @@ struct BatchValidation {
         // UIKit turns a reload into a delete plus an insert: out of range, it says "delete".
         for item in batch.reloadRows {
             let indexPath = item.at
-            let count = try rowsBefore(indexPath, .reload) { .deleteRowSectionOutOfRange(indexPath, sectionsBefore: $0) }
+            let count = try rowsBefore(indexPath, .reload) {
+                .deleteRowSectionOutOfRange(indexPath, sectionsBefore: $0)
+            }
             guard (0..<count).contains(indexPath.row) else { throw .deleteRowOutOfRange(indexPath, rowsBefore: count) }
             guard !deletedRows.contains(indexPath) else { throw .deleteAndReloadIndexPath(indexPath) }
             guard reloadedRows.insert(indexPath).inserted else { throw .indexPathTwice("reload", indexPath) }
         }
         for (index, move) in batch.moveRows.enumerated() {
-            let count = try rowsBefore(move.from, .moveFrom) { .moveRowSourceSectionOutOfRange(move, sectionsBefore: $0) }
+            let count = try rowsBefore(move.from, .moveFrom) {
+                .moveRowSourceSectionOutOfRange(move, sectionsBefore: $0)
+            }
             guard (0..<count).contains(move.from.row) else { throw .moveRowSourceOutOfRange(move, rowsBefore: count) }
             if let first = movesBySource[move.from] {
                 throw .rowMovedToBoth(move.from, batch.moveRows[first].to, move.to)
@@ -204,7 +210,9 @@ struct BatchValidation {
         var insertedRows = Set<TableIndexPath>()
         for item in batch.insertRows {
             let indexPath = item.at
-            let old = try oldSection(of: indexPath, .insert) { .insertRowSectionOutOfRange(indexPath, sectionsAfter: $0) }
+            let old = try oldSection(of: indexPath, .insert) {
+                .insertRowSectionOutOfRange(indexPath, sectionsAfter: $0)
+            }
             guard insertedRows.insert(indexPath).inserted else { throw .indexPathTwice("insert", indexPath) }
             guard movesByTarget[indexPath] == nil else { throw .insertAndMoveToIndexPath(indexPath) }
             plan.insertions[old, default: []].append(RowInsertion(row: indexPath.row, source: .inserted(item.row)))
@@ -266,8 +274,11 @@ struct BatchValidation {
         for item in batch.insertRows + batch.reloadRows {
             if let id = item.row.id { ids.addedRowIDs.append(id) }
         }
-        try Self.checkUnique(ids.addedSectionIDs, removed: ids.removedSectionIDs, in: table.ids.sectionIDs, BatchError.duplicateSectionID)
-        try Self.checkUnique(ids.addedRowIDs, removed: ids.removedRowIDs, in: table.ids.rowIDs, BatchError.duplicateRowID)
+        try Self.checkUnique(
+            ids.addedSectionIDs, removed: ids.removedSectionIDs, in: table.ids.sectionIDs, BatchError.duplicateSectionID
+        )
+        try Self.checkUnique(
+            ids.addedRowIDs, removed: ids.removedRowIDs, in: table.ids.rowIDs, BatchError.duplicateRowID)
         plan.ids = ids
     }
 

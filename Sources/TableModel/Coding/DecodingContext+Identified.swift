@@ -45,7 +45,8 @@ extension DecodingContext {
             return nil
         }
         let verbs = object.members.map(\.key).filter { Self.editForms[$0] != nil }
-        guard verbs.count == 1, let verb = verbs.first, let form = Self.editForms[verb], let operand = object[verb] else {
+        guard verbs.count == 1, let verb = verbs.first, let form = Self.editForms[verb], let operand = object[verb]
+        else {
             let known = Self.editForms.keys.sorted().map(Self.quote).joined(separator: ", ")
             report(
                 verbs.isEmpty
@@ -64,9 +65,11 @@ extension DecodingContext {
             case "reloadItems": return .reloadItems(context.identifiedRows(operand))
             case "reconfigureItems": return .reconfigureItems(context.identifiedRows(operand))
             case "insertSections", "appendSections":
-                return .insertSections(context.list(operand) { $0.identifiedSection($1, keepsRows: false) }, Self.sectionPlace(place))
+                return .insertSections(
+                    context.list(operand) { $0.identifiedSection($1, keepsRows: false) }, Self.sectionPlace(place))
             case "deleteSections": return .deleteSections(context.list(operand) { $0.identifier($1, "id") })
-            case "moveSection": return context.identifier(operand, "id").map { .moveSection($0, Self.sectionPlace(place)) }
+            case "moveSection":
+                return context.identifier(operand, "id").map { .moveSection($0, Self.sectionPlace(place)) }
             default: return .reloadSections(context.list(operand) { $0.identifiedSection($1, keepsRows: true) })
             }
         }
@@ -168,7 +171,9 @@ extension DecodingContext {
             at("rows") { $0.report("a section reloaded by id keeps its rows; edit them by id") }
         }
         for (index, row) in section.rows.enumerated() where row.id == nil {
-            at("rows") { $0.at(index: index) { $0.report("missing required field \"id\": a row edited by id needs one") } }
+            at("rows") {
+                $0.at(index: index) { $0.report("missing required field \"id\": a row edited by id needs one") }
+            }
         }
         return section
     }

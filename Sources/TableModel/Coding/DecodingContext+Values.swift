@@ -44,7 +44,9 @@ extension DecodingContext {
             return nil
         }
         guard let choice = Choice(rawValue: string) else {
-            report("unknown value \(Self.quote(string)); expected one of \(Choice.allCases.map { Self.quote($0.rawValue) }.joined(separator: ", "))")
+            report(
+                "unknown value \(Self.quote(string)); expected one of \(Choice.allCases.map { Self.quote($0.rawValue) }.joined(separator: ", "))"
+            )
             return nil
         }
         return choice
@@ -113,7 +115,9 @@ extension DecodingContext {
         }
         guard let indexPath = indexPath(value) else { return nil }
         guard indexPath.section == section else {
-            report("the index path [\(indexPath.section), \(indexPath.row)] names section \(indexPath.section), but the request is for section \(section)")
+            report(
+                "the index path [\(indexPath.section), \(indexPath.row)] names section \(indexPath.section), but the request is for section \(section)"
+            )
             return nil
         }
         return indexPath.row

@@ -216,7 +216,8 @@ extension ModelDecoder {
         from json: JSONValue, limits: ModelLimits = .default
     ) throws(ValidationError) -> IdentifiedEdit.ItemPlace {
         try decode(json, limits) { context, value in
-            context.placement(value, besides: [], DecodingContext.itemPlaces, required: true).map(DecodingContext.itemPlace)
+            context.placement(value, besides: [], DecodingContext.itemPlaces, required: true).map(
+                DecodingContext.itemPlace)
         }
     }
 
@@ -235,8 +236,11 @@ extension ModelDecoder {
         from json: JSONValue, limits: ModelLimits = .default
     ) throws(ValidationError) -> IdentifiedEdit {
         try decode(json, limits) { context, value in
-            let sections = context.oneOrMany(value, "section", "sections") { $0.identifiedSection($1, keepsRows: false) }
-            let place = context.placement(value, besides: ["section", "sections"], DecodingContext.sectionPlaces, required: false)
+            let sections = context.oneOrMany(value, "section", "sections") {
+                $0.identifiedSection($1, keepsRows: false)
+            }
+            let place = context.placement(
+                value, besides: ["section", "sections"], DecodingContext.sectionPlaces, required: false)
             guard let sections, let place else { return nil }
             return .insertSections(sections, DecodingContext.sectionPlace(place))
         }

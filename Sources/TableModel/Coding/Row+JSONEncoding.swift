@@ -101,13 +101,17 @@ private final class RowJSONKeys: Sendable {
 
     private init() {
         let literal = JSONSpan.maximumLiteralCount
-        let names = styles.map(\.name) + accessories.map(\.name) + selectionStyles.map(\.name) + editingStyles.map(\.name)
+        let names =
+            styles.map(\.name) + accessories.map(\.name) + selectionStyles.map(\.name) + editingStyles.map(\.name)
         let name = 1 + names.map(\.bytes.count).max()!
         firstCount =
             literal + [id, style, text, detail, image, accessory, accessoryView].map(\.bytes.count).reduce(0, +)
             + 2 * name + literal
         middleCount =
-            [selectionStyle, editingStyle, canEdit, canMove, deleteTitle, indentationLevel, height, selected, template, fields]
+            [
+                selectionStyle, editingStyle, canEdit, canMove, deleteTitle, indentationLevel, height, selected,
+                template, fields,
+            ]
             .map(\.bytes.count).reduce(0, +) + 2 * name + 3 * literal + JSONSpan.maximumIntegerCount
             + JSONSpan.maximumDoubleCount + 2 * literal
         lastCount = link.bytes.count + detailLink.bytes.count + literal

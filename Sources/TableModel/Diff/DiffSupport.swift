@@ -154,7 +154,8 @@ struct Matching {
                 slot = (slot + 1) & mask
             }
             next[old] = slots[slot].first >= 0 ? Int(slots[slot].head) : -1
-            slots[slot] = HeckelSlot(hash: hash, first: Int32(truncatingIfNeeded: old), head: Int32(truncatingIfNeeded: old))
+            slots[slot] = HeckelSlot(
+                hash: hash, first: Int32(truncatingIfNeeded: old), head: Int32(truncatingIfNeeded: old))
             used = true
         }
         guard used else { return }

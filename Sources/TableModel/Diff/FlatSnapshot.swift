@@ -193,7 +193,8 @@ struct FlatSnapshot {
     /// then the rest in one read of eight (overlapping) or of four, two and one.
     private static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
         func same<Word: FixedWidthInteger>(_ offset: Int, _: Word.Type) -> Bool {
-            a.loadUnaligned(fromByteOffset: offset, as: Word.self) == b.loadUnaligned(fromByteOffset: offset, as: Word.self)
+            a.loadUnaligned(fromByteOffset: offset, as: Word.self)
+                == b.loadUnaligned(fromByteOffset: offset, as: Word.self)
         }
         guard count >= 8 else {
             var offset = 0
@@ -243,7 +244,8 @@ extension Row {
             offset += 8
         }
         while same && offset < size {
-            same = left.load(fromByteOffset: offset, as: UInt8.self) == right.load(fromByteOffset: offset, as: UInt8.self)
+            same =
+                left.load(fromByteOffset: offset, as: UInt8.self) == right.load(fromByteOffset: offset, as: UInt8.self)
             offset += 1
         }
         return same || a.pointee == b.pointee

@@ -93,7 +93,9 @@ extension BatchError {
     /// An item inserted with the id of an item in the table; `place` says where
     /// that one is: `[2, 1] in section "green"`.
     static func itemAlreadyInTable(_ id: String, _ action: String, at place: String) -> Self {
-        Self(.duplicateID, "attempt to \(action) \"\(id)\", which is already in the table at \(place); item ids are unique")
+        Self(
+            .duplicateID,
+            "attempt to \(action) \"\(id)\", which is already in the table at \(place); item ids are unique")
     }
 
     /// One list of an edit (`insertItems`, `deleteItems`…) naming an item twice.
@@ -105,7 +107,8 @@ extension BatchError {
     static func sectionAlreadyInTable(_ id: String, at index: Int) -> Self {
         Self(
             .duplicateID,
-            "attempt to insert section \"\(id)\", which is already in the table at section \(index); section ids are unique")
+            "attempt to insert section \"\(id)\", which is already in the table at section \(index); section ids are unique"
+        )
     }
 
     /// One list of an edit (`insertSections`, `deleteSections`…) naming a section twice.

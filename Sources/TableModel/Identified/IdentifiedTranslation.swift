@@ -169,7 +169,8 @@ struct IdentifiedTranslation {
         }
     }
 
-    private mutating func insertSections(_ sections: [Section], _ place: IdentifiedEdit.SectionPlace) throws(BatchError) {
+    private mutating func insertSections(_ sections: [Section], _ place: IdentifiedEdit.SectionPlace) throws(BatchError)
+    {
         var position = try resolve(place, "insert sections")
         let firstInserted = slots.count
         for section in sections {
@@ -182,7 +183,9 @@ struct IdentifiedTranslation {
             var rows: [RowSlot] = []
             for row in section.rows {
                 guard let rowID = row.id else { throw .itemWithoutID("insert") }
-                if let earlier = rowKeys[rowID], earlier >= firstInserted { throw .itemNamedTwice(rowID, in: "insertSections") }
+                if let earlier = rowKeys[rowID], earlier >= firstInserted {
+                    throw .itemNamedTwice(rowID, in: "insertSections")
+                }
                 try requireNew(item: rowID, "insert section \"\(id)\" with item")
                 rowKeys[rowID] = key
                 rows.append(RowSlot(id: rowID, content: row))
@@ -236,7 +239,8 @@ struct IdentifiedTranslation {
     }
 
     /// The section key and row position `place` names, that section's rows copied into slots.
-    private mutating func resolve(_ place: IdentifiedEdit.ItemPlace, _ action: String) throws(BatchError) -> (Int, Int) {
+    private mutating func resolve(_ place: IdentifiedEdit.ItemPlace, _ action: String) throws(BatchError) -> (Int, Int)
+    {
         switch place {
         case .before(let anchor):
             let key = try itemKey(anchor, "\(action) before item")

@@ -55,13 +55,15 @@ extension TableQuery {
             throw TableQueryError(parameter: name, detail: "\(usage), KEY one of \(ViewKey.allowed)")
         }
         guard let key = ViewKey(name: String(parts[0])) else {
-            throw TableQueryError(parameter: name, detail: "unknown key \"\(parts[0])\": KEY is one of \(ViewKey.allowed)")
+            throw TableQueryError(
+                parameter: name, detail: "unknown key \"\(parts[0])\": KEY is one of \(ViewKey.allowed)")
         }
         var op = ViewFilter.Operator.eq
         if parts.count == 2 {
             guard let named = ViewFilter.Operator(rawValue: String(parts[1])) else {
                 let names = ViewFilter.Operator.allCases.map(\.rawValue).joined(separator: ", ")
-                throw TableQueryError(parameter: name, detail: "unknown operator \"\(parts[1])\": OP is one of \(names)")
+                throw TableQueryError(
+                    parameter: name, detail: "unknown operator \"\(parts[1])\": OP is one of \(names)")
             }
             op = named
         }

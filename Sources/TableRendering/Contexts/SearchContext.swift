@@ -39,7 +39,9 @@ struct SearchContext: MustacheParent {
         noResults = view?.selectsRows == true && table.rowCount == 0
         var withoutSearch = view ?? TableQuery()
         withoutSearch.words = []
-        let rest = withoutSearch.canonicalQuery + (style.map { (withoutSearch.isEmpty ? "" : "&") + "style=\($0.rawValue)" } ?? "")
+        let rest =
+            withoutSearch.canonicalQuery
+            + (style.map { (withoutSearch.isEmpty ? "" : "&") + "style=\($0.rawValue)" } ?? "")
         cancelHref = HTMLEscaping.escape(rest.isEmpty ? path : "\(path)?\(rest)")
     }
 

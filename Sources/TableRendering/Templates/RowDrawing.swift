@@ -200,7 +200,8 @@ final class RowStamp: Sendable {
                 else { return nil }
                 var end = index + 3
                 var number = 0
-                while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9"), number < 100 {
+                while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9"), number < 100
+                {
                     number = number * 10 + Int(bytes[end] - UInt8(ascii: "0"))
                     end += 1
                 }

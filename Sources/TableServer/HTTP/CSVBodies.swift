@@ -38,7 +38,8 @@ extension HTTPRequest {
     func checkCSVOptions(limits: ModelLimits) throws {
         if let id = query["table-id"], !limits.isIdentifier(id) {
             throw TableServerError.badRequest(
-                type: "bad-parameter", detail: "query parameter table-id must match [A-Za-z0-9_-]{1,\(limits.maxIDLength)}")
+                type: "bad-parameter",
+                detail: "query parameter table-id must match [A-Za-z0-9_-]{1,\(limits.maxIDLength)}")
         }
         _ = try csvOptions()
     }
@@ -53,9 +54,12 @@ extension HTTPRequest {
             return try CSVImport.table(csv: body, name: "\(id).csv", options: options, limits: limits)
         } catch {
             let shown = error.problems.prefix(CSVImportError.reportedProblems)
-            var issues = shown.map { ValidationIssue(path: $0.line.map { "line \($0)" } ?? "file", message: $0.message) }
+            var issues = shown.map {
+                ValidationIssue(path: $0.line.map { "line \($0)" } ?? "file", message: $0.message)
+            }
             if error.problems.count > shown.count {
-                issues.append(ValidationIssue(path: "file", message: "and \(error.problems.count - shown.count) more problems"))
+                issues.append(
+                    ValidationIssue(path: "file", message: "and \(error.problems.count - shown.count) more problems"))
             }
             throw TableServerError.invalid(ValidationError(issues: issues))
         }
@@ -103,7 +107,9 @@ extension HTTPRequest {
             sortSections: try flag("sort-sections"), indexTitles: try flag("index-titles"))
         if let style = query["style"] {
             guard let parsed = TableStyle(rawValue: style) else {
-                throw bad("query parameter style must be one of \(TableStyle.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw bad(
+                    "query parameter style must be one of \(TableStyle.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             options.style = parsed
         }

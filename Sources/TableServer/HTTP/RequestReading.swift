@@ -10,7 +10,9 @@ extension HTTPRequest {
     /// A non-negative integer path parameter (`s`, `r`); 400 when it is not one.
     func index(_ name: String) throws -> Int {
         guard let text = parameters[name], let value = Int(text), value >= 0, text.utf8.allSatisfy(isASCIIDigit) else {
-            throw TableServerError.badRequest(type: "bad-parameter", detail: "\"\(parameters[name] ?? "")\" is not a position (a whole number from 0)")
+            throw TableServerError.badRequest(
+                type: "bad-parameter", detail: "\"\(parameters[name] ?? "")\" is not a position (a whole number from 0)"
+            )
         }
         return value
     }
@@ -26,7 +28,8 @@ extension HTTPRequest {
         guard text.utf8.allSatisfy(isASCIIDigit), let value = Int(text), value <= max else {
             throw TableServerError.badRequest(
                 type: "bad-parameter",
-                detail: "query parameter \(name) must be a whole number from 0 to \(max == .max ? "\(Int.max)" : "\(max)")")
+                detail:
+                    "query parameter \(name) must be a whole number from 0 to \(max == .max ? "\(Int.max)" : "\(max)")")
         }
         return value
     }
@@ -68,7 +71,8 @@ extension HTTPRequest {
         }
         let type = contentType.utf8.firstIndex(of: UInt8(ascii: ";")).map { contentType[..<$0] } ?? contentType[...]
         let trimmed = type.trimmingSpaces()
-        return trimmed.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) ? trimmed.lowercased() : trimmed
+        return trimmed.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+            ? trimmed.lowercased() : trimmed
     }
 
     /// The body decoded with one of the model's strict decoders (422 on invalid content).
@@ -106,7 +110,8 @@ extension HTTPRequest {
         let text = parameters[name] ?? ""
         guard limits.isIdentifier(text) else {
             throw TableServerError.badRequest(
-                type: "bad-parameter", detail: "\"\(text)\" is not an id: ids match [A-Za-z0-9_-]{1,\(limits.maxIDLength)}")
+                type: "bad-parameter",
+                detail: "\"\(text)\" is not an id: ids match [A-Za-z0-9_-]{1,\(limits.maxIDLength)}")
         }
         return text
     }

@@ -25,7 +25,8 @@ enum Respond {
     }
 
     static func json(
-        status: Int = 200, version: Int? = nil, reservingCapacity capacity: Int = 256, _ write: (inout JSONWriter) -> Void
+        status: Int = 200, version: Int? = nil, reservingCapacity capacity: Int = 256,
+        _ write: (inout JSONWriter) -> Void
     ) -> HTTPResponse {
         var writer = JSONWriter(reservingCapacity: capacity)
         write(&writer)
@@ -44,7 +45,8 @@ enum Respond {
 
     static func html(_ text: String, status: Int = 200, version: Int? = nil) -> HTTPResponse {
         HTTPResponse(
-            status: status, headers: headers(htmlType, version: version, status: status), body: .bytes(Array(text.utf8)))
+            status: status, headers: headers(htmlType, version: version, status: status), body: .bytes(Array(text.utf8))
+        )
     }
 
     /// An HTML body sent in pieces as they are drawn.
@@ -57,7 +59,8 @@ enum Respond {
     private static func chunked<Pieces: Sequence & Sendable>(
         _ pieces: Pieces, type: String, version: Int
     ) -> HTTPResponse where Pieces.Element == [UInt8] {
-        HTTPResponse(status: 200, headers: headers(type, version: version), body: .chunks(ChunkProducer(pieces: pieces)))
+        HTTPResponse(
+            status: 200, headers: headers(type, version: version), body: .chunks(ChunkProducer(pieces: pieces)))
     }
 
     /// `Content-Type`, the `ETag` of `version` when there is one, and
@@ -118,7 +121,8 @@ enum Respond {
     /// the log, under that id.
     static func internalError(_ error: any Error, logger: Logger, html: Bool = false) -> HTTPResponse {
         let requestID = String(UInt64.random(in: 1...UInt64.max), radix: 16)
-        logger.error("internal error: \(LogText.escaped(String(describing: error)))", metadata: ["request-id": "\(requestID)"])
+        logger.error(
+            "internal error: \(LogText.escaped(String(describing: error)))", metadata: ["request-id": "\(requestID)"])
         let detail = "An internal error occurred; the server's log has it under request id \(requestID)."
         var response =
             html

@@ -17,7 +17,8 @@ enum TableFormat: Equatable {
             case "json": return .json
             case "csv": return .csv
             default:
-                throw TableServerError.badRequest(type: "bad-parameter", detail: "query parameter format must be json or csv")
+                throw TableServerError.badRequest(
+                    type: "bad-parameter", detail: "query parameter format must be json or csv")
             }
         }
         guard let accept = request.headers["Accept"], !accept.isEmpty else { return .json }

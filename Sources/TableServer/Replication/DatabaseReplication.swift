@@ -52,7 +52,10 @@ final class DatabaseReplication: TableLog {
                 table.writeJSON(to: &writer)
                 return (table.id, table.version, writer.bytes)
             })
-        logger.info(seeded ? "database: seeded with the given tables" : "database: tables loaded; --data and demo tables seed only an empty database")
+        logger.info(
+            seeded
+                ? "database: seeded with the given tables"
+                : "database: tables loaded; --data and demo tables seed only an empty database")
         for head in try database.heads() {
             try install(head.id)
         }

@@ -199,7 +199,9 @@ extension Table {
     }
 
     func requireSection(_ section: Int) throws {
-        guard sections.indices.contains(section) else { throw TableServerError.sectionNotFound(table: id, section: section) }
+        guard sections.indices.contains(section) else {
+            throw TableServerError.sectionNotFound(table: id, section: section)
+        }
     }
 
     func requireRow(_ indexPath: TableIndexPath) throws {

@@ -78,7 +78,8 @@ struct PageRoutes: RouteCollection {
     /// An error as a small HTML page, with the status the API would answer.
     private func page(error: TableServerError) -> HTTPResponse {
         Respond.html(
-            context.renderer.errorPage(status: error.status, title: HTTPStatus.reasonPhrase(for: error.status), detail: error.detail),
+            context.renderer.errorPage(
+                status: error.status, title: HTTPStatus.reasonPhrase(for: error.status), detail: error.detail),
             status: error.status)
     }
 }

@@ -67,7 +67,8 @@ struct TableRoutes: RouteCollection {
         if let notModified = read.notModified(request) { return notModified }
         let table = read.table()
         guard table.rowCount <= Respond.rowsPerPiece else {
-            let pieces = Respond.json(pieces: table.jsonPieces(rowsPerPiece: Respond.rowsPerPiece), version: table.version)
+            let pieces = Respond.json(
+                pieces: table.jsonPieces(rowsPerPiece: Respond.rowsPerPiece), version: table.version)
             return read.query == nil ? pieces : read.answer(pieces, path: request.path)
         }
         let response = Respond.json(version: table.version, reservingCapacity: table.estimatedJSONCount) {
@@ -88,7 +89,8 @@ struct TableRoutes: RouteCollection {
         guard snapshot.id == id else {
             throw TableServerError.invalid(
                 ValidationError(issues: [
-                    ValidationIssue(path: "$.id", message: "\"\(snapshot.id)\" does not match the table in the path (\"\(id)\")")
+                    ValidationIssue(
+                        path: "$.id", message: "\"\(snapshot.id)\" does not match the table in the path (\"\(id)\")")
                 ]))
         }
         snapshot.version = 0

@@ -86,7 +86,8 @@ final class EventDelivery: Sendable {
                 guard case .events(_, let streams) = item else { return most }
                 return max(most, streams.count)
             }
-            outbox.pause = min(longestPause, pausePerStream.multipliedReportingOverflow(by: UInt64(streams)).partialValue)
+            outbox.pause = min(
+                longestPause, pausePerStream.multipliedReportingOverflow(by: UInt64(streams)).partialValue)
             defer { outbox.items = [] }
             return outbox.items
         }
@@ -115,7 +116,9 @@ final class EventDelivery: Sendable {
     /// stream (a retain and release of every one, for every change, otherwise).
     private static func same(_ some: [EventStream], _ others: [EventStream]) -> Bool {
         let shared = some.withUnsafeBufferPointer { some in
-            others.withUnsafeBufferPointer { others in some.baseAddress == others.baseAddress && some.count == others.count }
+            others.withUnsafeBufferPointer { others in
+                some.baseAddress == others.baseAddress && some.count == others.count
+            }
         }
         return shared || some.elementsEqual(others, by: ===)
     }

@@ -236,7 +236,9 @@ extension TableStore {
             case .failure(let error):
                 for edit in group { edit.finish(.failure(error)) }
                 // Those queued behind were never sent: they were not made.
-                let behind = error.isOutcomeUnknown ? TableServerError.storageUnavailable("an edit before it has an unknown outcome") : error
+                let behind =
+                    error.isOutcomeUnknown
+                    ? TableServerError.storageUnavailable("an edit before it has an unknown outcome") : error
                 for edit in state.group.dropQueued() { edit.finish(.failure(behind)) }
             }
             if let next = state.group.queued.first {

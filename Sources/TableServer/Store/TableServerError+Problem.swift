@@ -17,7 +17,9 @@ extension TableServerError {
     var status: Int {
         switch self {
         case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound, .itemNotFound: 404
-        case .tableExists, .tooManyTables, .refused, .selectionDisabled, .switchRefused, .pressRefused, .indexEditInView: 409
+        case .tableExists, .tooManyTables, .refused, .selectionDisabled, .switchRefused, .pressRefused,
+            .indexEditInView:
+            409
         case .versionMismatch: 412
         case .invalid: 422
         case .badRequest, .malformedEntityTag: 400

@@ -37,7 +37,8 @@ extension TableStore {
                 try store.handle(id).withState { state in
                     for change in changes {
                         let applied = try state.table.apply(change.batch)
-                        let published = store.events.change(version: state.table.version, batch: applied, table: state.table)
+                        let published = store.events.change(
+                            version: state.table.version, batch: applied, table: state.table)
                         store.publish([published], in: &state)
                     }
                     state.logMark = sequence

@@ -6,7 +6,8 @@ enum MinVersion {
         let trimmed = text.trimmingSpaces()
         guard let version = Int(trimmed), version >= 0, trimmed.utf8.allSatisfy(isASCIIDigit) else {
             throw TableServerError.badRequest(
-                type: "bad-header", detail: "Min-Version must be a version number (a whole number from 0), not \"\(text)\"")
+                type: "bad-header",
+                detail: "Min-Version must be a version number (a whole number from 0), not \"\(text)\"")
         }
         return version
     }

@@ -221,7 +221,9 @@ final class TableStore: Sendable {
             state.table.apply(prepared)
             var changes: [Change] = []
             if !prepared.batch.isEmpty {
-                changes = [events.change(json: json, version: state.table.version, batch: prepared.batch, table: state.table)]
+                changes = [
+                    events.change(json: json, version: state.table.version, batch: prepared.batch, table: state.table)
+                ]
                 publish(changes, in: &state)
             }
             return EditResult(table: state.table, batch: prepared.batch, json: json, changes: changes)
@@ -305,7 +307,9 @@ final class TableStore: Sendable {
     /// when it names no entity tag at all (`If-Match: 7`, where `"7"` was meant).
     static func checkPrecondition(_ ifMatch: String?, version: Int) throws {
         guard let ifMatch else { return }
-        if let malformed = EntityTagList.firstMalformed(in: ifMatch) { throw TableServerError.malformedEntityTag(String(malformed)) }
+        if let malformed = EntityTagList.firstMalformed(in: ifMatch) {
+            throw TableServerError.malformedEntityTag(String(malformed))
+        }
         if EntityTagList(ifMatch).matchesStrongly(ETag.string(for: version)) { return }
         throw TableServerError.versionMismatch(expected: ifMatch, current: version)
     }
@@ -314,7 +318,8 @@ final class TableStore: Sendable {
 
     /// The changes after `version`, up to `last` when the table has passed it;
     /// nil when they are no longer kept (410).
-    func changes(_ id: String, since version: Int, until last: Int = .max) throws -> (current: Int, changes: [Change]?) {
+    func changes(_ id: String, since version: Int, until last: Int = .max) throws -> (current: Int, changes: [Change]?)
+    {
         try handle(id).withState { state in
             (state.table.version, state.log.changes(after: version, through: last, current: state.table.version))
         }

@@ -17,7 +17,8 @@ extension UITableView {
             completion?(true)
             return
         }
-        performBatchUpdates({ update.performBatchUpdates(on: UITableViewTarget(tableView: self)) }, completion: completion)
+        performBatchUpdates(
+            { update.performBatchUpdates(on: UITableViewTarget(tableView: self)) }, completion: completion)
     }
 }
 

@@ -36,7 +36,8 @@ extension TableClient {
     public func reloadRow(
         at indexPath: TableIndexPath, with row: Row, in id: String, animation: RowAnimation? = nil, ifMatch: Int? = nil
     ) async throws(TableClientError) -> TableChange {
-        let call = Call.edit("PUT", Self.rowPath(id, indexPath), row.jsonBytes, animation: animation?.rawValue, ifMatch: ifMatch)
+        let call = Call.edit(
+            "PUT", Self.rowPath(id, indexPath), row.jsonBytes, animation: animation?.rawValue, ifMatch: ifMatch)
         return try await change(call)
     }
 
@@ -129,7 +130,8 @@ extension TableClient {
     ) async throws(TableClientError) -> Table {
         var body = JSONWriter()
         properties.writeJSON(to: &body)
-        return try ClientDecoding.table(try await json(.edit("PATCH", Self.tablePath(id), body.bytes, ifMatch: ifMatch)))
+        return try ClientDecoding.table(
+            try await json(.edit("PATCH", Self.tablePath(id), body.bytes, ifMatch: ifMatch)))
     }
 
     /// `POST /api/tables`: a new table; `409 table-exists` when its id is in use.

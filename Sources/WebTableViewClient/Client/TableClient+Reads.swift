@@ -23,7 +23,9 @@ extension TableClient {
     public func rows(
         of id: String, section: Int, offset: Int = 0, limit: Int = 100
     ) async throws(TableClientError) -> RowPage {
-        let query = [URLQueryItem(name: "offset", value: String(offset)), URLQueryItem(name: "limit", value: String(limit))]
+        let query = [
+            URLQueryItem(name: "offset", value: String(offset)), URLQueryItem(name: "limit", value: String(limit)),
+        ]
         let call = Call(method: "GET", path: Self.tablePath(id) + "/sections/\(section)/rows", query: query)
         return try ClientDecoding.rowPage(try await json(call))
     }
@@ -45,7 +47,8 @@ extension TableClient {
     /// `GET /api/tables/{t}/changes?since=`: the changes after `version` the server still keeps.
     public func changes(of id: String, since version: Int) async throws(TableClientError) -> [TableChange] {
         let call = Call(
-            method: "GET", path: Self.tablePath(id) + "/changes", query: [URLQueryItem(name: "since", value: String(version))])
+            method: "GET", path: Self.tablePath(id) + "/changes",
+            query: [URLQueryItem(name: "since", value: String(version))])
         return try ClientDecoding.changes(try await json(call)).changes
     }
 }

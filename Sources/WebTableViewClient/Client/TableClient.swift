@@ -44,7 +44,9 @@ public struct TableClient: Sendable {
         var body: [UInt8]?
         var ifMatch: Int?
 
-        static func edit(_ method: String, _ path: String, _ body: [UInt8]? = nil, animation: String? = nil, ifMatch: Int?)
+        static func edit(
+            _ method: String, _ path: String, _ body: [UInt8]? = nil, animation: String? = nil, ifMatch: Int?
+        )
             -> Call
         {
             Call(

@@ -6,7 +6,9 @@ import TableModel
 public enum UpdateTranscript {
     /// The table: a title line, then each section and its rows, indented.
     public static func lines(for table: Table) -> [String] {
-        var lines = ["\(table.title ?? table.id) — version \(table.version), \(table.sections.count) sections, \(table.rowCount) rows"]
+        var lines = [
+            "\(table.title ?? table.id) — version \(table.version), \(table.sections.count) sections, \(table.rowCount) rows"
+        ]
         for (s, section) in table.sections.enumerated() {
             lines.append("section \(s)\(label(section.id, section.header)) — \(section.rows.count) rows")
             for (r, row) in section.rows.enumerated() {
@@ -23,10 +25,14 @@ public enum UpdateTranscript {
         guard let batch = update.batch else { return ["version \(update.version): the whole table"] }
         var lines = ["version \(update.version) (\(batch.animation.rawValue))"]
         for index in batch.deleteSections { lines.append("  delete section \(index)") }
-        for item in batch.reloadSections { lines.append("  reload section \(item.at)\(label(item.section.id, item.section.header))") }
+        for item in batch.reloadSections {
+            lines.append("  reload section \(item.at)\(label(item.section.id, item.section.header))")
+        }
         for move in batch.moveSections { lines.append("  move section \(move.from) → \(move.to)") }
         for item in batch.insertSections {
-            lines.append("  insert section \(item.at)\(label(item.section.id, item.section.header)) with \(item.section.rows.count) rows")
+            lines.append(
+                "  insert section \(item.at)\(label(item.section.id, item.section.header)) with \(item.section.rows.count) rows"
+            )
         }
         for indexPath in batch.deleteRows { lines.append("  delete row \(indexPath)") }
         for item in batch.reloadRows { lines.append("  reload row \(item.at)\(label(item.row.id, item.row.text))") }

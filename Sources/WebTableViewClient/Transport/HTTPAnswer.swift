@@ -18,7 +18,8 @@ public struct HTTPAnswer: Sendable {
 
     /// `Retry-After` in seconds (RFC 9110 allows a date too; the server sends seconds).
     var retryAfter: Duration? {
-        guard let value = header("Retry-After"), let seconds = Int(value.trimmingCharacters(in: .whitespaces)), seconds >= 0
+        guard let value = header("Retry-After"), let seconds = Int(value.trimmingCharacters(in: .whitespaces)),
+            seconds >= 0
         else { return nil }
         return .seconds(seconds)
     }

@@ -4,8 +4,8 @@
 // server refuses an edit by index path sent with a view (409
 // `edit-through-view`). There the page edits rows by id — delete, insert
 // after, select, switch, press — and a row without an id is read-only: no
-// editing controls, its switch and button disabled. Outside a view nothing
-// changes: edits go by index path.
+// editing controls, its switch and button disabled. Reordering is off in a
+// view (reorder.js). Outside a view nothing changes: edits go by index path.
 
 /** True when `table` shows a view of its table rather than the table itself. */
 export function isView(table) {

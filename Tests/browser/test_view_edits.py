@@ -1,6 +1,7 @@
 """Editing while a view is shown (docs/API.md, "Views", edits through a view):
 the page of `?q=…` edits rows by id — swipe to delete, delete in editing mode,
-select — and the view follows live; a row without an id is read-only there."""
+select — and the view follows live; a row without an id is read-only there,
+and reordering is off."""
 
 from support import cell, dom_texts, open_table, row, settled, table, wait
 from test_swipe import swipe_by_touch
@@ -62,10 +63,21 @@ def test_a_view_of_rows_without_ids_has_no_edit_button_and_the_table_keeps_its_c
     open_table(window, server, "cities", "?q=santa")
     assert dom_texts(window) == [["Santa Fe"]]
     assert not edit_button(window).is_displayed()
-    assert not window.find_elements("css selector", ".tv-delete-control, .tv-delete-confirm")
+    assert not window.find_elements("css selector", ".tv-delete-control, .tv-delete-confirm, .tv-reorder-handle")
     open_table(window, server, "cities")  # outside a view, index-based edits as before
     assert edit_button(window).is_displayed()
     assert row(window, 0, 2).find_elements("css selector", ".tv-delete-control")
+
+
+def test_reorder_handles_are_hidden_in_a_view(serve, browser):
+    server = serve([CITIES])
+    window = browser()
+    open_table(window, server, "cities")
+    assert len(window.find_elements("css selector", ".tv-reorder-handle")) == 6  # canMove is true by default
+    open_table(window, server, "cities", "?q=san")
+    edit_button(window).click()
+    assert row(window, 0, 0).find_element("css selector", ".tv-delete-control").is_displayed()
+    assert not window.find_elements("css selector", ".tv-reorder-handle")
 
 
 def test_a_tap_in_a_view_selects_that_row_by_id(serve, browser):

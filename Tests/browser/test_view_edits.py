@@ -89,3 +89,19 @@ def test_a_tap_in_a_view_selects_that_row_by_id(serve, browser):
                           for item in section["rows"] if item.get("selected")] == ["San Antonio"],
          "the tap did not select San Antonio")
     wait(window, lambda: "selected" in row(window, 1, 0).get_attribute("class"), "the view did not show it")
+
+
+def test_in_a_view_a_switch_flips_by_id_and_a_row_without_an_id_has_its_switch_disabled(serve, browser):
+    settings = table("settings", [{"rows": [
+        cell("Airplane Mode", id="airplane", accessoryView={"type": "switch"}),
+        cell("Wifi Assist", id="assist", accessoryView={"type": "switch"}),
+        cell("Wifi Calling", accessoryView={"type": "switch"}),
+    ]}])
+    server = serve([settings])
+    window = browser()
+    open_table(window, server, "settings", "?q=wifi")
+    assert dom_texts(window) == [["Wifi Assist", "Wifi Calling"]]
+    assert not row(window, 0, 1).find_element("css selector", "input.switch").is_enabled()
+    row(window, 0, 0).find_element("css selector", "input.switch").click()
+    wait(window, lambda: [item["accessoryView"]["on"] for item in server.table("settings")["sections"][0]["rows"]]
+         == [False, True, False], "the flip did not reach Wifi Assist")

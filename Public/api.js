@@ -126,6 +126,16 @@ export class TableAPI {
     return this.edit("POST", `/sections/${section}/rows`, { at, row });
   }
 
+  /** Deletes the row `id`, whatever the version (an edit in a view, view-edits.js). */
+  deleteItem(id) {
+    return this.edit("DELETE", `/items/${encodeURIComponent(id)}`, undefined, null);
+  }
+
+  /** Inserts `row` right after the row `id`, whatever the version. */
+  insertItem(row, afterItem) {
+    return this.edit("POST", "/items", { row, afterItem }, null);
+  }
+
   /** `version`: the version the page showed when the row was picked up. */
   moveRow(from, to, version) {
     return this.edit("POST", `/sections/${from[0]}/rows/${from[1]}/move`, { to }, version);
@@ -161,5 +171,10 @@ export class TableAPI {
 
   select(section, row, selected) {
     return this.edit("POST", `/sections/${section}/rows/${row}/${selected ? "select" : "deselect"}`);
+  }
+
+  /** Selects or deselects the row `id`, whatever the version. */
+  selectItem(id, selected) {
+    return this.edit("POST", `/items/${encodeURIComponent(id)}/${selected ? "select" : "deselect"}`, undefined, null);
   }
 }

@@ -3,8 +3,10 @@
 // delete control reveals a swipe-style confirmation button titled with the
 // row's `deleteTitle`, which deletes the row through the API; the green insert
 // control inserts a row after it. The change itself arrives through the feed.
+// In a view these edits go by row id (view-edits.js).
 
 import { indexPathOf, rowText } from "./dom.js";
+import { editableHere, isView } from "./view-edits.js";
 
 const NEW_ROW = { text: "New row" };
 
@@ -16,11 +18,14 @@ function button(className, label) {
   return element;
 }
 
-/** Adds the editing controls a row asks for (hidden until editing mode). */
-function decorate(cell) {
+/**
+ * Adds the editing controls a row asks for (hidden until editing mode); none
+ * in a view for a row without an id (view-edits.js).
+ */
+function decorate(cell, table) {
   const body = cell.querySelector(":scope > .cell-body");
   if (!body || body.querySelector(":scope > .tv-edit-control")) return;
-  if (cell.dataset.canEdit !== "true") return;
+  if (cell.dataset.canEdit !== "true" || !editableHere(cell, table)) return;
   const text = rowText(cell);
   if (cell.dataset.editingStyle === "delete") {
     const title = cell.dataset.deleteTitle || "Delete";
@@ -39,7 +44,7 @@ export class Editing {
   constructor(view) {
     this.view = view;
     this.editing = false;
-    view.enhancers.push(decorate);
+    view.enhancers.push((cell) => decorate(cell, view.table));
 
     this.toggle = document.createElement("button");
     this.toggle.type = "button";
@@ -50,6 +55,10 @@ export class Editing {
     const actions = document.querySelector("[data-nav-actions]");
     if (actions) actions.append(this.toggle);
     else view.container.prepend(this.toggle);
+    if (isView(view.table)) {
+      view.structure.push(() => this.showToggleIfEditable());
+      view.table.addEventListener("webtableview:update", () => this.showToggleIfEditable());
+    }
 
     view.table.addEventListener("click", (event) => this.click(event));
     document.addEventListener("pointerdown", (event) => {
@@ -72,6 +81,16 @@ export class Editing {
     if (!editing) this.cancelConfirmation();
     this.view.table.dispatchEvent(new CustomEvent("webtableview:editing", { detail: { editing } }));
     this.view.notices.announce(editing ? "Editing" : "Done editing");
+  }
+
+  /**
+   * In a view, the Edit button shows only while a row of the view has an
+   * editing control (rows without ids have none); reordering is off there.
+   */
+  showToggleIfEditable() {
+    const editable = Boolean(this.view.table.querySelector("tr.cell:not(.tv-removing) .tv-edit-control"));
+    this.toggle.hidden = !editable;
+    if (!editable && this.editing) this.setEditing(false);
   }
 
   /** Hides the confirmation button; answers the row that showed it. */
@@ -112,7 +131,8 @@ export class Editing {
     // it until the feed deletes the row and the focus moves to the next one.
     confirm.setAttribute("aria-disabled", "true");
     try {
-      await this.view.api.deleteRow(section, row);
+      if (isView(this.view.table)) await this.view.api.deleteItem(cell.dataset.id);
+      else await this.view.api.deleteRow(section, row);
     } catch (error) {
       this.view.notices.refused(error);
       cell.classList.remove("tv-pending", "tv-confirming");
@@ -120,10 +140,12 @@ export class Editing {
     }
   }
 
+  /** Inserts a new row after `cell`; in a view by its id, shown there when the view's query takes it. */
   async commitInsert(cell) {
     const [section, row] = indexPathOf(cell);
     try {
-      await this.view.api.insertRow(section, row + 1, NEW_ROW);
+      if (isView(this.view.table)) await this.view.api.insertItem(NEW_ROW, cell.dataset.id);
+      else await this.view.api.insertRow(section, row + 1, NEW_ROW);
     } catch (error) {
       this.view.notices.refused(error);
     }

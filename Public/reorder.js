@@ -20,13 +20,22 @@ import {
   cellsOf, firstRowOf, followPointer, indexPathOf, renumber, rowCountOf, rowsEndOf, rowText, sectionsOf, versionOf,
 } from "./dom.js";
 import { gapOf, rebaseMove, targetOf } from "./move-rebase.js";
+import { isView } from "./view-edits.js";
 
 const EDGE = 48;
 const SCROLL_STEP = 14;
 
-function decorate(cell) {
+/**
+ * Adds the row's reorder handle. None in a view (view-edits.js), as UIKit
+ * shows no reorder controls while a search is active: the view's order is its
+ * query's (`sort`, `group`, or the table's order among the rows found), so a row
+ * dropped there would not stay where it was dropped, and its neighbours in the
+ * view need not be its neighbours in the table.
+ */
+function decorate(cell, table) {
   const body = cell.querySelector(":scope > .cell-body");
-  if (!body || cell.dataset.canMove !== "true" || body.querySelector(":scope > .tv-reorder-handle")) return;
+  if (!body || cell.dataset.canMove !== "true" || isView(table)) return;
+  if (body.querySelector(":scope > .tv-reorder-handle")) return;
   const handle = document.createElement("button");
   handle.type = "button";
   handle.className = "tv-reorder-handle";
@@ -94,7 +103,7 @@ export class Reorder {
     /** A move by position on its way: `{from, gap, version}`, rebased on each update (move-rebase.js). */
     this.move = null;
     this.stepping = false;
-    view.enhancers.push(decorate);
+    view.enhancers.push((cell) => decorate(cell, view.table));
     const help = document.createElement("p");
     help.id = "tv-reorder-help";
     help.className = "tv-visually-hidden";

@@ -1,7 +1,8 @@
 // Selection (selectRow/deselectRow): a click or Enter/Space on a row selects it
 // through the API — or deselects it when it is selected and the table allows
 // multiple selection. The highlight and checkmarks then follow `selected` as
-// the feed reports it. Rows with a `link` open it instead. Rows take focus one
+// the feed reports it; in a view by the row's id, a row without one not at all
+// (view-edits.js). Rows with a `link` open it instead. Rows take focus one
 // at a time (a roving tabindex): Tab enters the table, arrow keys move along it,
 // Left and Right along the controls of a row (grid.js), Up and Down from a row
 // or a control in it; Home and End (or
@@ -10,6 +11,7 @@
 
 import { cellsOf, indexPathOf, rowCountOf, sectionsOf } from "./dom.js";
 import { applyGridRoles, horizontalTarget } from "./grid.js";
+import { editableHere, isView } from "./view-edits.js";
 
 const CONTROLS = "a, button, input, select, textarea, .tv-reorder-handle";
 /** How long a tapped row's highlight lasts before it clears (tableview-live.css, tv-flash). */
@@ -92,11 +94,11 @@ export class Selection {
     if (table.dataset.allowsSelection !== "true") return;
     const selected = cell.classList.contains("selected");
     const multiple = table.dataset.allowsMultipleSelection === "true";
-    if (selected && !multiple) return;
-    const [section, row] = indexPathOf(cell);
+    if ((selected && !multiple) || !editableHere(cell, table)) return;
     cell.classList.add("tv-highlighted");
     try {
-      await api.select(section, row, !selected);
+      if (isView(table)) await api.selectItem(cell.dataset.id, !selected);
+      else await api.select(...indexPathOf(cell), !selected);
     } catch (error) {
       notices.refused(error);
     } finally {

@@ -137,9 +137,16 @@ test-crash: build
 test-replicas: build
 	scripts/test-replicas.sh
 
+# The client library's tests stay out of the sanitizer runs: its transport is
+# FoundationNetworking's URLSession over libcurl, whose streams deliver no byte
+# under AddressSanitizer here and which leaks in its own callbacks (the
+# toolchain's code, not ours). They run in every plain `swift test`; the
+# sanitizers keep covering every server target (docs/RELIABILITY.md).
+SANITIZER_SKIP = --skip WebTableViewClientTests
+
 test-sanitizers: deps
-	scripts/test-sanitizers.sh address
-	scripts/test-sanitizers.sh thread
+	scripts/test-sanitizers.sh address $(SANITIZER_SKIP)
+	scripts/test-sanitizers.sh thread $(SANITIZER_SKIP)
 
 test-fuzz: deps
 	scripts/fuzz.sh 20

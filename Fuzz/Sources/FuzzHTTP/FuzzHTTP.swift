@@ -18,6 +18,18 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let (response, matched) = router.dispatch(request)
     let pattern = matched?.pattern
     guard let expected = ReferenceRoutes.expected(method, target.path) else {
+        // A near-miss (a trailing slash, an empty segment) of a route's path
+        // is redirected there; anything else is not found.
+        if let canonical = ReferenceRoutes.withoutEmptySegments(target.path),
+            ReferenceRoutes.expected(method, canonical) != nil
+        {
+            require(response.status == 308 && pattern == nil, "\(method) \(target.path): \(response.status), not 308")
+            let location = response.headers["Location"] ?? ""
+            require(
+                location.split(separator: "?", maxSplits: 1).first.map(String.init) == percentEncodedPath(canonical),
+                "\(method) \(target.path): Location \(location), not \(canonical)")
+            return 0
+        }
         require(response.status == 404 && pattern == nil, "\(method) \(target.path): \(response.status), not 404")
         return 0
     }
@@ -68,4 +80,13 @@ private func requireInside(_ root: String, _ response: HTTPResponse, _ path: Str
     var status = stat()
     require(
         stat(file, &status) == 0 && status.st_mode & S_IFMT == S_IFREG, "\(path) served \(file), not a regular file")
+}
+
+/// `path` with every byte outside RFC 3986's pchar set (less `%`, which a
+/// decoded path holds as itself) percent-encoded, as a `Location` carries it.
+private func percentEncodedPath(_ path: String) -> String {
+    let kept = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/".utf8)
+    let hex = Array("0123456789ABCDEF")
+    return path.utf8.map { kept.contains($0) ? String(UnicodeScalar($0)) : "%\(hex[Int($0 >> 4)])\(hex[Int($0 & 15)])" }
+        .joined()
 }

@@ -40,6 +40,16 @@ enum ReferenceRoutes {
         return (taking?.0.pattern, Set(matches.map(\.0.method)))
     }
 
+    /// `path` with its empty segments left out (`/api/tables/` → `/api/tables`);
+    /// nil when it has none or does not start with `/`.
+    static func withoutEmptySegments(_ path: String) -> String? {
+        let bytes = Array(path.utf8)
+        guard bytes.first == UInt8(ascii: "/") else { return nil }
+        let segments = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+        let joined = "/" + segments.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")
+        return joined == path ? nil : joined
+    }
+
     /// How specific `pattern` is on `segments`, segment by segment (literal 0,
     /// parameter 1, catch-all 2), or nil when it does not match. Literals match
     /// byte for byte, as URLs compare (not by Unicode canonical equivalence).

@@ -54,8 +54,16 @@ def test_the_index_of_100_sections_fits_the_window_clear_of_the_bar(serve, brows
     window = browser()
     open_table(window, server, "hundred")
     resize(window, height)
-    strip = wait(window, lambda: (lambda s: s if s["bottom"] <= s["height"] else None)(
-        window.execute_script(STRIP)), f"the strip runs off a {height} px window")
+
+    def laid_out(s):
+        # A taller window is laid out again on its resize event: until then the
+        # strip still has the folds of the smaller one, and fits all the same.
+        if s["bottom"] > s["height"] or (height >= 1500 and "•" in s["titles"]):
+            return None
+        return s
+
+    strip = wait(window, lambda: laid_out(window.execute_script(STRIP)),
+                 f"the strip runs off a {height} px window, or keeps folds it has room for")
     assert strip["top"] >= strip["bar"], strip
     assert strip["inside"] and not strip["scrolls"], strip
     titles = strip["titles"]

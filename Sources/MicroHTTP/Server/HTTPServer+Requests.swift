@@ -315,8 +315,7 @@ extension HTTPServer {
         guard let field = context.fields.contentEncoding, !context.body.isEmpty else {
             return nil
         }
-        let codings = String(cString: field).lowercased().split(separator: ",").map { $0.trimmingOWS() }
-            .filter { !$0.isEmpty && $0 != "identity" }
+        let codings = RequestFraming.codingList(field).filter { $0 != "identity" }
         switch codings {
         case []:
             return nil

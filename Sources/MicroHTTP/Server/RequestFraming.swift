@@ -69,9 +69,7 @@ enum RequestFraming {
         guard let first = fields.transferEncoding else {
             return nil
         }
-        let codings = ([first] + fields.moreTransferEncodings).flatMap { field in
-            String(cString: field).lowercased().split(separator: ",").map { $0.trimmingOWS() }.filter { !$0.isEmpty }
-        }
+        let codings = ([first] + fields.moreTransferEncodings).flatMap(codingList)
         guard codings.last == "chunked", codings.count(where: { $0 == "chunked" }) == 1 else {
             return badFraming("The final transfer coding must be chunked, applied once.")
         }
@@ -81,6 +79,18 @@ enum RequestFraming {
                 detail: "The only transfer coding accepted is chunked.")
         }
         return nil
+    }
+
+    /// The codings a `Transfer-Encoding` or `Content-Encoding` field lists,
+    /// lowercased, without optional whitespace and empty elements (RFC 9110 §5.6.1).
+    static func codingList(_ field: UnsafePointer<CChar>) -> [Substring] {
+        let isOWS: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        return String(cString: field).lowercased().split(separator: ",").compactMap { element in
+            guard let first = element.firstIndex(where: { !isOWS($0) }),
+                let last = element.lastIndex(where: { !isOWS($0) })
+            else { return nil }
+            return element[first...last]
+        }
     }
 
     /// Whether `field` is `uri-host [ ":" port ]` (RFC 3986 §3.2.2), or empty.
@@ -146,16 +156,5 @@ enum RequestFraming {
 
     private static func badHost(_ detail: String) -> HTTPResponse {
         .problem(status: 400, type: "bad-host", detail: detail)
-    }
-}
-
-extension Substring {
-    /// Without the spaces and tabs (HTTP's optional whitespace) at either end.
-    func trimmingOWS() -> Substring {
-        let isOWS: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isOWS($0) }), let last = lastIndex(where: { !isOWS($0) }) else {
-            return ""
-        }
-        return self[first...last]
     }
 }

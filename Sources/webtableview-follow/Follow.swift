@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import WebTableViewClient
 
@@ -32,10 +31,7 @@ struct Follow: AsyncParsableCommand {
         let task = Task {
             for try await event in follower.events() { printer.show(event) }
         }
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
-        interrupt.setEventHandler { task.cancel() }
-        interrupt.resume()
+        Interrupt.onFirst { task.cancel() }
         do {
             try await task.value
         } catch let error as FollowError {

@@ -121,7 +121,7 @@ func waitFor(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
         let served = try await writerClient.table("t")
         let caughtUp = try await waitFor(seconds: 30) { (checker.last?.version ?? -1) >= served.version }
         following.cancel()
-        #expect(caughtUp)
+        #expect(caughtUp, "the follower is at \(checker.last?.version ?? -1), the server at \(served.version)")
         #expect(checker.problems == [])
         #expect(checker.last?.table.jsonBytes == served.jsonBytes)
         let counts = checker.counts
@@ -158,17 +158,25 @@ func waitFor(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
                 seen.withLock { $0.append("\(error)") }
             }
         }
-        #expect(try await waitFor(seconds: 60) { seen.withLock { $0 } == ["reload 0"] })
+        #expect(
+            try await waitFor(seconds: 60) { seen.withLock { $0 } == ["reload 0"] }, "seen: \(seen.withLock { $0 })")
         _ = try await client.deleteItem("a0", in: "t")
-        #expect(try await waitFor(seconds: 60) { seen.withLock { $0.last } == "update 1" })
+        #expect(
+            try await waitFor(seconds: 60) { seen.withLock { $0.last } == "update 1" }, "seen: \(seen.withLock { $0 })")
         server.shutdown()
-        #expect(try await waitFor(seconds: 60) { seen.withLock { $0.last } == "disconnected" })
+        #expect(
+            try await waitFor(seconds: 60) { seen.withLock { $0.last } == "disconnected" },
+            "seen: \(seen.withLock { $0 })")
         (server, _) = try startServer(port: port)
         defer { server.shutdown() }
         // The new server starts again at version 0: the follower's Last-Event-ID is ahead, so it is reset.
-        #expect(try await waitFor(seconds: 60) { seen.withLock { $0.suffix(2) } == ["reconnected", "reload 0"] })
+        #expect(
+            try await waitFor(seconds: 60) { seen.withLock { $0.suffix(2) } == ["reconnected", "reload 0"] },
+            "seen: \(seen.withLock { $0 })")
         try await client.deleteTable("t")
-        #expect(try await waitFor(seconds: 60) { seen.withLock { $0.last } == "tableDeleted" })
+        #expect(
+            try await waitFor(seconds: 60) { seen.withLock { $0.last } == "tableDeleted" },
+            "seen: \(seen.withLock { $0 })")
         following.cancel()
     }
 }

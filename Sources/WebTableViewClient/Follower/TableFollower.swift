@@ -101,11 +101,14 @@ public struct TableFollower: Sendable {
         // stream that keeps sending such changes is not fetched from in a loop.
         var faults = 0
         var lostReason: String?
+        // Whether the table was ever there: a `404` after that means it was deleted.
+        var hasFetched = false
         while !Task.isCancelled {
             do {
                 if mirror == nil {
                     let table = try await client.table(tableID, query: query)
                     mirror = TableMirror(table)
+                    hasFetched = true
                     report(.update(TableUpdate(version: table.version, batch: nil, table: table)))
                 }
                 guard var current = mirror else { continue }
@@ -129,7 +132,12 @@ public struct TableFollower: Sendable {
             } catch StreamEnd.deleted {
                 throw .tableDeleted
             } catch {
-                if let problem = Self.finalProblem(error) { throw .refused(problem) }
+                if let problem = Self.finalProblem(error) {
+                    // Deleted between a `reset` and the stream's next connection:
+                    // the stream that would have said `deleted` finds nothing.
+                    if problem.kind == .notFound && hasFetched { throw .tableDeleted }
+                    throw .refused(problem)
+                }
                 if Task.isCancelled { return }
                 failures += 1
                 if lostReason == nil {

@@ -80,6 +80,8 @@ test: deps
 	scripts/check-format.sh
 	scripts/check-imports.py
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error $(BUILD_FLAGS)
+	@# TableDatabaseTests start a private PostgreSQL cluster.
+	@scripts/install-deps.sh replicas
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 	$(MAKE) test-openapi
 	$(MAKE) test-redbot

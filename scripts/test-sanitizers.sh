@@ -15,7 +15,8 @@ case "$sanitizer" in
   *) echo "usage: $0 address|thread [swift test arguments...]" >&2; exit 2 ;;
 esac
 shift
-scripts/install-deps.sh build
+# TableDatabaseTests start a private PostgreSQL cluster.
+scripts/install-deps.sh build replicas
 
 start=$SECONDS
 swift build ${BUILD_FLAGS:-} --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"

@@ -86,6 +86,14 @@ enum ClientDecoding {
         }
     }
 
+    /// `{"at": [section, row], "row": Row}`: a row read by id, and where it is.
+    static func item(_ value: JSONValue) throws(TableClientError) -> (TableIndexPath, Row) {
+        guard case .object(let object) = value, case .array(let at)? = object["at"], at.count == 2,
+            case .integer(let section) = at[0], case .integer(let row) = at[1], let rowValue = object["row"]
+        else { throw .unreadableAnswer("an item is not {\"at\": [section, row], \"row\"}") }
+        return (TableIndexPath(section, row), try Self.row(rowValue))
+    }
+
     static func summaries(_ value: JSONValue) throws(TableClientError) -> [TableSummary] {
         guard case .object(let object) = value, case .array(let tables)? = object["tables"] else {
             throw .unreadableAnswer("not {\"tables\"}")

@@ -54,6 +54,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        // TreeSet, the persistent hash set of a table's ids (TableModel/Values/TableIDIndex.swift).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         .systemLibrary(
@@ -89,7 +91,10 @@ let package = Package(
         .target(name: "JSON", swiftSettings: strict),
         // Plain settings, no unsafe flags: WebTableViewClient, which apps take as a
         // remote dependency, builds it, and SwiftPM refuses unsafeFlags there.
-        .target(name: "TableModel", dependencies: ["JSON"], swiftSettings: strict),
+        .target(
+            name: "TableModel",
+            dependencies: ["JSON", .product(name: "HashTreeCollections", package: "swift-collections")],
+            swiftSettings: strict),
         // The client library (docs/CLIENT.md): URLSession, TableModel's own batches.
         .target(name: "WebTableViewClient", dependencies: ["TableModel", "JSON"], swiftSettings: strict),
         .executableTarget(

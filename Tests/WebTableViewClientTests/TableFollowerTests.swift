@@ -8,13 +8,23 @@ import WebTableViewClient
 
 /// What a follower handed on, checked as it arrives: each batch update must be
 /// valid against the update before it by TableModel's own validation (UIKit's
-/// rules) and give the update's table; versions never skip or repeat.
+/// rules) and give the update's table; versions never skip or repeat — or, for
+/// a view (`skipsVersions`), never go back: a view skips the changes that left
+/// it as it was, and a change of it may come in steps of the same version.
 final class UpdateChecker: Sendable {
+    private let skipsVersions: Bool
+
+    init(skipsVersions: Bool = false) {
+        self.skipsVersions = skipsVersions
+    }
+
     private struct State {
         var last: TableUpdate?
         var problems: [String] = []
         var batches = 0
         var reloads = 0
+        /// Batch updates of the same version as the one before: a view's second or third step.
+        var laterSteps = 0
     }
     private let state = Mutex(State())
 
@@ -33,16 +43,18 @@ final class UpdateChecker: Sendable {
                 state.problems.append("a batch update before any table")
                 return
             }
-            guard update.version == before.version + 1 else {
+            guard update.version == before.version + 1 || (skipsVersions && update.version >= before.version) else {
                 state.problems.append("version \(update.version) after \(before.version)")
                 return
             }
+            if update.version == before.version { state.laterSteps += 1 }
             do {
                 _ = try before.apply(batch)
             } catch {
                 state.problems.append("version \(update.version) is not valid before it: \(error)")
                 return
             }
+            before.version = update.version
             if before.jsonBytes != update.table.jsonBytes {
                 state.problems.append("version \(update.version) does not give the update's table")
             }
@@ -52,6 +64,7 @@ final class UpdateChecker: Sendable {
     var last: TableUpdate? { state.withLock { $0.last } }
     var problems: [String] { state.withLock { $0.problems } }
     var counts: (batches: Int, reloads: Int) { state.withLock { ($0.batches, $0.reloads) } }
+    var laterSteps: Int { state.withLock { $0.laterSteps } }
 }
 
 /// Waits until `condition` holds, checking every 10 ms, for at most `seconds`.

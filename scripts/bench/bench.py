@@ -93,6 +93,7 @@ def main():
             ("diff_shapes", lambda: measure.diff_shapes(tools, 2 if args.quick else 5, 10 if args.quick else 1)),
             ("model_memory", lambda: measure.model_memory(tools, 100_000 if args.quick else 1_000_000,
                                                           100_000 if args.quick else 1_000_000)),
+            ("follow", lambda: measure.follow(tools, 3 if args.quick else 5)),
             # At least 100,000 delivered events a turn, so that a turn's first, cold changes
             # weigh little; an even number of rounds, so that each server goes first as often
             # as second, and 16 of them, as a round's ratio moves by ±20 % on this machine.

@@ -249,6 +249,16 @@ def model_memory(tools, rows, moves):
     return {key: int(value) for key, value in line.items()}
 
 
+def follow(tools, rounds, rows=100_000):
+    """`ModelBench follow`: the client's mirror (`TableMirror.follow`, what `TableFollower` runs per
+    event) applying one published one-row change to a mirror of `rows` rows while the app holds the
+    previous update's table, as a data source does: thread CPU per reload, insert, delete and move
+    of a row, 1,000 of each a round, `rounds` rounds in one process."""
+    lines = tools.model_bench("follow", rows, 1000, rounds)
+    return {"rows": rows, **{kind: summary([int(line[f"{kind}_ns"]) / 1000 for line in lines])
+                             for kind in ("reload", "insert", "delete", "move")}}
+
+
 def fan_out(tools, changes_by_count, rounds):
     """One change delivered to N event-stream subscribers: server CPU per delivered event, idle
     CPU; and the same for two floors, a C program that writes an event of the same size to N

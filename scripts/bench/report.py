@@ -135,6 +135,16 @@ def model_memory_rows(m):
     ]
 
 
+def follow_rows(f):
+    """The target of the client's follower (issue 33), from `measure.follow`."""
+    if not f:
+        return []
+    kinds = ("reload", "insert", "delete", "move")
+    return [(f"one-row change applied by the client's follower, {f['rows']:,}-row mirror (model)",
+             " / ".join(f"{kind} {f[kind]['median']:.1f} µs" for kind in kinds), "—", "≤ 20 µs",
+             verdict(max(f[kind]["median"] for kind in kinds) <= 20))]
+
+
 def writes_rows(w):
     """The targets of one row moved over HTTP (issue 17, Writes), from `measure.writes`."""
     if not w:
@@ -347,7 +357,7 @@ def markdown(r):
            "it is steadier than requests/s on this shared machine. Model figures are thread CPU time inside "
            "one process.", "",
            "## Targets", "", "| what | measured | ratio | target | |", "|---|---|---|---|---|"]
-    rows = summary_rows(r) + writes_rows(r.get("writes")) + model_memory_rows(r.get("model_memory")) + (
+    rows = summary_rows(r) + writes_rows(r.get("writes")) + model_memory_rows(r.get("model_memory")) + follow_rows(r.get("follow")) + (
         replication_rows(r["replication"]) if "replication" in r else [])
     out += [f"| {a} | {b} | {c} | {t} | {v} |" for a, b, c, t, v in rows]
     out += ["", "## Raw figures", "", f"### JSON row (`GET /api/tables/countries/sections/0/rows/0`, {j['bytes']} bytes)", "",

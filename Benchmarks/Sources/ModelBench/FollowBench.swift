@@ -15,7 +15,8 @@ enum FollowBench {
         var held = mirror.table
         var serial = 0
         func follow(_ batch: Batch) {
-            guard case .applied(let update) = mirror.follow(TableChange(version: mirror.version + 1, batch: batch))
+            guard case .applied(let updates) = mirror.follow(TableChange(version: mirror.version + 1, batch: batch)),
+                let update = updates.last
             else {
                 fatalError("not applied: \(batch)")
             }

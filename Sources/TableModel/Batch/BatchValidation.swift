@@ -1,3 +1,5 @@
+import HashTreeCollections
+
 /// Checks a normalised batch against a table and builds its `BatchPlan`, or
 /// throws the first rule it breaks. Reads the table, never changes it.
 ///
@@ -291,7 +293,7 @@ struct BatchValidation {
 
     /// Refuses an added id given twice, or already in use and not freed by the batch.
     private static func checkUnique(
-        _ added: [String], removed: [String], in existing: Set<String>,
+        _ added: [String], removed: [String], in existing: TreeSet<String>,
         _ error: (String) -> BatchError
     ) throws(BatchError) {
         guard !added.isEmpty else { return }

@@ -1,17 +1,23 @@
+import HashTreeCollections
+
 /// The ids in use in one table, kept beside its sections so that a batch can check
 /// that its inserted ids stay unique without walking the whole table.
+///
+/// The sets are persistent hash tries (swift-collections' `TreeSet`): a copy
+/// shares every node, and a change to it copies only the nodes on the path to
+/// the id, O(log ids). A table held elsewhere (a reader's snapshot, a client's
+/// data source) therefore costs the next edit nothing more than that path,
+/// where a `Set` shared that way was copied whole, O(ids), by the first insert
+/// or delete of a row with an id.
 public struct TableIDIndex: Sendable, Equatable {
-    public internal(set) var sectionIDs: Set<String> = []
-    public internal(set) var rowIDs: Set<String> = []
+    public internal(set) var sectionIDs: TreeSet<String> = []
+    public internal(set) var rowIDs: TreeSet<String> = []
 
     public init() {}
 
     /// Collects the ids of `sections`; a duplicate simply counts once (validation
-    /// refuses duplicates before a table is built). The rows' ids are counted first,
-    /// so that the set is allocated once at its size rather than grown by doubling
-    /// (the last growth held both tables: 48 MiB at a million ids).
+    /// refuses duplicates before a table is built).
     public init(_ sections: [Section]) {
-        rowIDs.reserveCapacity(sections.reduce(0) { $0 + $1.rows.reduce(0) { $1.id == nil ? $0 : $0 + 1 } })
         for section in sections {
             if let id = section.id { sectionIDs.insert(id) }
             for row in section.rows {
@@ -30,10 +36,8 @@ extension TableIDIndex {
     }
 
     /// An id both removed and added (a reload keeps its id) is left alone, so a
-    /// batch that changes no id does not touch the set: a set shared with a
-    /// copy of the table (a reader's snapshot, a client's data source) is then
-    /// not copied whole, O(ids), for a one-row reload.
-    private static func update(_ ids: inout Set<String>, removing removed: [String], adding added: [String]) {
+    /// batch that changes no id does not touch the set at all.
+    private static func update(_ ids: inout TreeSet<String>, removing removed: [String], adding added: [String]) {
         guard !(removed.isEmpty && added.isEmpty) else { return }
         let kept = removed.isEmpty || added.isEmpty ? [] : Set(removed).intersection(added)
         for id in removed where !kept.contains(id) { ids.remove(id) }

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import TableModel
 
 extension TableClient {
@@ -36,12 +37,24 @@ extension TableClient {
         return try ClientDecoding.row(try await json(Call(method: "GET", path: path)))
     }
 
-    /// The row with id `rowID` and where it is, from the whole table (the API has
-    /// no read of one item by id); nil when no row has it.
+    /// `GET /api/tables/{t}/items/{id}`: the row with id `rowID` and its index
+    /// path in the table (`itemIdentifier(for:)`, `indexPath(for:)`); nil when no
+    /// row has it. A `404` is asked about once more, by `HEAD /api/tables/{t}/sections`,
+    /// to tell a missing row (nil) from a missing table (thrown, `notFound`).
     public func row(of id: String, withID rowID: String) async throws(TableClientError) -> (TableIndexPath, Row)? {
-        let table = try await table(id)
-        guard let indexPath = table.indexPath(ofRow: rowID), let row = table.row(at: indexPath) else { return nil }
-        return (indexPath, row)
+        let item: JSONValue
+        do throws(TableClientError) {
+            item = try await json(Call(method: "GET", path: Self.tablePath(id) + "/items/\(rowID)"))
+        } catch .problem(let problem) where problem.kind == .notFound {
+            // A HEAD answer has no body: its 404 is thrown as the GET's problem, which has one.
+            do throws(TableClientError) {
+                _ = try await perform(Call(method: "HEAD", path: Self.tablePath(id) + "/sections"))
+            } catch .problem(let head) where head.status == 404 {
+                throw .problem(problem)
+            }
+            return nil
+        }
+        return try ClientDecoding.item(item)
     }
 
     /// `GET /api/tables/{t}/changes?since=`: the changes after `version` the server still keeps.

@@ -68,13 +68,13 @@ public struct TableClient: Sendable {
 
     /// Sends `call`, retrying as `retry` says, and answers a 2xx answer; every
     /// other status is thrown as its problem. Edits are the calls with a method
-    /// other than GET: each gets its `Idempotency-Key` here, once. An edit is
+    /// other than GET and HEAD: each gets its `Idempotency-Key` here, once. An edit is
     /// sent again only when it cannot have been applied — a connection that was
     /// never made, or a `503` whose problem says it was not made — because the
     /// server does not honour `Idempotency-Key` yet: a delete or move by index
     /// sent twice would be made twice (docs/CLIENT.md).
     func perform(_ call: Call) async throws(TableClientError) -> HTTPAnswer {
-        let isEdit = call.method != "GET"
+        let isEdit = call.method != "GET" && call.method != "HEAD"
         var request = URLRequest(url: url(call.path, query: call.query))
         request.httpMethod = call.method
         request.setValue("application/json", forHTTPHeaderField: "Accept")

@@ -13,6 +13,22 @@ public struct TableChange: Sendable, Equatable {
     }
 }
 
+/// A view's published update (docs/API.md, "Views", Live): for the table's
+/// change to `version`, the view's batches (`steps`, one to three), applied in
+/// order to the view as it was at `since` — and at every version after it up
+/// to `version`, for a view does not change with every change of its table.
+public struct ViewChange: Sendable, Equatable {
+    public var version: Int
+    public var since: Int
+    public var steps: [Batch]
+
+    public init(version: Int, since: Int, steps: [Batch]) {
+        self.version = version
+        self.since = since
+        self.steps = steps
+    }
+}
+
 /// A table's entry in `GET /api/tables`.
 public struct TableSummary: Sendable, Equatable {
     public var id: String
@@ -61,6 +77,16 @@ enum ClientDecoding {
         }
     }
 
+    /// A view's `update`: `{"version", "since", "steps": [{"version", "batch"}]}`.
+    static func viewChange(_ value: JSONValue) throws(TableClientError) -> ViewChange {
+        guard case .object(let object) = value, case .integer(let version)? = object["version"],
+            case .integer(let since)? = object["since"], case .array(let steps)? = object["steps"]
+        else { throw .unreadableAnswer("a view's change is not {\"version\", \"since\", \"steps\"}") }
+        var batches: [Batch] = []
+        for step in steps { batches.append(try Self.change(step).batch) }
+        return ViewChange(version: version, since: since, steps: batches)
+    }
+
     static func changes(_ value: JSONValue) throws(TableClientError) -> (version: Int, changes: [TableChange]) {
         guard case .object(let object) = value, case .integer(let version)? = object["version"],
             case .array(let changes)? = object["changes"]
@@ -84,6 +110,14 @@ enum ClientDecoding {
         } catch {
             throw .unreadableAnswer("row: \(error)")
         }
+    }
+
+    /// `{"at": [section, row], "row": Row}`: a row read by id, and where it is.
+    static func item(_ value: JSONValue) throws(TableClientError) -> (TableIndexPath, Row) {
+        guard case .object(let object) = value, case .array(let at)? = object["at"], at.count == 2,
+            case .integer(let section) = at[0], case .integer(let row) = at[1], let rowValue = object["row"]
+        else { throw .unreadableAnswer("an item is not {\"at\": [section, row], \"row\"}") }
+        return (TableIndexPath(section, row), try Self.row(rowValue))
     }
 
     static func summaries(_ value: JSONValue) throws(TableClientError) -> [TableSummary] {

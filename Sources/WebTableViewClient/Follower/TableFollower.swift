@@ -33,7 +33,9 @@ public enum FollowError: Error, Sendable, Equatable {
 /// a doubling, jittered delay, so the server replays what was missed; when the
 /// server sends `reset` (what was missed is no longer kept), or a change does not
 /// follow the mirror's version, it fetches the table again and hands on a
-/// `reloadData` update. Following stops when the task reading it is cancelled.
+/// `reloadData` update (a view's `reset` carries the view, taken as it is).
+/// A view's change may be two or three updates of one version (`TableUpdate`).
+/// Following stops when the task reading it is cancelled.
 ///
 /// ```swift
 /// for try await update in TableFollower(client: client, table: "inbox").updates() {
@@ -180,22 +182,42 @@ public struct TableFollower: Sendable {
             for event in parser.feed(piece) {
                 switch event.name {
                 case "update", "press":
-                    // A change the mirror cannot read is a change it cannot follow.
-                    guard let json = try? ClientDecoding.parser.parse(Array(event.data.utf8)),
-                        let change = try? ClientDecoding.change(json)
-                    else { throw StreamEnd.fault }
-                    switch mirror.follow(change) {
-                    case .applied(let update): report(.update(update))
+                    switch mirror.follow(try Self.change(event.data)) {
+                    case .applied(let updates): for update in updates { report(.update(update)) }
                     case .seen: break
                     case .lost: throw StreamEnd.fault
                     }
-                case "reset": throw StreamEnd.reset
+                case "reset":
+                    // A view's reset carries the whole view; a table's only its version.
+                    guard let view = Self.resetView(event.data) else { throw StreamEnd.reset }
+                    mirror = TableMirror(view)
+                    report(.update(TableUpdate(version: view.version, batch: nil, table: view)))
                 case "deleted": throw StreamEnd.deleted
                 default: break
                 }
             }
         }
         throw StreamEnd.closed
+    }
+
+    /// An `update`'s data: a table's change, or a view's (`{"version", "since",
+    /// "steps"}`). A change the mirror cannot read is a change it cannot follow.
+    private static func change(_ data: String) throws(StreamEnd) -> FollowedChange {
+        guard let json = try? ClientDecoding.parser.parse(Array(data.utf8)) else { throw .fault }
+        if case .object(let object) = json, object["steps"] != nil {
+            guard let change = try? ClientDecoding.viewChange(json) else { throw .fault }
+            return .view(change)
+        }
+        guard let change = try? ClientDecoding.change(json) else { throw .fault }
+        return .table(change)
+    }
+
+    /// The view a view's `reset` carries (`{"version", "table"}`); nil for a table's.
+    private static func resetView(_ data: String) -> Table? {
+        guard case .object(let object)? = try? ClientDecoding.parser.parse(Array(data.utf8)),
+            let table = object["table"]
+        else { return nil }
+        return try? ClientDecoding.table(table)
     }
 
     /// The problem that ends following: the table or view is not there, or the

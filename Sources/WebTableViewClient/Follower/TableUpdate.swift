@@ -9,6 +9,11 @@ import TableModel
 /// it, exactly as UIKit reads them. A `reloadData` update (`isReload`) comes
 /// first, and again whenever the follower had to fetch the table anew (a
 /// `reset`, a gap): it carries no paths, and the view reloads everything.
+///
+/// A followed view's versions are its table's, so they skip the changes that
+/// left the view as it was; and one change of a view may come as two or three
+/// updates of the same version (the view's steps, as UIKit's rules force when
+/// rows move into a new section), each its own `performBatchUpdates`, in order.
 public struct TableUpdate: Sendable {
     /// The table's version after the update.
     public let version: Int

@@ -31,7 +31,7 @@ struct Follow: AsyncParsableCommand {
         let task = Task {
             for try await event in follower.events() { printer.show(event) }
         }
-        Interrupt.onFirst { task.cancel() }
+        await Interrupt.onFirst { task.cancel() }
         do {
             try await task.value
         } catch let error as FollowError {

@@ -22,6 +22,9 @@ start=$SECONDS
 swift build ${BUILD_FLAGS:-} --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
 built=$SECONDS
 
+# An instrumented server is several times slower: the test helpers' waits
+# for it are stretched (MicroHTTPTesting's TestTimeouts).
+export WEBTABLEVIEW_TEST_TIMEOUT_SCALE=${WEBTABLEVIEW_TEST_TIMEOUT_SCALE:-4}
 # The Swift runtime's own crash backtracer reads other threads' stacks, which
 # ASan reports as an error of its own; let the sanitizer report crashes.
 export SWIFT_BACKTRACE=enable=no

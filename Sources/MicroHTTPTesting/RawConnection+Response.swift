@@ -12,7 +12,7 @@ extension RawConnection {
 
     /// Reads one whole response (skipping interim 1xx ones).
     public func readResponse(for method: HTTPMethod = .GET, timeout: Duration = .seconds(10)) throws -> TestResponse {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTimeouts.scaled(timeout)
         var response = try readHead(before: deadline)
         if method == .HEAD || response.status == 204 || response.status == 304 {
             return response
@@ -40,14 +40,14 @@ extension RawConnection {
     /// Reads the status line and header fields of the next final response;
     /// the body stays to be read (see ``readStream(timeout:until:)``).
     public func readHead(timeout: Duration = .seconds(10)) throws -> TestResponse {
-        try readHead(before: .now + timeout)
+        try readHead(before: .now + TestTimeouts.scaled(timeout))
     }
 
     /// Reads and decodes a chunked body as it arrives, until `isComplete`
     /// holds for the bytes decoded so far, the body ends, the peer closes,
     /// or `timeout` passes. Call after ``readHead(timeout:)``.
     public func readStream(timeout: Duration = .seconds(10), until isComplete: ([UInt8]) -> Bool) -> [UInt8] {
-        readChunkedBody(before: .now + timeout, until: isComplete)
+        readChunkedBody(before: .now + TestTimeouts.scaled(timeout), until: isComplete)
     }
 
     /// Whether the chunked body ended with its last (empty) chunk.

@@ -162,7 +162,7 @@ public final class RawConnection {
     /// Reads and discards until the peer closes or `timeout` passes.
     /// - Returns: whether the peer closed the connection.
     public func waitForClose(timeout: Duration = .seconds(10)) -> Bool {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + TestTimeouts.scaled(timeout)
         while !isPeerClosed, ContinuousClock.now < deadline {
             fill(before: deadline)
         }

@@ -47,7 +47,8 @@ struct FeedChecks {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             let metrics = try await text(client.metrics().ok.body.plainText)
-            if metrics.contains("\nhttp_event_streams_open 1") { return }
+            let open = metrics.split(separator: "\n").first { $0.hasPrefix("http_event_streams_open ") }
+            if let open, let count = Int(open.split(separator: " ").last ?? ""), count > 0 { return }
             try await Task.sleep(for: .milliseconds(20))
         }
         checks.expect(false, "streamEvents: no stream open within 10 s")

@@ -13,14 +13,14 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 package="$root/Tests/openapi-client"
 [ -x "$binary" ] || { echo "no binary at $binary (build first)" >&2; exit 2; }
 
-. "$(dirname "$0")/serve-demo.sh"
-serve_demo "$binary"
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 
 # The build: the generator's plugin runs when the document changed since the
 # last build; the generator itself runs again below on every run.
 start=$SECONDS
-if ! swift build -j 1 --package-path "$package" >"$work/build.txt" 2>&1; then
-  cat "$work/build.txt"
+if ! swift build -j 1 --package-path "$package" >"$logs/build.txt" 2>&1; then
+  cat "$logs/build.txt"
   echo "openapi-client: the generated client does not build" >&2
   exit 1
 fi
@@ -31,11 +31,16 @@ bin=$(swift build -j 1 --package-path "$package" --show-bin-path)
 # above had to generate.
 "$bin/swift-openapi-generator-tool" generate "$package/Sources/OpenAPIClientCheck/openapi.json" \
   --config "$package/Sources/OpenAPIClientCheck/openapi-generator-config.yaml" \
-  --output-directory "$work/generated" >"$work/generate.txt" 2>&1 \
-  || { cat "$work/generate.txt"; echo "openapi-client: generation failed" >&2; exit 1; }
-if grep -hi 'warning:' "$work/build.txt" "$work/generate.txt"; then
+  --output-directory "$logs/generated" >"$logs/generate.txt" 2>&1 \
+  || { cat "$logs/generate.txt"; echo "openapi-client: generation failed" >&2; exit 1; }
+if grep -hi 'warning:' "$logs/build.txt" "$logs/generate.txt"; then
   echo "openapi-client: the generator or the build printed the warnings above" >&2
   exit 1
 fi
 
+rm -rf "$logs"
+
+# The server once the client is built: its demo tables, on a free port.
+. "$(dirname "$0")/serve-demo.sh"
+serve_demo "$binary"
 timeout 120 "$bin/OpenAPIClientCheck" "$url"

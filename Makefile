@@ -11,7 +11,7 @@ PREFIX       ?= /usr/local
 # What `make install` copies: the release binary (the tests install another).
 INSTALL_BIN  ?= $(RELEASE_BIN)
 
-.PHONY: run build release install install-files deps format check test test-unit test-http test-openapi test-redbot test-docs test-scripts test-schemathesis \
+.PHONY: run build release install install-files deps format check test test-unit test-http test-openapi test-openapi-client test-redbot test-docs test-scripts test-schemathesis \
         test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
         container-test test-container deploy-images deploy-up deploy-down deploy-down-all \
         bench fuzz clean help
@@ -26,6 +26,7 @@ help:
 	@echo "make test-unit         model, JSON, journal and rendering unit tests"
 	@echo "make test-http         HTTP server, API and Swift client tests over real sockets"
 	@echo "make test-openapi      validate /api/openapi.json (openapi-spec-validator) and /metrics (prometheus-client)"
+	@echo "make test-openapi-client  generate a Swift client from the document (swift-openapi-generator) and call every operation"
 	@echo "make test-redbot       lint the pages, JSON reads, static files and change feed with REDbot"
 	@echo "make test-scripts      the shell scripts' own tests (Tests/scripts)"
 	@echo "make test-docs         check the docs' facts against the tree; run every curl example of README.md and docs/API.md"
@@ -84,6 +85,7 @@ test: deps
 	@scripts/install-deps.sh replicas
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 	$(MAKE) test-openapi
+	$(MAKE) test-openapi-client
 	$(MAKE) test-redbot
 	$(MAKE) test-docs
 	$(MAKE) test-scripts
@@ -118,6 +120,10 @@ test-http: deps
 
 test-openapi: build
 	scripts/test-openapi.sh $(BIN)
+
+# A generated client's own package, with its own .build (Tests/openapi-client).
+test-openapi-client: build
+	scripts/test-openapi-client.sh $(BIN)
 
 test-redbot: build
 	scripts/test-redbot.sh $(BIN)
@@ -187,4 +193,4 @@ bench:
 	scripts/bench/run.sh
 
 clean:
-	rm -rf .build .build-* Benchmarks/.build Fuzz/.build
+	rm -rf .build .build-* Benchmarks/.build Fuzz/.build Tests/openapi-client/.build

@@ -24,9 +24,17 @@ import Testing
         #expect(strings(schemas["Animation"]?["enum"]) == RowAnimation.allCases.map(\.rawValue))
         #expect(strings(row?["style"]?["enum"]) == CellStyle.allCases.map(\.rawValue))
         #expect(strings(row?["accessory"]?["enum"]) == Accessory.allCases.map(\.rawValue))
-        #expect(
-            strings(schemas["AccessoryView"]?["properties"]?["type"]?["enum"])
-                == AccessoryView.Kind.allCases.map(\.rawValue))
+        // AccessoryView is a oneOf discriminated by `type`: one schema per kind,
+        // each holding `type` to its kind.
+        if case .object(let mapping) = schemas["AccessoryView"]?["discriminator"]?["mapping"] {
+            #expect(Set(mapping.keys) == Set(AccessoryView.Kind.allCases.map(\.rawValue)))
+            for member in mapping.members {
+                let name = member.value.string?.split(separator: "/").last.map(String.init) ?? ""
+                #expect(strings(schemas[name]?["properties"]?["type"]?["enum"]) == [member.key], "\(name)")
+            }
+        } else {
+            Issue.record("AccessoryView has no discriminator mapping")
+        }
         #expect(strings(row?["selectionStyle"]?["enum"]) == SelectionStyle.allCases.map(\.rawValue))
         #expect(strings(row?["editingStyle"]?["enum"]) == EditingStyle.allCases.map(\.rawValue))
     }

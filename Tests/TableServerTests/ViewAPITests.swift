@@ -72,6 +72,34 @@ func citiesTable() -> Table {
     }
 
     @Test(arguments: [TestTransport.inProcess, .live])
+    func anItemIsWhereTheViewHasIt(_ transport: TestTransport) throws {
+        try withServer(transport, tables: [citiesTable()]) { client in
+            // Grouped by state, most populous first: TX is the third group.
+            let item = try client.request(.GET, "/api/tables/c/items/sa?group=detail&sort=-fields.population")
+            #expect(item.status == 200)
+            #expect(try item.json["at"]?.array?.compactMap(\.int) == [2, 0])
+            #expect(try item.json["row"]?["id"]?.string == "sa")
+            #expect(
+                item.headers["Content-Location"] == "/api/tables/c/items/sa?sort=-fields.population&group=detail")
+            let etag = try #require(item.headers["ETag"])
+            #expect(
+                try client.request(
+                    .GET, "/api/tables/c/items/sa?group=detail&sort=-fields.population",
+                    headers: ["If-None-Match": etag]
+                ).status == 304)
+            // The table's own index path without the view's parameters.
+            #expect(try client.request(.GET, "/api/tables/c/items/sa").json["at"]?.array?.compactMap(\.int) == [1, 0])
+            // A row the view leaves out, and a row the table does not have.
+            let left = try client.request(.GET, "/api/tables/c/items/sea?q=san")
+            #expect(left.status == 404)
+            #expect(try left.json["detail"]?.string?.contains("the view leaves out item \"sea\"") == true)
+            let missing = try client.request(.GET, "/api/tables/c/items/nowhere?q=san")
+            #expect(try missing.json["detail"]?.string == "table \"c\" has no item \"nowhere\"")
+            #expect(try client.request(.GET, "/api/tables/c/items/sa?sort=nothing").status == 400)
+        }
+    }
+
+    @Test(arguments: [TestTransport.inProcess, .live])
     func theViewTagFollowsTheTable(_ transport: TestTransport) throws {
         try withServer(transport, tables: [citiesTable()]) { client in
             let before = try client.request(.GET, "/api/tables/c?q=new").headers["ETag"]

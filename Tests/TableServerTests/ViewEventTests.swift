@@ -68,6 +68,11 @@ import Testing
             let reset = try lastData(stream.read(fresh, until: "event: reset\nid: 2\n"))
             #expect(reset["version"]?.int == 2)
             #expect(reset["table"]?["sections"]?[0]?["rows"]?[0]?["id"]?.string == "ny")
+            // Ahead of the table (it restarted without a journal, say), on an open view too: reset.
+            let ahead = try stream.subscribe(client, "/api/tables/c/events?q=san", headers: "Last-Event-ID: 9\r\n")
+            defer { ahead.close() }
+            let again = try lastData(stream.read(ahead, until: "event: reset\nid: 2\n"))
+            #expect(again["version"]?.int == 2)
         }
     }
 

@@ -74,23 +74,25 @@ struct ReadRoutes: RouteCollection {
     }
 
     /// The row with an id, and where it is: `{"at": [section, row], "row": Row}`,
-    /// as an item of a batch's `insertRows` (docs/API.md, "Edits by id").
+    /// as an item of a batch's `insertRows` (docs/API.md, "Edits by id"). With a
+    /// view's parameters, where it is in the view; 404 when the view leaves it out.
     func cellForItem(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = try request.rowID(limits)
-        let handle = try store.handle(request.tableID)
-        let table = handle.table
+        let read = try TableRead(request, store: store)
+        let table = read.table()
         guard let indexPath = table.indexPath(ofRow: id) else {
+            if read.query != nil, read.snapshot.indexPath(ofRow: id) != nil {
+                throw TableServerError.itemNotInView(table: table.id, id: id)
+            }
             throw TableServerError.itemNotFound(table: table.id, id: id)
         }
-        if ETag.matches(request.headers["If-None-Match"], version: table.version) {
-            return Respond.notModified(version: table.version)
-        }
-        return Respond.json(version: table.version) { writer in
+        if let notModified = read.notModified(request) { return notModified }
+        let response = Respond.json(version: table.version) { writer in
             writer.beginObject()
             writer.key("at"); writer.indexPath(indexPath)
             writer.key("row"); table.sections[indexPath.section].rows[indexPath.row].writeJSON(to: &writer)
             writer.endObject()
         }
-        .reusable(while: handle.revision, at: table.version)
+        return read.answer(response, path: request.path)
     }
 }

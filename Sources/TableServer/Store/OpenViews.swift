@@ -50,7 +50,11 @@ struct OpenViews: Sendable {
         var view = views[key] ?? OpenView(live: LiveView(query: query, table: table), origin: table.version)
         defer { views[key] = view }
         view.subscribers.append(stream)
-        guard let since, since < table.version else { return [] }
+        guard let since else { return [] }
+        // A stream ahead of the table (the server restarted without its
+        // journal) holds a view this server never had: it starts again.
+        if since > table.version { return [Self.reset(view.live.view)] }
+        guard since < table.version else { return [] }
         let missed = view.recent.drop { $0.version <= since }
         // Nothing is missing when the first update after `since` applies to the
         // view the stream holds; before the view was opened, or past updates no

@@ -12,6 +12,8 @@ enum TableServerError: Error, Sendable {
     case rowNotFound(table: String, indexPath: TableIndexPath)
     /// No row of the table has this id (a read by id; an edit by id is refused `unknown-id`).
     case itemNotFound(table: String, id: String)
+    /// The table has the row, but the view read leaves it out (its `q` or a filter).
+    case itemNotInView(table: String, id: String)
     case refused(BatchError)
     case versionMismatch(expected: String, current: Int)
     /// An `If-Match` tag that is not quoted, so names no version (`7` for `"7"`).

@@ -78,7 +78,7 @@ func waitFor(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
 }
 
 @Suite struct TableFollowerTests {
-    /// Three other clients make random edits while the follower runs through a
+    /// Three other clients make 10,000 random edits while the follower runs through a
     /// transport that cuts its stream at random moments, with a short history so
     /// that some reconnections get `reset`; halfway the server (under `--journal`)
     /// stops and starts again on the same port. At the end the mirror is the
@@ -107,7 +107,8 @@ func waitFor(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
         }
         #expect(try await waitFor(seconds: 60) { checker.last != nil })
 
-        let editsPerWriter = 120
+        // 3 writers × 2 halves × 1,667: 10,002 edits sent.
+        let editsPerWriter = 1_667
         func runWriters() async throws -> (made: Int, refused: Int) {
             try await withThrowingTaskGroup(of: (Int, Int).self) { group in
                 for writer in 0..<3 {
@@ -141,7 +142,8 @@ func waitFor(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
         print(
             "follower: \(first.made + second.made) edits made, \(first.refused + second.refused) refused, "
                 + "\(counts.batches) batch updates, \(counts.reloads) reloads, \(cutting.cuts.withLock { $0 }) cuts")
-        #expect(first.made + second.made > 300)
+        // Some are refused, made stale by another writer; most are made.
+        #expect(first.made + second.made > 5_000)
         #expect(cutting.cuts.withLock { $0 } > 0)
     }
 

@@ -1,0 +1,165 @@
+import CMicroHTTPD
+import Glibc
+
+/// One delivery's fan-out: a chunk handed to many streams, batched through
+/// io_uring where the kernel allows it (docs/ARCHITECTURE.md, Concurrency).
+extension EventStream {
+    /// Hands `chunk` to each of `streams`, in order, as ``send(_:)-(EventChunk)``
+    /// does: one delivery's fan-out. Each stream is borrowed from the array,
+    /// not retained, and the objects of the next two are fetched into the cache
+    /// while the current one is handled.
+    ///
+    /// Where the kernel allows io_uring, the streams that can be written
+    /// directly are written in batches (``SendRing``): each is claimed under
+    /// its lock, the batch's sends go to the kernel in one system call, and each
+    /// stream then takes its outcome under its lock as a `send()` of its own
+    /// would have (docs/ARCHITECTURE.md, Concurrency: the direct write).
+    public static func send(_ chunk: EventChunk, to streams: [EventStream]) {
+        send(chunk, to: streams, rings: .shared)
+    }
+
+    /// Whether ``send(_:to:)`` writes its streams in batches here (the kernel
+    /// probed once, at first use), and if not, why: anything but `.supported`
+    /// (io_uring refused, as by a container runtime's default seccomp profile,
+    /// or without its send operation) and each stream is written with a
+    /// `send()` of its own.
+    public static var sendRingSupport: SendRingSupport {
+        SendRings.shared.availability
+    }
+
+    /// ``send(_:to:)`` with the rings of `rings`, if it has any.
+    static func send(_ chunk: EventChunk, to streams: [EventStream], rings: SendRings) {
+        if streams.count > 1, !chunk.framed.isEmpty, let ring = rings.take() {
+            let done = send(chunk, to: streams, batchedBy: ring)
+            rings.giveBack(ring)
+            if done < streams.count {
+                send(chunk, to: Array(streams[done...]), rings: rings)
+            }
+            return
+        }
+        streams.withUnsafeBufferPointer { streams in
+            for index in streams.indices {
+                prefetch(streams, aheadOf: index)
+                _ = borrow(Unmanaged.passUnretained(streams[index])) { $0.send(chunk) }
+            }
+        }
+    }
+
+    /// The batched fan-out of ``send(_:to:)``; how many of `streams` it
+    /// handled: all of them, unless the ring broke.
+    static func send(_ chunk: EventChunk, to streams: [EventStream], batchedBy ring: some BatchSender) -> Int {
+        var claimed: [Unmanaged<EventStream>] = []
+        var sockets: [Int32] = []
+        var results = [Int](repeating: 0, count: ring.capacity)
+        claimed.reserveCapacity(ring.capacity)
+        sockets.reserveCapacity(ring.capacity)
+        return streams.withUnsafeBufferPointer { streams in
+            var index = 0
+            while index < streams.count, !ring.isBroken {
+                claimed.removeAll(keepingCapacity: true)
+                sockets.removeAll(keepingCapacity: true)
+                while index < streams.count, claimed.count < ring.capacity {
+                    prefetch(streams, aheadOf: index)
+                    let stream = Unmanaged.passUnretained(streams[index])
+                    if let socket = borrow(stream, { $0.claimOrQueue(chunk) }) {
+                        claimed.append(stream)
+                        sockets.append(socket)
+                    }
+                    index += 1
+                }
+                guard !claimed.isEmpty else {
+                    continue
+                }
+                ring.send(chunk.framed, to: sockets, results: &results)
+                for (position, stream) in claimed.enumerated() {
+                    borrow(stream) { $0.finishClaim(results[position], of: chunk) }
+                }
+            }
+            return index
+        }
+    }
+
+    /// Fetches into the cache the object of the stream two after `index`, which
+    /// a fan-out reaches once it is done with this one and the next. A build
+    /// with `-DWTV_ABLATE_PREFETCH` fetches nothing and retains each stream it
+    /// handles (``borrow(_:_:)``), for `make bench`'s ablation step.
+    @inline(__always)
+    private static func prefetch(_ streams: UnsafeBufferPointer<EventStream>, aheadOf index: Int) {
+        #if !WTV_ABLATE_PREFETCH
+        let ahead = index + 2
+        if ahead < streams.count {
+            wtv_prefetch_for_write(Unmanaged.passUnretained(streams[ahead]).toOpaque())
+        }
+        #endif
+    }
+
+    /// `body` on the stream, which the caller's array holds, without retaining
+    /// it; retained as plain code would in a build with `-DWTV_ABLATE_PREFETCH`.
+    @inline(__always)
+    private static func borrow<Result>(_ stream: Unmanaged<EventStream>, _ body: (EventStream) -> Result) -> Result {
+        #if WTV_ABLATE_PREFETCH
+        body(stream.takeUnretainedValue())
+        #else
+        stream._withUnsafeGuaranteedRef(body)
+        #endif
+    }
+
+    /// Claims the direct write of `chunk` for a batch and returns the socket;
+    /// or, when the stream cannot be written directly, does what
+    /// ``send(_:)-(EventChunk)`` does and returns nil.
+    private func claimOrQueue(_ chunk: EventChunk) -> Int32? {
+        var socket: Int32?
+        let actions = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.closed else {
+                return []
+            }
+            if state.canWriteDirectly {
+                state.writing = true
+                socket = state.socket
+                return []
+            }
+            return state.enqueue(chunk.events, bufferLimit: bufferLimit).1
+        }
+        Self.runLater(actions)
+        return socket
+    }
+
+    /// Takes the outcome of a claimed write, `result` being what `send()`
+    /// returned for it, as ``send(_:framed:)`` takes its own: all written;
+    /// a part written and the rest finished later; nothing written and the
+    /// events queued for libmicrohttpd, which writes them or finds the
+    /// client gone. An outcome the ring lost (`-EIO`) drops the client, which
+    /// may have been sent any part of the chunk.
+    private func finishClaim(_ result: Int, of chunk: EventChunk) {
+        var unfinished = false
+        let actions = state.withLock { state -> [@Sendable () -> Void] in
+            state.writing = false
+            if state.dropped {
+                state.wake()
+                return []
+            }
+            if result == -Int(EIO) {
+                return state.dropClient()
+            }
+            switch DirectWrite(result: result, of: chunk.framed.count) {
+            case .complete:
+                state.written.batched += 1
+            case .partial(let count):
+                state.written.batched += 1
+                state.keepUnfinished(chunk.framed[count...])
+                unfinished = true
+                return []
+            case .wouldBlock, .failed:
+                state.requeueFirst(chunk.events)
+            }
+            if state.head < state.events.count || state.closed {
+                state.wake()
+            }
+            return []
+        }
+        Self.runLater(actions)
+        if unfinished {
+            finishLater(after: DirectRetry.first)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import JSON
+import SeededRandom
+import Testing
+@testable import TableModel
+
+@Suite("Views: a live view follows row reloads incrementally, as deriving it again would")
+struct ViewIncrementalTests {
+    /// One to three sections of up to 40 rows, their texts and values from
+    /// small sets, so that sort keys tie often and ties go by table order.
+    static func table(_ tables: inout ViewRandomTables) -> Table {
+        let sections = (0..<Int.random(in: 1...3, using: &tables.random)).map { index in
+            let rows = (0..<Int.random(in: 0...40, using: &tables.random)).map { _ in tables.row() }
+            return Section(id: "s\(index)", header: "S\(index)", rows: rows)
+        }
+        return Table(id: "t", sections: sections)
+    }
+
+    /// One row's new content: a new text, detail or fields, or a row all new (its id kept, or not).
+    static func edited(_ row: Row, _ tables: inout ViewRandomTables) -> Row {
+        var row = row
+        switch Int.random(in: 0..<5, using: &tables.random) {
+        case 0: row.text = ViewRandomTables.texts.randomElement(using: &tables.random)!
+        case 1: row.detail = ViewRandomTables.texts.randomElement(using: &tables.random)
+        case 2: row.fields = tables.fields()
+        case 3:
+            let id = row.id
+            row = tables.row()
+            if Bool.random(using: &tables.random) { row.id = id }
+        default:
+            row.text = ViewRandomTables.texts.randomElement(using: &tables.random)!
+            row.fields = tables.fields()
+        }
+        return row
+    }
+
+    /// A random edit of `table`: mostly reloads of one to three rows, by index
+    /// or by id, sometimes with a new title; else a row inserted, deleted or
+    /// moved, or a section deleted, which the view follows by deriving again.
+    static func edit(of table: Table, _ tables: inout ViewRandomTables) -> Batch? {
+        guard !table.sections.isEmpty else { return nil }
+        let paths = table.sections.indices.flatMap { s in
+            table.sections[s].rows.indices.map { TableIndexPath(s, $0) }
+        }
+        let roll = Int.random(in: 0..<20, using: &tables.random)
+        guard !paths.isEmpty, roll < 16 else {
+            switch roll % 4 {
+            case 0 where !paths.isEmpty: return Batch(deleteRows: [paths.randomElement(using: &tables.random)!])
+            case 1:
+                let s = Int.random(in: table.sections.indices, using: &tables.random)
+                let at = TableIndexPath(s, Int.random(in: 0...table.sections[s].rows.count, using: &tables.random))
+                return Batch(insertRows: [Batch.RowItem(at: at, row: tables.row())])
+            case 2 where paths.count > 1:
+                let from = paths.randomElement(using: &tables.random)!
+                let to = paths.randomElement(using: &tables.random)!
+                return from.section == to.section ? Batch(moveRows: [Batch.RowMove(from: from, to: to)]) : nil
+            default:
+                return Batch(deleteSections: [Int.random(in: table.sections.indices, using: &tables.random)])
+            }
+        }
+        if roll == 15, let path = paths.filter({ table.row(at: $0)!.id != nil }).randomElement(using: &tables.random) {
+            var row = edited(table.row(at: path)!, &tables)
+            row.id = table.row(at: path)!.id
+            return try? IdentifiedBatch(edits: [.reloadItems([row])]).translated(for: table)
+        }
+        var chosen = Set<TableIndexPath>()
+        for _ in 0..<Int.random(in: 1...3, using: &tables.random) {
+            chosen.insert(paths.randomElement(using: &tables.random)!)
+        }
+        let reloads = chosen.sorted().map { Batch.RowItem(at: $0, row: edited(table.row(at: $0)!, &tables)) }
+        let title = roll == 14 ? TableProperties(title: .some("T\(Int.random(in: 0...3, using: &tables.random))")) : nil
+        return Batch(reloadRows: reloads, properties: title)
+    }
+
+    @Test("random tables, views and edits: each update replays to the view derived again", arguments: 0..<8)
+    func randomReloads(seed: UInt64) {
+        var tables = ViewRandomTables(seed: 3_600 + seed)
+        var reloads = 0
+        var followed = 0
+        for _ in 0..<60 {
+            var table = Self.table(&tables)
+            let query = tables.query()
+            var live = LiveView(query: query, table: table)
+            var client = live.view
+            for _ in 0..<20 {
+                guard let batch = Self.edit(of: table, &tables), let applied = try? table.apply(batch) else { continue }
+                if applied.deleteSections.isEmpty && applied.insertRows.isEmpty && applied.deleteRows.isEmpty
+                    && applied.moveRows.isEmpty
+                {
+                    reloads += 1
+                    var probe = live
+                    if case .followed = probe.followIncrementally(to: table, by: applied) { followed += 1 }
+                }
+                let note = "\(query.canonicalQuery) \(applied)"
+                guard let steps = live.update(to: table, by: [applied]) else {
+                    Issue.record("no batch takes the view there: \(note)")
+                    return
+                }
+                let expected = query.view(of: table)
+                #expect(live.view == expected, "\(note)")
+                ViewPropertyTests.expectReplay(steps.map(\.batch), on: client, gives: expected, note)
+                // Each step's view, which its event is drawn from, is the client's after it.
+                var replayed = client
+                for step in steps {
+                    _ = try? replayed.apply(step.batch)
+                    #expect(replayed.sections == step.view.sections, "\(note)")
+                }
+                let derived = LiveView(query: query, table: table)
+                #expect(live.labels == derived.labels, "\(note)")
+                #expect(live.tableSections == derived.tableSections, "\(note)")
+                client = expected
+            }
+        }
+        // Most reloads are followed without deriving the view again (declined:
+        // a section that empties or a group value that is new).
+        #expect(followed * 4 > reloads * 3, "\(followed) of \(reloads) followed")
+    }
+
+    static let cities = Table(
+        id: "t",
+        sections: [
+            Section(
+                id: "s",
+                rows: [
+                    Row(id: "a", text: "Austin", fields: JSONObject([JSONMember("pop", .integer(9))])),
+                    Row(id: "b", text: "Boston", fields: JSONObject([JSONMember("pop", .integer(6))])),
+                    Row(id: "c", text: "Chicago", fields: JSONObject([JSONMember("pop", .integer(27))])),
+                ])
+        ])
+
+    static func reload(_ id: String, in table: Table, pop: Int) throws -> (table: Table, batch: Batch) {
+        var table = table
+        var row = table.sections[0].rows.first { $0.id == id }!
+        row.fields = JSONObject([JSONMember("pop", .integer(pop))])
+        let batch = try IdentifiedBatch(edits: [.reloadItems([row])]).translated(for: table)
+        let applied = try table.apply(batch)
+        return (table, applied)
+    }
+
+    @Test("a row whose sort key changes moves, then is reloaded where it landed")
+    func sortKeyMove() throws {
+        let query = TableQuery(sort: [ViewSortKey(key: .field("pop"))])
+        var live = LiveView(query: query, table: Self.cities)
+        let (table, applied) = try Self.reload("c", in: Self.cities, pop: 1)
+        let steps = live.update(to: table, by: [applied])!
+        #expect(steps.map(\.batch.moveRows) == [[Batch.RowMove(from: TableIndexPath(0, 2), to: TableIndexPath(0, 0))], []])
+        #expect(steps.map { $0.batch.reloadRows.map(\.at) } == [[], [TableIndexPath(0, 0)]])
+        #expect(live.view == query.view(of: table))
+    }
+
+    @Test("a row edited out of a filter is deleted, one edited in is inserted, one edited in place is reloaded")
+    func filterInAndOut() throws {
+        let query = TableQuery(filters: [ViewFilter(key: .field("pop"), op: .gt, value: "7")])
+        var live = LiveView(query: query, table: Self.cities)
+        var (table, applied) = try Self.reload("a", in: Self.cities, pop: 1)
+        #expect(live.update(to: table, by: [applied])!.map(\.batch.deleteRows) == [[TableIndexPath(0, 0)]])
+        (table, applied) = try Self.reload("b", in: table, pop: 8)
+        #expect(live.update(to: table, by: [applied])!.map { $0.batch.insertRows.map(\.at) } == [[TableIndexPath(0, 0)]])
+        (table, applied) = try Self.reload("c", in: table, pop: 30)
+        #expect(live.update(to: table, by: [applied])!.map { $0.batch.reloadRows.map(\.at) } == [[TableIndexPath(0, 1)]])
+        (table, applied) = try Self.reload("a", in: table, pop: 2)
+        #expect(live.update(to: table, by: [applied])!.isEmpty)
+        #expect(live.view == query.view(of: table))
+    }
+}

@@ -142,7 +142,8 @@ struct ViewIncrementalTests {
         var live = LiveView(query: query, table: Self.cities)
         let (table, applied) = try Self.reload("c", in: Self.cities, pop: 1)
         let steps = live.update(to: table, by: [applied])!
-        #expect(steps.map(\.batch.moveRows) == [[Batch.RowMove(from: TableIndexPath(0, 2), to: TableIndexPath(0, 0))], []])
+        #expect(
+            steps.map(\.batch.moveRows) == [[Batch.RowMove(from: TableIndexPath(0, 2), to: TableIndexPath(0, 0))], []])
         #expect(steps.map { $0.batch.reloadRows.map(\.at) } == [[], [TableIndexPath(0, 0)]])
         #expect(live.view == query.view(of: table))
     }
@@ -154,9 +155,11 @@ struct ViewIncrementalTests {
         var (table, applied) = try Self.reload("a", in: Self.cities, pop: 1)
         #expect(live.update(to: table, by: [applied])!.map(\.batch.deleteRows) == [[TableIndexPath(0, 0)]])
         (table, applied) = try Self.reload("b", in: table, pop: 8)
-        #expect(live.update(to: table, by: [applied])!.map { $0.batch.insertRows.map(\.at) } == [[TableIndexPath(0, 0)]])
+        #expect(
+            live.update(to: table, by: [applied])!.map { $0.batch.insertRows.map(\.at) } == [[TableIndexPath(0, 0)]])
         (table, applied) = try Self.reload("c", in: table, pop: 30)
-        #expect(live.update(to: table, by: [applied])!.map { $0.batch.reloadRows.map(\.at) } == [[TableIndexPath(0, 1)]])
+        #expect(
+            live.update(to: table, by: [applied])!.map { $0.batch.reloadRows.map(\.at) } == [[TableIndexPath(0, 1)]])
         (table, applied) = try Self.reload("a", in: table, pop: 2)
         #expect(live.update(to: table, by: [applied])!.isEmpty)
         #expect(live.view == query.view(of: table))

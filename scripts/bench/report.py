@@ -135,6 +135,18 @@ def model_memory_rows(m):
     ]
 
 
+def live_views_rows(v):
+    """The target of live views (issue 31), from `measure.live_views`."""
+    if not v:
+        return []
+    return [
+        (f"one-row edit of {v['rows']:,} rows with {v['views']} live views open (model)",
+         f"{v['median_ns'] / 1e6:.3f} ms CPU median, {v['mean_ns'] / 1e6:.3f} ms mean, {v['max_ns'] / 1e6:.1f} ms max; "
+         f"{v['kib_per_view']:,} KiB a view of {v['view_rows'] // v['views']:,} rows",
+         f"×{v['median_ns'] / 2e6:.2f}", "≤ 2 ms", verdict(v["median_ns"] <= 2_000_000)),
+    ]
+
+
 def writes_rows(w):
     """The targets of one row moved over HTTP (issue 17, Writes), from `measure.writes`."""
     if not w:
@@ -347,7 +359,7 @@ def markdown(r):
            "it is steadier than requests/s on this shared machine. Model figures are thread CPU time inside "
            "one process.", "",
            "## Targets", "", "| what | measured | ratio | target | |", "|---|---|---|---|---|"]
-    rows = summary_rows(r) + writes_rows(r.get("writes")) + model_memory_rows(r.get("model_memory")) + (
+    rows = summary_rows(r) + writes_rows(r.get("writes")) + model_memory_rows(r.get("model_memory")) + live_views_rows(r.get("views")) + (
         replication_rows(r["replication"]) if "replication" in r else [])
     out += [f"| {a} | {b} | {c} | {t} | {v} |" for a, b, c, t, v in rows]
     out += ["", "## Raw figures", "", f"### JSON row (`GET /api/tables/countries/sections/0/rows/0`, {j['bytes']} bytes)", "",

@@ -284,7 +284,9 @@ private struct ReloadPlan {
                 first = (view.sections[section].rows[index], source[ViewLabel.section(of: labels[section][index])])
             }
             let heading = TableQuery.groupHeading(ViewValue(group.key, of: first.row, in: first.section))
-            if heading.header != view.sections[section].header || heading.indexTitle != view.sections[section].indexTitle {
+            if heading.header != view.sections[section].header
+                || heading.indexTitle != view.sections[section].indexTitle
+            {
                 return false
             }
         }

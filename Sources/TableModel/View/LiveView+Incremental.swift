@@ -15,44 +15,58 @@
 // A batch that only reloads rows (at most `LiveView.incrementalLimit` of them),
 // with table properties or a press or not. A reload keeps every row where it is
 // in the table, so every label stays true. Anything else — rows inserted,
-// deleted or moved (labels would shift), section edits, a view section that
-// would appear or empty, a group section whose header would change — is
-// declined, and the view is derived again and diffed (`LiveView.update(to:)`).
+// deleted or moved (labels would shift), section edits — and a group section
+// whose header would change (a reload of the section would have to carry its
+// row edits) is declined, and the view is derived again and diffed
+// (`LiveView.update(to:)`).
 //
 // ## Algorithm, for the touched rows T (reloads whose content changed)
 // 1. For each row of T, whether it is in the view before (old content, read in
 //    the table the view was derived from, `LiveView.source`) and after (new
 //    content), with its keys each time.
-// 2. Old places: its view section (the table section's, or its group value's)
-//    and its index, by binary search of (old keys, label) in the old view.
-// 3. New places, in the same old view: the lower bound b of (new keys, label)
-//    in its new view section, less the rows of T that were below b there, plus
-//    the rows of T that will be before it in that section. The final view is the
-//    old one without T's old rows plus T's new ones, in order, so that is the
-//    row's index in the final view. A row whose keys did not change has b = its
-//    old index, no search needed.
-// 4. One batch, in UIKit's index spaces: rows leaving the view are deleted (old
-//    index paths), rows entering it inserted (new ones). A row in the view on
-//    both sides whose keys did not change keeps its order among all the rows
-//    not moved, so it is reloaded in place (old index path); so is a row that is
-//    the only touched row of its section and lands where it was. Any other is
-//    moved (old → new index path), and as a move carries no content, a second
-//    batch reloads it where it landed (as the snapshot diff's closing batch does).
-//    The table's properties and animation ride on the first batch.
+// 2. Old places: its view section — the one of its section key (the table
+//    section's index, or its group value), by binary search over the
+//    sections' keys — and its index, by binary search of (old keys, label).
+// 3. New sections: the old view's section of the row's new section key, or a
+//    section the view gains (placed among the old ones by binary search, the
+//    gained ones in key order). An old section that every row leaves and none
+//    enters goes, where empty sections go (with q, a filter or group).
+//    New places, in the same old view: the lower bound b of (new keys, label)
+//    in its section, less the rows of T that were below b there, plus the rows
+//    of T that will be before it there. The final section is the old one
+//    without T's old rows plus T's new ones, in order, so that is the row's
+//    index in it. A row whose keys did not change has b = its old index, no
+//    search needed. In a gained section, a row's index is its rank among T's.
+// 4. One batch, in UIKit's index spaces (old section indexes for deletes and
+//    sources, new ones for inserts and targets, shifted by the sections deleted
+//    and gained): sections emptied are deleted and gained ones inserted with
+//    their rows (a header from the first: the group's value as it spells it);
+//    rows leaving a section that stays are deleted (old index paths), rows
+//    entering one inserted (new ones). A row staying in a section with the
+//    same keys keeps its order among all the rows not moved, so it is reloaded
+//    in place (old index path); so is a row that is the only touched row of its
+//    section and lands where it was. Any other is moved (old → new index path),
+//    and as a move carries no content, a second batch reloads it where it
+//    landed (as the snapshot diff's closing batch does). No row is edited in a
+//    section deleted or inserted, as UIKit requires. The table's properties and
+//    animation ride on the first batch.
 // 5. Both batches are applied to the view with `Table.apply`, which checks them
 //    against UIKit's rules (a refusal, which the property tests rule out, falls
-//    back to deriving the view); the labels follow the same deletes and inserts.
+//    back to deriving the view); the labels, and the table sections the view's
+//    sections show, follow the same deletes and inserts (`ReloadOutcome.move`).
 //
 // ## Invariants (between updates)
 // - `labels[i]` holds, for every row of view section i, its place in `source`,
-//   in the section's order; `tableSections` maps view sections to table ones.
+//   in the section's order; without group, `tableSections[i]` is the table
+//   section view section i shows, ascending.
 // - The view equals `query.view(of: table)` for the table at `sourceVersion`.
 //
 // ## Complexity
-// k touched rows, n rows in the view, c label chunks: O(k · log² n) key reads
-// and comparisons to find places, O(k²) to combine them, O(k log n) to apply
-// the batch and O(k (b + c)) for the labels (`LabelList`). A view that the row
-// is in neither before nor after costs two matches of the query: O(1).
+// k touched rows, n rows in the view, s sections in it, c label chunks:
+// O(k · (log s + log n) · log n) key reads and comparisons to find places,
+// O(k²) to combine them, O(k log n) to apply the batch, O(k (b + c)) for the
+// labels (`LabelList`) and O(s) when the view gains or loses a section. A view
+// the row is in neither before nor after costs two matches of the query: O(1).
 
 extension LiveView {
     /// Most reloads a batch may carry to be followed incrementally.
@@ -81,11 +95,12 @@ extension LiveView {
             return .followed(own.isEmpty ? [] : [Step(batch: own, view: table)])
         }
         // The plan reads copies of the view and its labels: it is gone before they change.
-        guard let plan = ReloadPlan(self, table: table, batch: batch)?.outcome(batch) else { return .declined }
+        guard let plan = ReloadPlan(self, table: table, batch: batch)?.outcome(batch, table: table) else {
+            return .declined
+        }
         guard !plan.opening.isEmpty else { return .followed([]) }
         guard let applied = try? view.apply(plan.opening) else { return .declined }
-        for path in plan.leaving { labels[path.section].remove(at: path.row) }
-        for (path, label) in plan.arriving { labels[path.section].insert(label, at: path.row) }
+        plan.move(&labels, &tableSections)
         view.version = table.version
         let first = Step(batch: applied, view: view)
         guard !plan.closing.isEmpty else { return .followed([first]) }
@@ -97,14 +112,33 @@ extension LiveView {
     }
 }
 
-/// What a view makes of a batch of reloads: its batches, and where the labels
-/// of the rows that leave or move go (`leaving` in descending order of their
-/// old index paths, `arriving` in ascending order of their new ones).
+/// What a view makes of a batch of reloads: its batches, and how its labels
+/// (and, without group, its sections' table sections) follow the first.
 private struct ReloadOutcome {
     var opening: Batch
     var closing: Batch
+    /// The labels of rows leaving sections that stay, by old index path, descending.
     var leaving: [TableIndexPath] = []
+    /// Sections deleted, by old index, descending; inserted, by new index,
+    /// ascending, with their rows' labels and table section.
+    var deletedSections: [Int] = []
+    var insertedSections: [(at: Int, labels: [UInt64], tableSection: Int)] = []
+    /// The labels of rows arriving in sections that stay, by new index path, ascending.
     var arriving: [(path: TableIndexPath, label: UInt64)] = []
+
+    /// Moves the labels and table sections as the first batch moves rows and sections.
+    func move(_ labels: inout [LabelList], _ tableSections: inout [Int]) {
+        for path in leaving { labels[path.section].remove(at: path.row) }
+        for section in deletedSections {
+            labels.remove(at: section)
+            if !tableSections.isEmpty { tableSections.remove(at: section) }
+        }
+        for inserted in insertedSections {
+            labels.insert(LabelList(inserted.labels), at: inserted.at)
+            if inserted.tableSection >= 0 { tableSections.insert(inserted.tableSection, at: inserted.at) }
+        }
+        for (path, label) in arriving { labels[path.section].insert(label, at: path.row) }
+    }
 }
 
 /// A row a batch reloaded, as a view sees it.
@@ -123,27 +157,48 @@ private struct TouchedRow {
     var old: Keys?
     var new: Keys?
     var oldPath: TableIndexPath?
-    /// Its view section and index path after (its index known once every
-    /// touched row's section is).
+    /// After: the old view's section it lands in, or the new section (an
+    /// index into `ReloadPlan.inserted`), and its row index there.
     var newSection: Int?
-    var newPath: TableIndexPath?
+    var newInserted: Int?
+    var newRow = 0
 }
 
 /// The places in one live view of the rows a batch of reloads touched (steps
 /// 1–3 of `LiveView+Incremental.swift`); nil from `init` when the batch is not
 /// one to follow incrementally.
 private struct ReloadPlan {
+    /// What places a section in the view: the group's value, or the index of
+    /// the table section it shows.
+    enum SectionKey {
+        case group(ViewValue?)
+        case table(Int)
+    }
+
+    /// A section the view gains: its key, where it goes among the old view's
+    /// sections (how many of them come before it), and the touched rows in it.
+    struct NewSection {
+        var key: SectionKey
+        var before: Int
+        var rows: [Int] = []
+    }
+
     let query: TableQuery
     let view: Table
     let labels: [LabelList]
     let source: [Section]
+    let tableSections: [Int]
     private(set) var touched: [TouchedRow] = []
+    private(set) var inserted: [NewSection] = []
+    /// Sections of the old view left without a row, where such a section goes.
+    private(set) var deleted: [Int] = []
 
     init?(_ live: LiveView, table: Table, batch: Batch) {
         query = live.query
         view = live.view
         labels = live.labels
         source = live.source
+        tableSections = live.tableSections
         let selection = live.selection
         for reload in batch.reloadRows {
             let (s, r) = (reload.at.section, reload.at.row)
@@ -156,23 +211,20 @@ private struct ReloadPlan {
             }
             guard row.old != nil || row.new != nil else { continue }
             if let keys = row.old {
-                guard let section = viewSection(of: keys, tableSection: s, live.tableSections) else { return nil }
+                let key = sectionKey(keys, tableSection: s)
+                let section = lowerBound(key)
+                guard section < view.sections.count, compare(key, oldKey(section)) == .same else { return nil }
                 let index = lowerBound(keys.sort, row.label, in: section)
                 guard index < labels[section].count, labels[section][index] == row.label else { return nil }
                 row.oldPath = TableIndexPath(section, index)
             }
             touched.append(row)
         }
-        for offset in touched.indices {
-            guard let keys = touched[offset].new else { continue }
-            let s = ViewLabel.section(of: touched[offset].label)
-            guard let section = viewSection(of: keys, tableSection: s, live.tableSections) else { return nil }
-            touched[offset].newSection = section
-        }
+        placeSections()
         for offset in touched.indices where touched[offset].new != nil {
-            touched[offset].newPath = TableIndexPath(touched[offset].newSection!, newIndex(of: offset))
+            touched[offset].newRow = newIndex(of: offset)
         }
-        guard keepsSections() else { return nil }
+        guard keepsHeaders() else { return nil }
     }
 
     /// The descriptors of the view's order within a section: the sort keys.
@@ -184,33 +236,35 @@ private struct ReloadPlan {
             sort: sort.map { ViewValue($0.key, of: row, in: section) })
     }
 
-    /// The section of the (old) view that holds rows with `keys` of table
-    /// section `s`: the table section's, or the group's of the same value; nil
-    /// when there is none.
-    private func viewSection(of keys: TouchedRow.Keys, tableSection s: Int, _ tableSections: [Int]) -> Int? {
-        guard let group = query.group else {
-            var low = 0
-            var high = tableSections.count
-            while low < high {
-                let middle = (low + high) / 2
-                if tableSections[middle] < s { low = middle + 1 } else { high = middle }
-            }
-            return low < tableSections.count && tableSections[low] == s ? low : nil
+    private func sectionKey(_ keys: TouchedRow.Keys, tableSection s: Int) -> SectionKey {
+        query.group == nil ? .table(s) : .group(keys.group)
+    }
+
+    /// The key of the old view's section `index`: its table section's, or its first row's group value.
+    private func oldKey(_ index: Int) -> SectionKey {
+        guard let group = query.group else { return .table(tableSections[index]) }
+        let first = view.sections[index].rows[0]
+        return .group(ViewValue(group.key, of: first, in: source[ViewLabel.section(of: labels[index][0])]))
+    }
+
+    private func compare(_ left: SectionKey, _ right: SectionKey) -> Ordering {
+        switch (left, right) {
+        case (.table(let a), .table(let b)): a < b ? .before : (a > b ? .after : .same)
+        case (.group(let a), .group(let b)):
+            TableQuery.compare(a, b, descending: query.group?.descending ?? false)
+        default: .same
         }
+    }
+
+    /// How many sections of the old view come before a section with `key`.
+    private func lowerBound(_ key: SectionKey) -> Int {
         var low = 0
         var high = view.sections.count
         while low < high {
             let middle = (low + high) / 2
-            guard !view.sections[middle].rows.isEmpty else { return nil }
-            let first = view.sections[middle].rows[0]
-            let value = ViewValue(group.key, of: first, in: source[ViewLabel.section(of: labels[middle][0])])
-            switch TableQuery.compare(keys.group, value, descending: group.descending) {
-            case .same: return middle
-            case .before: high = middle
-            case .after: low = middle + 1
-            }
+            if compare(key, oldKey(middle)) == .after { low = middle + 1 } else { high = middle }
         }
-        return nil
+        return low
     }
 
     /// The first index of view section `section` whose row comes at or after
@@ -238,6 +292,58 @@ private struct ReloadPlan {
         return label < other ? .before : (label > other ? .after : .same)
     }
 
+    /// Whether touched row `a` comes before touched row `b` in a section both are in after.
+    private func precedes(_ a: Int, _ b: Int) -> Bool {
+        let result = TableQuery.compare(touched[a].new!.sort, touched[b].new!.sort, by: sort)
+        return result == .before || (result == .same && touched[a].label < touched[b].label)
+    }
+
+    /// The sections the touched rows land in: an old one, or one the view
+    /// gains (ordered by key); and the old ones left without a row, where
+    /// empty sections go (with q, a filter or group).
+    private mutating func placeSections() {
+        for offset in touched.indices {
+            guard let keys = touched[offset].new else { continue }
+            let key = sectionKey(keys, tableSection: ViewLabel.section(of: touched[offset].label))
+            let before = lowerBound(key)
+            if before < view.sections.count && compare(key, oldKey(before)) == .same {
+                touched[offset].newSection = before
+                continue
+            }
+            let known = inserted.firstIndex { compare($0.key, key) == .same }
+            let index = known ?? inserted.count
+            if known == nil { inserted.append(NewSection(key: key, before: before)) }
+            inserted[index].rows.append(offset)
+        }
+        let unsorted = inserted
+        inserted = unsorted.sorted { compare($0.key, $1.key) == .before }
+        for (index, section) in inserted.enumerated() {
+            for offset in section.rows { touched[offset].newInserted = index }
+        }
+        guard query.group != nil || query.selectsRows else { return }
+        for section in Set(touched.compactMap { $0.oldPath?.section }) {
+            let leaving = touched.filter { $0.oldPath?.section == section }.count
+            let arriving = touched.filter { $0.newSection == section }.count
+            if view.sections[section].rows.count - leaving + arriving == 0 { deleted.append(section) }
+        }
+    }
+
+    /// The index of touched row `offset` in its section after (step 3).
+    private func newIndex(of offset: Int) -> Int {
+        let row = touched[offset]
+        if let new = row.newInserted {
+            return inserted[new].rows.filter { precedes($0, offset) }.count
+        }
+        let section = row.newSection!
+        var index = keepsKeys(offset) ? row.oldPath!.row : lowerBound(row.new!.sort, row.label, in: section)
+        let bound = index
+        for (other, touchedRow) in touched.enumerated() {
+            if let oldPath = touchedRow.oldPath, oldPath.section == section, oldPath.row < bound { index -= 1 }
+            if other != offset && touchedRow.newSection == section && precedes(other, offset) { index += 1 }
+        }
+        return index
+    }
+
     /// Whether touched row `offset` keeps its keys (so its order among every other row).
     private func keepsKeys(_ offset: Int) -> Bool {
         guard let old = touched[offset].old, let new = touched[offset].new else { return false }
@@ -245,61 +351,48 @@ private struct ReloadPlan {
         return (group ?? .same) == .same && TableQuery.compare(old.sort, new.sort, by: sort) == .same
     }
 
-    /// The index in the final view of touched row `offset`, all new sections known (step 3).
-    private func newIndex(of offset: Int) -> Int {
-        let row = touched[offset]
-        let section = row.newSection!
-        let keys = row.new!.sort
-        var index = keepsKeys(offset) ? row.oldPath!.row : lowerBound(keys, row.label, in: section)
-        let bound = index
-        for (other, touchedRow) in touched.enumerated() {
-            if let oldPath = touchedRow.oldPath, oldPath.section == section, oldPath.row < bound { index -= 1 }
-            guard other != offset, touchedRow.newSection == section else { continue }
-            let result = TableQuery.compare(touchedRow.new!.sort, keys, by: sort)
-            if result == .before || (result == .same && touchedRow.label < row.label) { index += 1 }
-        }
-        return index
-    }
-
-    /// Whether the view keeps its sections as they are: none left empty where
-    /// an empty section goes (with q, a filter or group), no group header
-    /// changed (a new group value has no section: `init` declines it).
-    private func keepsSections() -> Bool {
+    /// Whether every group section that stays keeps its header: the group
+    /// value as the section's first row spells it.
+    private func keepsHeaders() -> Bool {
+        guard let group = query.group else { return true }
         var changed = Set(touched.compactMap { $0.oldPath?.section })
         changed.formUnion(touched.compactMap(\.newSection))
-        for section in changed {
-            let leaving = touched.filter { $0.oldPath?.section == section }
-            let arriving = touched.filter { $0.newSection == section }
-            let count = view.sections[section].rows.count - leaving.count + arriving.count
-            if count == 0 && (query.group != nil || query.selectsRows) { return false }
-            guard let group = query.group, count > 0 else { continue }
-            // The header is the group value as the section's first row spells it.
+        for section in changed.subtracting(deleted) {
             let first: (row: Row, section: Section)
-            if let arrived = arriving.first(where: { $0.newPath?.row == 0 }) {
+            if let arrived = touched.first(where: { $0.newSection == section && $0.newRow == 0 }) {
                 first = (arrived.row, source[ViewLabel.section(of: arrived.label)])
             } else {
-                let left = Set(leaving.map { $0.oldPath!.row })
+                let left = Set(touched.filter { $0.oldPath?.section == section }.map { $0.oldPath!.row })
                 var index = 0
                 while left.contains(index) { index += 1 }
                 first = (view.sections[section].rows[index], source[ViewLabel.section(of: labels[section][index])])
             }
             let heading = TableQuery.groupHeading(ViewValue(group.key, of: first.row, in: first.section))
-            if heading.header != view.sections[section].header
-                || heading.indexTitle != view.sections[section].indexTitle
-            {
-                return false
-            }
+            let kept = view.sections[section]
+            if heading.header != kept.header || heading.indexTitle != kept.indexTitle { return false }
         }
         return true
     }
 
+    /// The new index of the old view's section `index`, which stays.
+    private func finalIndex(ofOld index: Int) -> Int {
+        index - deleted.count { $0 < index } + inserted.count { $0.before <= index }
+    }
+
+    /// The new index of gained section `index`.
+    private func finalIndex(ofInserted index: Int) -> Int {
+        let before = inserted[index].before
+        return before - deleted.count { $0 < before } + index
+    }
+
     /// Whether touched row `offset` stays where it is among the rows not moved
-    /// (step 4): its keys are the same, or it is its section's one touched row
-    /// and lands at its old index.
+    /// (step 4): it stays in its section, and its keys are the same, or it is
+    /// its section's one touched row and lands at its old index.
     private func staysInPlace(_ offset: Int) -> Bool {
-        guard let oldPath = touched[offset].oldPath, let newPath = touched[offset].newPath else { return false }
+        let row = touched[offset]
+        guard let oldPath = row.oldPath, row.newSection == oldPath.section else { return false }
         if keepsKeys(offset) { return true }
-        guard oldPath == newPath else { return false }
+        guard row.newRow == oldPath.row else { return false }
         return !touched.indices.contains { other in
             other != offset
                 && (touched[other].oldPath?.section == oldPath.section || touched[other].newSection == oldPath.section)
@@ -307,27 +400,48 @@ private struct ReloadPlan {
     }
 
     /// The view's batches (step 4) and the labels' moves: the first batch
-    /// deletes, inserts, moves and reloads in place; the second reloads the
-    /// moved rows' new content where they landed.
-    func outcome(_ batch: Batch) -> ReloadOutcome {
+    /// deletes and inserts sections and rows, moves rows and reloads them in
+    /// place; the second reloads the moved rows' new content where they landed.
+    func outcome(_ batch: Batch, table: Table) -> ReloadOutcome {
         var outcome = ReloadOutcome(
             opening: Batch(properties: batch.properties, animation: batch.animation),
             closing: Batch(animation: batch.animation))
+        let gone = Set(deleted)
+        outcome.deletedSections = deleted.sorted(by: >)
+        outcome.opening.deleteSections = deleted.sorted()
+        for (index, section) in inserted.enumerated() {
+            let order = section.rows.sorted { precedes($0, $1) }
+            let rows = order.map { touched[$0].row }
+            let made: Section
+            var tableSection = -1
+            switch section.key {
+            case .table(let s):
+                made = table.sections[s].withRows(rows)
+                tableSection = s
+            case .group(let value):
+                let heading = TableQuery.groupHeading(value)
+                made = Section(header: heading.header, indexTitle: heading.indexTitle, rows: rows)
+            }
+            let at = finalIndex(ofInserted: index)
+            outcome.opening.insertSections.append(Batch.SectionItem(at: at, section: made))
+            outcome.insertedSections.append((at, order.map { touched[$0].label }, tableSection))
+        }
         for (offset, row) in touched.enumerated() {
-            switch (row.oldPath, row.newPath) {
-            case (let old?, nil):
-                outcome.opening.deleteRows.append(old)
-                outcome.leaving.append(old)
-            case (nil, let new?):
-                outcome.opening.insertRows.append(Batch.RowItem(at: new, row: row.row))
-                outcome.arriving.append((new, row.label))
-            case (let old?, _?) where staysInPlace(offset):
+            // Rows of a section deleted or inserted go with it.
+            let old = row.oldPath.flatMap { gone.contains($0.section) ? nil : $0 }
+            let new = row.newSection.map { TableIndexPath(finalIndex(ofOld: $0), row.newRow) }
+            if let old, new != nil, staysInPlace(offset) {
                 outcome.opening.reloadRows.append(Batch.RowItem(at: old, row: row.row))
+                continue
+            }
+            if let old { outcome.leaving.append(old) }
+            if let new { outcome.arriving.append((new, row.label)) }
+            switch (old, new) {
             case (let old?, let new?):
                 outcome.opening.moveRows.append(Batch.RowMove(from: old, to: new))
                 outcome.closing.reloadRows.append(Batch.RowItem(at: new, row: row.row))
-                outcome.leaving.append(old)
-                outcome.arriving.append((new, row.label))
+            case (let old?, nil): outcome.opening.deleteRows.append(old)
+            case (nil, let new?): outcome.opening.insertRows.append(Batch.RowItem(at: new, row: row.row))
             case (nil, nil): break
             }
         }

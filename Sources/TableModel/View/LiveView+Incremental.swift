@@ -1,4 +1,4 @@
-// Following a batch of row reloads in a live view without deriving the view
+// Following a batch of row edits in a live view without deriving the view
 // again: what makes a one-row edit cheap with many views open (docs/API.md,
 // "Views").
 //
@@ -12,18 +12,22 @@
 // and group the order is the labels' alone, searched without reading rows.
 //
 // ## What is followed
-// A batch that only reloads rows (at most `LiveView.incrementalLimit` of them),
-// with table properties or a press or not. A reload keeps every row where it is
-// in the table, so every label stays true. Anything else — rows inserted,
-// deleted or moved (labels would shift), section edits — and a group section
-// whose header would change (a reload of the section would have to carry its
-// row edits) is declined, and the view is derived again and diffed
-// (`LiveView.update(to:)`).
+// A batch of at most `LiveView.incrementalLimit` row edits that leaves every
+// row staying in the table where it was, so that every label stays true: rows
+// reloaded, rows appended to a section, a section's last rows deleted (not
+// both in one section); with table properties or a press or not. Anything
+// else — rows inserted or deleted elsewhere, or moved (labels would shift),
+// section edits — and a group section whose header would change (a reload of
+// the section would have to carry its row edits) is declined, and the view is
+// derived again and diffed (`LiveView.update(to:)`). A view of the table
+// itself (an empty query) follows any batch: it is the table's own.
 //
-// ## Algorithm, for the touched rows T (reloads whose content changed)
+// ## Algorithm, for the touched rows T (rows reloaded with a new content,
+// appended or deleted)
 // 1. For each row of T, whether it is in the view before (old content, read in
 //    the table the view was derived from, `LiveView.source`) and after (new
-//    content), with its keys each time.
+//    content), with its keys each time. Its label is its place: where it is
+//    reloaded, appended or deleted.
 // 2. Old places: its view section — the one of its section key (the table
 //    section's index, or its group value), by binary search over the
 //    sections' keys — and its index, by binary search of (old keys, label).
@@ -53,7 +57,7 @@
 // 5. Both batches are applied to the view with `Table.apply`, which checks them
 //    against UIKit's rules (a refusal, which the property tests rule out, falls
 //    back to deriving the view); the labels, and the table sections the view's
-//    sections show, follow the same deletes and inserts (`ReloadOutcome.move`).
+//    sections show, follow the same deletes and inserts (`EditOutcome.move`).
 //
 // ## Invariants (between updates)
 // - `labels[i]` holds, for every row of view section i, its place in `source`,
@@ -69,7 +73,7 @@
 // the row is in neither before nor after costs two matches of the query: O(1).
 
 extension LiveView {
-    /// Most reloads a batch may carry to be followed incrementally.
+    /// Most row edits a batch may carry to be followed incrementally.
     static let incrementalLimit = 64
 
     /// What following a batch incrementally came to.
@@ -81,12 +85,8 @@ extension LiveView {
     }
 
     /// Follows `batch` (applied to the table at `sourceVersion`, giving
-    /// `table`) when it reloads rows only.
+    /// `table`) when it leaves every staying row where it was (see above).
     mutating func followIncrementally(to table: Table, by batch: Batch) -> Incremental {
-        guard batch.deleteSections.isEmpty, batch.insertSections.isEmpty, batch.reloadSections.isEmpty,
-            batch.moveSections.isEmpty, batch.deleteRows.isEmpty, batch.insertRows.isEmpty, batch.moveRows.isEmpty,
-            batch.reloadRows.count <= Self.incrementalLimit
-        else { return .declined }
         if query.isEmpty {
             // The view is the table: its batch, less a press (which changes no row).
             var own = batch
@@ -94,8 +94,13 @@ extension LiveView {
             view = table
             return .followed(own.isEmpty ? [] : [Step(batch: own, view: table)])
         }
+        guard batch.deleteSections.isEmpty, batch.insertSections.isEmpty, batch.reloadSections.isEmpty,
+            batch.moveSections.isEmpty, batch.moveRows.isEmpty,
+            batch.reloadRows.count + batch.deleteRows.count + batch.insertRows.count <= Self.incrementalLimit,
+            keepsPlaces(batch, table)
+        else { return .declined }
         // The plan reads copies of the view and its labels: it is gone before they change.
-        guard let plan = ReloadPlan(self, table: table, batch: batch)?.outcome(batch, table: table) else {
+        guard let plan = EditPlan(self, table: table, batch: batch)?.outcome(batch, table: table) else {
             return .declined
         }
         guard !plan.opening.isEmpty else { return .followed([]) }
@@ -112,9 +117,27 @@ extension LiveView {
     }
 }
 
-/// What a view makes of a batch of reloads: its batches, and how its labels
+extension LiveView {
+    /// Whether `batch` leaves every row that stays in the table where it was
+    /// (so every label true): in each section it deletes the last rows only,
+    /// or inserts after the last only (appends), not both.
+    fileprivate func keepsPlaces(_ batch: Batch, _ table: Table) -> Bool {
+        var deleting: [Int: Int] = [:]
+        for path in batch.deleteRows { deleting[path.section, default: 0] += 1 }
+        var inserting: [Int: Int] = [:]
+        for item in batch.insertRows { inserting[item.at.section, default: 0] += 1 }
+        return batch.deleteRows.allSatisfy { path in
+            inserting[path.section] == nil && path.row >= source[path.section].rows.count - deleting[path.section]!
+        }
+            && batch.insertRows.allSatisfy { item in
+                item.at.row >= table.sections[item.at.section].rows.count - inserting[item.at.section]!
+            }
+    }
+}
+
+/// What a view makes of a batch of row edits: its batches, and how its labels
 /// (and, without group, its sections' table sections) follow the first.
-private struct ReloadOutcome {
+private struct EditOutcome {
     var opening: Batch
     var closing: Batch
     /// The labels of rows leaving sections that stay, by old index path, descending.
@@ -141,7 +164,7 @@ private struct ReloadOutcome {
     }
 }
 
-/// A row a batch reloaded, as a view sees it.
+/// A row a batch reloaded, appended or deleted, as a view sees it.
 private struct TouchedRow {
     /// Where a row is in a view's order: its group's value (nil without a
     /// group, or for rows without a value) and its sort keys.
@@ -151,23 +174,23 @@ private struct TouchedRow {
     }
 
     let label: UInt64
-    /// Its new content.
+    /// Its new content (its old one when deleted).
     let row: Row
     /// Its keys before and after; nil where it is not in the view.
     var old: Keys?
     var new: Keys?
     var oldPath: TableIndexPath?
     /// After: the old view's section it lands in, or the new section (an
-    /// index into `ReloadPlan.inserted`), and its row index there.
+    /// index into `EditPlan.inserted`), and its row index there.
     var newSection: Int?
     var newInserted: Int?
     var newRow = 0
 }
 
-/// The places in one live view of the rows a batch of reloads touched (steps
+/// The places in one live view of the rows a batch of row edits touched (steps
 /// 1–3 of `LiveView+Incremental.swift`); nil from `init` when the batch is not
 /// one to follow incrementally.
-private struct ReloadPlan {
+private struct EditPlan {
     /// What places a section in the view: the group's value, or the index of
     /// the table section it shows.
     enum SectionKey {
@@ -200,14 +223,22 @@ private struct ReloadPlan {
         source = live.source
         tableSections = live.tableSections
         let selection = live.selection
-        for reload in batch.reloadRows {
-            let (s, r) = (reload.at.section, reload.at.row)
-            let oldRow = source[s].rows[r]
-            guard oldRow != reload.row else { continue }
-            var row = TouchedRow(label: ViewLabel.of(row: r, section: s), row: reload.row)
-            if selection.matches(oldRow, in: source[s]) { row.old = keys(of: oldRow, in: source[s]) }
-            if selection.matches(reload.row, in: table.sections[s]) {
-                row.new = keys(of: reload.row, in: table.sections[s])
+        // Each row's place in the table and its content before and after: a
+        // reloaded row keeps its place, a deleted or appended one is the last.
+        var edits: [(at: TableIndexPath, old: Row?, new: Row?)] = batch.reloadRows.compactMap { reload in
+            let old = source[reload.at.section].rows[reload.at.row]
+            return old == reload.row ? nil : (reload.at, old, reload.row)
+        }
+        edits += batch.deleteRows.map { ($0, source[$0.section].rows[$0.row], nil) }
+        edits += batch.insertRows.map { ($0.at, nil, $0.row) }
+        for edit in edits {
+            let (s, r) = (edit.at.section, edit.at.row)
+            var row = TouchedRow(label: ViewLabel.of(row: r, section: s), row: edit.new ?? edit.old!)
+            if let oldRow = edit.old, selection.matches(oldRow, in: source[s]) {
+                row.old = keys(of: oldRow, in: source[s])
+            }
+            if let newRow = edit.new, selection.matches(newRow, in: table.sections[s]) {
+                row.new = keys(of: newRow, in: table.sections[s])
             }
             guard row.old != nil || row.new != nil else { continue }
             if let keys = row.old {
@@ -402,8 +433,8 @@ private struct ReloadPlan {
     /// The view's batches (step 4) and the labels' moves: the first batch
     /// deletes and inserts sections and rows, moves rows and reloads them in
     /// place; the second reloads the moved rows' new content where they landed.
-    func outcome(_ batch: Batch, table: Table) -> ReloadOutcome {
-        var outcome = ReloadOutcome(
+    func outcome(_ batch: Batch, table: Table) -> EditOutcome {
+        var outcome = EditOutcome(
             opening: Batch(properties: batch.properties, animation: batch.animation),
             closing: Batch(animation: batch.animation))
         let gone = Set(deleted)

@@ -8,8 +8,9 @@
 /// their values do. Nothing when the view did not change.
 ///
 /// Told the batch that made the table's new version (`update(to:by:)`), a
-/// view follows a batch of row reloads incrementally, in O(k log² n) for k
-/// reloaded rows (`LiveView+Incremental.swift`); any other change derives the
+/// view follows a batch of row reloads, appends and deletions of a section's
+/// last rows incrementally, in O(k log² n) for k rows
+/// (`LiveView+Incremental.swift`); any other change derives the
 /// view again and diffs it with the view as it was (`SnapshotDiff`, O(n)),
 /// rows followed by their id, a row without one by its content.
 public struct LiveView: Sendable {
@@ -74,7 +75,8 @@ public struct LiveView: Sendable {
 
     /// Moves the view to `table`'s, which `batches` (as applied, in order)
     /// made of the table the view was last moved to. A single batch of row
-    /// reloads is followed incrementally; anything else as `update(to:)`.
+    /// reloads, appends and deletions of last rows is followed incrementally;
+    /// anything else as `update(to:)`.
     public mutating func update(to table: Table, by batches: [Batch]) -> [Step]? {
         guard batches.count == 1, table.version == sourceVersion + 1, table.sections.count == source.count,
             case .followed(let steps) = followIncrementally(to: table, by: batches[0])

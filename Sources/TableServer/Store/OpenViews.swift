@@ -10,8 +10,9 @@ import TableModel
 /// opened by its first stream and dropped with its last, so a view nobody
 /// follows costs nothing, and an idle table costs no CPU for its views. Each
 /// change of the table moves every open view (`LiveView`): a batch of row
-/// reloads (a one-row edit, by index or id) incrementally, O(k log² n) a view
-/// for k rows; any other change by deriving the view again and diffing it with
+/// reloads (a one-row edit, by index or id), appends or deletions of a
+/// section's last rows incrementally, O(k log² n) a view for k rows; any
+/// other change by deriving the view again and diffing it with
 /// the view as it was, O(n) a view, n the table's rows. The view's streams get
 /// one `update` when the view changed, nothing when not.
 /// Each view keeps its last `kept` updates so a stream that reconnects with

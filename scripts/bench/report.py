@@ -136,14 +136,20 @@ def model_memory_rows(m):
 
 
 def live_views_rows(v):
-    """The target of live views (issue 31), from `measure.live_views`."""
+    """The target of live views (issue 31), from `measure.live_views` (model) and `views.measure`
+    (server): the CPU an edit costs the views, against 2 ms."""
     if not v:
         return []
+    m, s = v["model"], v["server"]
     return [
-        (f"one-row edit of {v['rows']:,} rows with {v['views']} live views open (model)",
-         f"{v['median_ns'] / 1e6:.3f} ms CPU median, {v['mean_ns'] / 1e6:.3f} ms mean, {v['max_ns'] / 1e6:.1f} ms max; "
-         f"{v['kib_per_view']:,} KiB a view of {v['view_rows'] // v['views']:,} rows",
-         f"×{v['median_ns'] / 2e6:.2f}", "≤ 2 ms", verdict(v["median_ns"] <= 2_000_000)),
+        (f"one-row edit of {s['rows']:,} rows with {s['views']} live views followed (server, over HTTP)",
+         f"{s['views_us'] / 1000:.3f} ms CPU for the views ({s['watched_us'] / 1000:.3f} ms the edit with them, "
+         f"{s['quiet_us'] / 1000:.3f} ms without); {s['kib_per_view']:,} KiB RSS a view",
+         f"×{s['views_us'] / 2000:.2f}", "≤ 2 ms", verdict(s["views_us"] <= 2000)),
+        (f"one-row edit of {m['rows']:,} rows with {m['views']} live views open (model)",
+         f"{m['median_ns'] / 1e6:.3f} ms CPU median, {m['max_ns'] / 1e6:.1f} ms max, edit and views; "
+         f"{m['kib_per_view']:,} KiB a view of {m['view_rows'] // m['views']:,} rows",
+         f"×{m['median_ns'] / 2e6:.2f}", "≤ 2 ms", verdict(m["median_ns"] <= 2_000_000)),
     ]
 
 

@@ -17,10 +17,9 @@
 // reloaded, rows appended to a section, a section's last rows deleted (not
 // both in one section); with table properties or a press or not. Anything
 // else — rows inserted or deleted elsewhere, or moved (labels would shift),
-// section edits — and a group section whose header would change (a reload of
-// the section would have to carry its row edits) is declined, and the view is
-// derived again and diffed (`LiveView.update(to:)`). A view of the table
-// itself (an empty query) follows any batch: it is the table's own.
+// section edits — is declined, and the view is derived again and diffed
+// (`LiveView.update(to:)`). A view of the table itself (an empty query)
+// follows any batch: it is the table's own.
 //
 // ## Algorithm, for the touched rows T (rows reloaded with a new content,
 // appended or deleted)
@@ -51,9 +50,12 @@
 //    in place (old index path); so is a row that is the only touched row of its
 //    section and lands where it was. Any other is moved (old → new index path),
 //    and as a move carries no content, a second batch reloads it where it
-//    landed (as the snapshot diff's closing batch does). No row is edited in a
-//    section deleted or inserted, as UIKit requires. The table's properties and
-//    animation ride on the first batch.
+//    landed (as the snapshot diff's closing batch does). A group section that
+//    stays but whose first row now spells its value otherwise is reloaded in
+//    that second batch with its new header and its rows as they end (carrying
+//    their reloads). No row is edited in a section deleted, inserted or
+//    reloaded, as UIKit requires. The table's properties and animation ride on
+//    the first batch.
 // 5. Both batches are applied to the view with `Table.apply`, which checks them
 //    against UIKit's rules (a refusal, which the property tests rule out, falls
 //    back to deriving the view); the labels, and the table sections the view's
@@ -108,8 +110,9 @@ extension LiveView {
         plan.move(&labels, &tableSections)
         view.version = table.version
         let first = Step(batch: applied, view: view)
-        guard !plan.closing.isEmpty else { return .followed([first]) }
-        guard let reloaded = try? view.apply(plan.closing) else {
+        let closing = plan.closingBatch(after: view)
+        guard !closing.isEmpty else { return .followed([first]) }
+        guard let reloaded = try? view.apply(closing) else {
             return .followed(update(to: table).map { [first] + $0 })
         }
         view.version = table.version
@@ -148,6 +151,27 @@ private struct EditOutcome {
     var insertedSections: [(at: Int, labels: [UInt64], tableSection: Int)] = []
     /// The labels of rows arriving in sections that stay, by new index path, ascending.
     var arriving: [(path: TableIndexPath, label: UInt64)] = []
+    /// Group sections that stay with another header, by new index.
+    var reheaded: [(at: Int, header: String?, indexTitle: String?)] = []
+
+    /// The second batch, once the first is applied to `view`: the moved rows'
+    /// reloads, and a reload of each section whose header changes, with its
+    /// rows as they end (a section reloaded carries its rows' edits, so its
+    /// rows are not reloaded apart).
+    func closingBatch(after view: Table) -> Batch {
+        var batch = closing
+        for heading in reheaded {
+            var section = view.sections[heading.at]
+            section.header = heading.header
+            section.indexTitle = heading.indexTitle
+            for reload in batch.reloadRows where reload.at.section == heading.at {
+                section.rows[reload.at.row] = reload.row
+            }
+            batch.reloadRows.removeAll { $0.at.section == heading.at }
+            batch.reloadSections.append(Batch.SectionItem(at: heading.at, section: section))
+        }
+        return batch
+    }
 
     /// Moves the labels and table sections as the first batch moves rows and sections.
     func move(_ labels: inout [LabelList], _ tableSections: inout [Int]) {
@@ -215,6 +239,8 @@ private struct EditPlan {
     private(set) var inserted: [NewSection] = []
     /// Sections of the old view left without a row, where such a section goes.
     private(set) var deleted: [Int] = []
+    /// Group sections of the old view that stay with another header.
+    private(set) var reheaded: [(section: Int, header: String?, indexTitle: String?)] = []
 
     init?(_ live: LiveView, table: Table, batch: Batch) {
         query = live.query
@@ -255,7 +281,7 @@ private struct EditPlan {
         for offset in touched.indices where touched[offset].new != nil {
             touched[offset].newRow = newIndex(of: offset)
         }
-        guard keepsHeaders() else { return nil }
+        reheaded = headingsChanged()
     }
 
     /// The descriptors of the view's order within a section: the sort keys.
@@ -382,10 +408,11 @@ private struct EditPlan {
         return (group ?? .same) == .same && TableQuery.compare(old.sort, new.sort, by: sort) == .same
     }
 
-    /// Whether every group section that stays keeps its header: the group
-    /// value as the section's first row spells it.
-    private func keepsHeaders() -> Bool {
-        guard let group = query.group else { return true }
+    /// The group sections that stay but whose header changes (the group
+    /// value as the section's first row spells it), with their new heading.
+    private func headingsChanged() -> [(section: Int, header: String?, indexTitle: String?)] {
+        guard let group = query.group else { return [] }
+        var changes: [(section: Int, header: String?, indexTitle: String?)] = []
         var changed = Set(touched.compactMap { $0.oldPath?.section })
         changed.formUnion(touched.compactMap(\.newSection))
         for section in changed.subtracting(deleted) {
@@ -400,9 +427,11 @@ private struct EditPlan {
             }
             let heading = TableQuery.groupHeading(ViewValue(group.key, of: first.row, in: first.section))
             let kept = view.sections[section]
-            if heading.header != kept.header || heading.indexTitle != kept.indexTitle { return false }
+            if heading.header != kept.header || heading.indexTitle != kept.indexTitle {
+                changes.append((section, heading.header, heading.indexTitle))
+            }
         }
-        return true
+        return changes
     }
 
     /// The new index of the old view's section `index`, which stays.
@@ -478,6 +507,7 @@ private struct EditPlan {
         }
         outcome.leaving.sort(by: >)
         outcome.arriving.sort { $0.path < $1.path }
+        outcome.reheaded = reheaded.map { (finalIndex(ofOld: $0.section), $0.header, $0.indexTitle) }
         return outcome
     }
 }

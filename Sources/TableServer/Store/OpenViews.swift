@@ -80,22 +80,24 @@ struct OpenViews: Sendable {
         to table: Table, by batches: [Batch], events: ChangeEvents
     ) -> [(event: [UInt8], streams: [EventStream])] {
         var deliveries: [(event: [UInt8], streams: [EventStream])] = []
-        // Each view is changed where the dictionary keeps it: a copy would make
-        // its rows' path, and its id set when ids come or go, be copied whole.
-        for index in views.values.indices {
-            let since = views.values[index].recent.last?.version ?? views.values[index].origin
-            guard let steps = views.values[index].live.update(to: table, by: batches) else {
-                views.values[index].recent = []
-                views.values[index].origin = table.version
-                deliveries.append((Self.reset(views.values[index].live.view), views.values[index].subscribers))
+        // Each view is changed where the dictionary keeps it (`views[key]!`),
+        // the keys taken first: a copy of the view, or of the dictionary (which
+        // iterating its values would hold), would make its id set be copied
+        // whole when ids come or go.
+        for key in Array(views.keys) {
+            let since = views[key]!.recent.last?.version ?? views[key]!.origin
+            guard let steps = views[key]!.live.update(to: table, by: batches) else {
+                views[key]!.recent = []
+                views[key]!.origin = table.version
+                deliveries.append((Self.reset(views[key]!.live.view), views[key]!.subscribers))
                 continue
             }
             guard !steps.isEmpty else { continue }
             let event = events.viewUpdate(version: table.version, since: since, steps: steps)
-            views.values[index].recent.append((since, table.version, event))
-            let excess = views.values[index].recent.count - Self.kept
-            if excess > 0 { views.values[index].recent.removeFirst(excess) }
-            deliveries.append((event, views.values[index].subscribers))
+            views[key]!.recent.append((since, table.version, event))
+            let excess = views[key]!.recent.count - Self.kept
+            if excess > 0 { views[key]!.recent.removeFirst(excess) }
+            deliveries.append((event, views[key]!.subscribers))
         }
         return deliveries
     }

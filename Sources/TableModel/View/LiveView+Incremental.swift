@@ -68,11 +68,13 @@
 // - The view equals `query.view(of: table)` for the table at `sourceVersion`.
 //
 // ## Complexity
-// k touched rows, n rows in the view, s sections in it, c label chunks:
-// O(k · (log s + log n) · log n) key reads and comparisons to find places,
-// O(k²) to combine them, O(k log n) to apply the batch, O(k (b + c)) for the
-// labels (`LabelList`) and O(s) when the view gains or loses a section. A view
-// the row is in neither before nor after costs two matches of the query: O(1).
+// k touched rows, n rows in the view, s sections in it, c label chunks of at
+// most b labels: O(k · (log s + log n) · log n) key reads and comparisons to
+// find places, O(k²) to combine them, O(k log n) to apply the batch,
+// O(k (b + c)) for the labels (`LabelList`), O(s) when the view gains or loses
+// a section, and the section's rows when a group header changes (the section
+// is reloaded whole). A view the row is in neither before nor after costs two
+// matches of the query: O(1).
 
 extension LiveView {
     /// Most row edits a batch may carry to be followed incrementally.

@@ -162,7 +162,7 @@ struct ViewPropertyTests {
             let new = tables.edit(old, count: Int.random(in: 0...6, using: &tables.random))
             var live = LiveView(query: query, table: old)
             let before = live.view
-            let batches = live.update(to: new)
+            let batches = live.update(to: new)!.map(\.batch)
             let expected = query.view(of: new)
             #expect(live.view == expected)
             var unchanged = expected
@@ -182,7 +182,7 @@ struct ViewPropertyTests {
             var client = live.view
             for _ in 0..<25 {
                 table = tables.edit(table, count: Int.random(in: 1...3, using: &tables.random))
-                let batches = live.update(to: table)
+                let batches = live.update(to: table)!.map(\.batch)
                 let expected = query.view(of: table)
                 Self.expectReplay(batches, on: client, gives: expected, query.canonicalQuery)
                 client = expected

@@ -45,6 +45,24 @@ import Testing
         }
     }
 
+    @Test func aRowRenamedInASortedViewMovesThenIsDrawnWhereItLanded() throws {
+        try withServer(.live, tables: [citiesTable()]) { client in
+            let view = try stream.subscribe(client, "/api/tables/c/events?sort=text")
+            defer { view.close() }
+            _ = stream.read(view, until: "\n\n")
+            // West, by text: Los Angeles, San Francisco, Seattle.
+            try rename(client, "la", "Tacoma")
+            let update = try lastData(stream.read(view, until: "id: 1\n"))
+            let move = try #require(update["steps"]?[0]?["batch"]?["moveRows"]?[0])
+            #expect(move["from"] == .array([.integer(0), .integer(0)]))
+            #expect(move["to"] == .array([.integer(0), .integer(2)]))
+            let reload = try #require(update["steps"]?[1])
+            #expect(reload["batch"]?["reloadRows"]?[0]?["at"] == .array([.integer(0), .integer(2)]))
+            #expect(reload["html"]?["rows"]?[0]?["at"] == .array([.integer(0), .integer(2)]))
+            #expect(reload["html"]?["rows"]?[0]?["html"]?.string?.contains("Tacoma") == true)
+        }
+    }
+
     @Test func reconnectingContinuesOrResetsWithTheWholeView() throws {
         try withServer(.live, tables: [citiesTable()]) { client in
             let first = try stream.subscribe(client, "/api/tables/c/events?q=san")

@@ -22,6 +22,7 @@ import measure  # noqa: E402
 import replication  # noqa: E402
 import report  # noqa: E402
 import tables  # noqa: E402
+import views  # noqa: E402
 
 
 class Tools:
@@ -91,6 +92,10 @@ def main():
             ("writes", lambda: measure.writes(tools, rounds, seconds)),
             ("diff", lambda: measure.snapshot_diff(tools, 3 if args.quick else 5)),
             ("diff_shapes", lambda: measure.diff_shapes(tools, 2 if args.quick else 5, 10 if args.quick else 1)),
+            # One-row edits with 100 live views open: the model alone, then the server over HTTP.
+            ("views", lambda: {
+                "model": measure.live_views(tools, tools.large_rows, 100, 50 if args.quick else 400),
+                "server": views.measure(tools, tools.large_rows, 100, 50 if args.quick else 400)}),
             ("model_memory", lambda: measure.model_memory(tools, 100_000 if args.quick else 1_000_000,
                                                           100_000 if args.quick else 1_000_000)),
             ("follow", lambda: measure.follow(tools, 3 if args.quick else 5)),

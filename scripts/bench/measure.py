@@ -259,6 +259,14 @@ def follow(tools, rounds, rows=100_000):
                              for kind in ("reload", "insert", "delete", "move")}}
 
 
+def live_views(tools, rows, views, edits):
+    """`ModelBench views`: `edits` one-row edits of a `rows`-row table with `views` different live
+    views open, each edit followed by every view (the model alone, one process): thread CPU per
+    edit, and the resident memory the open views take, per view."""
+    line = tools.model_bench("views", rows, views, edits)[-1]
+    return {key: int(value) for key, value in line.items()}
+
+
 def fan_out(tools, changes_by_count, rounds):
     """One change delivered to N event-stream subscribers: server CPU per delivered event, idle
     CPU; and the same for two floors, a C program that writes an event of the same size to N

@@ -145,6 +145,24 @@ def follow_rows(f):
              verdict(max(f[kind]["median"] for kind in kinds) <= 20))]
 
 
+def live_views_rows(v):
+    """The target of live views (issue 31), from `measure.live_views` (model) and `views.measure`
+    (server): the CPU an edit costs the views, against 2 ms."""
+    if not v:
+        return []
+    m, s = v["model"], v["server"]
+    return [
+        (f"one-row edit of {s['rows']:,} rows with {s['views']} live views followed (server, over HTTP)",
+         f"{s['views_us'] / 1000:.3f} ms CPU for the views ({s['watched_us'] / 1000:.3f} ms the edit with them, "
+         f"{s['quiet_us'] / 1000:.3f} ms without); {s['kib_per_view']:,} KiB RSS a view",
+         f"×{s['views_us'] / 2000:.2f}", "≤ 2 ms", verdict(s["views_us"] <= 2000)),
+        (f"one-row edit of {m['rows']:,} rows with {m['views']} live views open (model)",
+         f"{m['median_ns'] / 1e6:.3f} ms CPU median, {m['max_ns'] / 1e6:.1f} ms max, edit and views; "
+         f"{m['kib_per_view']:,} KiB a view of {m['view_rows'] // m['views']:,} rows",
+         f"×{m['median_ns'] / 2e6:.2f}", "≤ 2 ms", verdict(m["median_ns"] <= 2_000_000)),
+    ]
+
+
 def writes_rows(w):
     """The targets of one row moved over HTTP (issue 17, Writes), from `measure.writes`."""
     if not w:
@@ -357,7 +375,9 @@ def markdown(r):
            "it is steadier than requests/s on this shared machine. Model figures are thread CPU time inside "
            "one process.", "",
            "## Targets", "", "| what | measured | ratio | target | |", "|---|---|---|---|---|"]
-    rows = summary_rows(r) + writes_rows(r.get("writes")) + model_memory_rows(r.get("model_memory")) + follow_rows(r.get("follow")) + (
+    rows = summary_rows(r) + writes_rows(r.get("writes")) + model_memory_rows(r.get("model_memory")) + (
+        follow_rows(r.get("follow"))) + (
+        live_views_rows(r.get("views"))) + (
         replication_rows(r["replication"]) if "replication" in r else [])
     out += [f"| {a} | {b} | {c} | {t} | {v} |" for a, b, c, t, v in rows]
     out += ["", "## Raw figures", "", f"### JSON row (`GET /api/tables/countries/sections/0/rows/0`, {j['bytes']} bytes)", "",

@@ -2,28 +2,88 @@
 /// keeps a `UITableView`: each new version of the table gives the batches that
 /// turn the view as it was into the view as it is, in the view's own index paths.
 ///
-/// The batches are the snapshot diff's (`SnapshotDiff`) of the two views, so
-/// they obey every rule a batch obeys: rows entering the view are inserts, rows
-/// leaving it deletes, rows whose place in the order changed moves, rows changed
-/// in place reloads, and group sections appear and go as their values do. Rows
-/// are followed by their id; a row without one is its content, so an edit of
-/// it shows as a delete and an insert. Nothing when the view did not change.
+/// The batches obey every rule a batch obeys: rows entering the view are
+/// inserts, rows leaving it deletes, rows whose place in the order changed
+/// moves, rows changed in place reloads, and group sections appear and go as
+/// their values do. Nothing when the view did not change.
+///
+/// Told the batch that made the table's new version (`update(to:by:)`), a
+/// view follows a batch of row reloads, appends and deletions of a section's
+/// last rows incrementally, in O(k log² n) for k rows
+/// (`LiveView+Incremental.swift`); any other change derives the
+/// view again and diffs it with the view as it was (`SnapshotDiff`, O(n)),
+/// rows followed by their id, a row without one by its content.
 public struct LiveView: Sendable {
+    /// One batch of an update, with the view right after it (to render from).
+    public struct Step: Sendable {
+        public var batch: Batch
+        public var view: Table
+    }
+
     public let query: TableQuery
     /// The view as its subscribers last saw it.
-    public private(set) var view: Table
+    public internal(set) var view: Table
+    /// The sections of the table the view was derived from, where the rows a
+    /// change replaced are read, and that table's version.
+    var source: [Section]
+    var sourceVersion: Int
+    /// For each section of the view, the labels of its rows (`ViewLabel`):
+    /// their places in `source`, which break the ties of the view's order.
+    var labels: [LabelList]
+    /// Without `group`: for each section of the view, the index of the
+    /// table's section it shows, ascending.
+    var tableSections: [Int]
+    /// The query's selecting half, prepared once.
+    let selection: RowSelection
 
     public init(query: TableQuery, table: Table) {
         self.query = query
-        view = query.view(of: table)
+        selection = RowSelection(query)
+        let derived = query.derive(from: table, labelled: true)
+        view = derived.view
+        source = table.sections
+        sourceVersion = table.version
+        labels = derived.sections.map { LabelList($0.labels) }
+        tableSections = derived.tableSections
     }
 
-    /// Moves the view to `table`'s; answers the batches (none, or one to three,
-    /// applied in order) that take a client from the old view to the new one.
-    public mutating func update(to table: Table) -> [Batch] {
-        let next = query.view(of: table)
-        let batches = SnapshotDiff.batches(from: view, to: next)
-        view = next
-        return batches
+    /// Moves the view to `table`'s, however the table changed: derives the
+    /// view again and diffs it with the view as it was. Answers the steps
+    /// (none, or one to three batches, applied in order) that take a client
+    /// from the old view to the new one; nil when no batch could (which the
+    /// snapshot diff's property tests rule out): the client then needs the
+    /// whole view.
+    public mutating func update(to table: Table) -> [Step]? {
+        let derived = query.derive(from: table, labelled: true)
+        var steps: [Step] = []
+        var working = view
+        var applies = true
+        for batch in SnapshotDiff.batches(from: view, to: derived.view) {
+            guard (try? working.apply(batch)) != nil else {
+                applies = false
+                break
+            }
+            steps.append(Step(batch: batch, view: working))
+        }
+        view = derived.view
+        source = table.sections
+        sourceVersion = table.version
+        labels = derived.sections.map { LabelList($0.labels) }
+        tableSections = derived.tableSections
+        return applies ? steps : nil
+    }
+
+    /// Moves the view to `table`'s, which `batches` (as applied, in order)
+    /// made of the table the view was last moved to. A single batch of row
+    /// reloads, appends and deletions of last rows is followed incrementally;
+    /// anything else as `update(to:)`.
+    public mutating func update(to table: Table, by batches: [Batch]) -> [Step]? {
+        guard batches.count == 1, table.version == sourceVersion + 1, table.sections.count == source.count,
+            case .followed(let steps) = followIncrementally(to: table, by: batches[0])
+        else { return update(to: table) }
+        source = table.sections
+        sourceVersion = table.version
+        view.version = table.version
+        return steps
     }
 }

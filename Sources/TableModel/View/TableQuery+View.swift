@@ -17,45 +17,58 @@
 
 extension TableQuery {
     /// The view of `table` this query describes: the table itself when the query is empty.
-    public func view(of table: Table) -> Table {
-        guard !isEmpty else { return table }
+    public func view(of table: Table) -> Table { derive(from: table, labelled: false).view }
+
+    /// The view of `table`; when `labelled`, with each view row's place in the
+    /// table (`ViewLabel`), as `LiveView` keeps them. An empty query's view is
+    /// the table itself, without labels.
+    func derive(from table: Table, labelled: Bool) -> DerivedView {
+        guard !isEmpty else { return DerivedView(view: table) }
         let selection = RowSelection(self)
-        var view = table
-        let sections: [Section]
+        var derived = DerivedView(view: table)
         if let group {
-            sections = grouped(table, by: group, selection)
+            derived.sections = grouped(table, by: group, selection, labelled: labelled)
         } else {
-            sections = table.sections.compactMap { section in
-                let rows = sorted(selection.rows(of: section), in: section)
-                return selectsRows && rows.isEmpty ? nil : section.withRows(rows)
+            for (index, section) in table.sections.enumerated() {
+                var (rows, labels) = selection.selected(in: section, at: index, labelled: labelled)
+                if !sort.isEmpty && rows.count > 1 {
+                    let order = sortOrder(rows, in: section)
+                    rows = order.map { rows[$0] }
+                    if labelled { labels = order.map { labels[$0] } }
+                }
+                if selectsRows && rows.isEmpty { continue }
+                derived.sections.append((section.withRows(rows), labels))
+                derived.tableSections.append(index)
             }
         }
-        view.sections = sections
-        view.ids = TableIDIndex(sections)
-        return view
+        derived.view.sections = derived.sections.map(\.section)
+        derived.view.ids = TableIDIndex(derived.view.sections)
+        return derived
     }
 
-    /// `rows` (of `section`) ordered by `sort`, ties in their order.
-    private func sorted(_ rows: [Row], in section: Section) -> [Row] {
-        guard !sort.isEmpty, rows.count > 1 else { return rows }
+    /// The order of `rows` (of `section`) by `sort`, as their offsets; ties in their order.
+    private func sortOrder(_ rows: [Row], in section: Section) -> [Int] {
         let keys = rows.map { row in sort.map { ViewValue($0.key, of: row, in: section) } }
-        let order = rows.indices.sorted { a, b in
+        return rows.indices.sorted { a, b in
             let result = Self.compare(keys[a], keys[b], by: sort)
             return result == .same ? a < b : result == .before
         }
-        return order.map { rows[$0] }
     }
 
-    private func grouped(_ table: Table, by group: ViewSortKey, _ selection: RowSelection) -> [Section] {
+    private func grouped(
+        _ table: Table, by group: ViewSortKey, _ selection: RowSelection, labelled: Bool
+    ) -> [(section: Section, labels: [UInt64])] {
         struct Entry {
             let row: Row
+            let label: UInt64
             let keys: [ViewValue?]
         }
         var entries: [Entry] = []
-        for section in table.sections {
-            for row in selection.rows(of: section) {
+        for (index, section) in table.sections.enumerated() {
+            let (rows, labels) = selection.selected(in: section, at: index, labelled: labelled)
+            for (offset, row) in rows.enumerated() {
                 let keys = ([group] + sort).map { ViewValue($0.key, of: row, in: section) }
-                entries.append(Entry(row: row, keys: keys))
+                entries.append(Entry(row: row, label: labelled ? labels[offset] : 0, keys: keys))
             }
         }
         let descriptors = [group] + sort
@@ -63,24 +76,31 @@ extension TableQuery {
             let result = Self.compare(entries[a].keys, entries[b].keys, by: descriptors)
             return result == .same ? a < b : result == .before
         }
-        var sections: [Section] = []
-        var run: (value: ViewValue?, rows: [Row])?
+        var sections: [(section: Section, labels: [UInt64])] = []
+        var run: (value: ViewValue?, rows: [Row], labels: [UInt64])?
         for index in order {
             let value = entries[index].keys[0]
             if let current = run, Self.compare(current.value, value, descending: false) == .same {
                 run!.rows.append(entries[index].row)
+                if labelled { run!.labels.append(entries[index].label) }
                 continue
             }
-            if let current = run { sections.append(Self.groupSection(current.value, current.rows)) }
-            run = (value, [entries[index].row])
+            if let current = run { sections.append((Self.groupSection(current.value, current.rows), current.labels)) }
+            run = (value, [entries[index].row], labelled ? [entries[index].label] : [])
         }
-        if let current = run { sections.append(Self.groupSection(current.value, current.rows)) }
+        if let current = run { sections.append((Self.groupSection(current.value, current.rows), current.labels)) }
         return sections
     }
 
     private static func groupSection(_ value: ViewValue?, _ rows: [Row]) -> Section {
-        guard let value else { return Section(rows: rows) }
-        return Section(header: value.display, indexTitle: indexTitle(value), rows: rows)
+        let heading = groupHeading(value)
+        return Section(header: heading.header, indexTitle: heading.indexTitle, rows: rows)
+    }
+
+    /// The header and index title of the group section of `value` (none for rows without one).
+    static func groupHeading(_ value: ViewValue?) -> (header: String?, indexTitle: String?) {
+        guard let value else { return (nil, nil) }
+        return (value.display, indexTitle(value))
     }
 
     /// The first letter of a group's value, uppercased; `#` for a digit or a sign.
@@ -94,7 +114,7 @@ extension TableQuery {
     }
 
     /// Two rows' values for the descriptors, in order: the first that differs decides.
-    private static func compare(_ left: [ViewValue?], _ right: [ViewValue?], by keys: [ViewSortKey]) -> Ordering {
+    static func compare(_ left: [ViewValue?], _ right: [ViewValue?], by keys: [ViewSortKey]) -> Ordering {
         for (offset, key) in keys.enumerated() {
             let result = compare(left[offset], right[offset], descending: key.descending)
             if result != .same { return result }
@@ -103,7 +123,7 @@ extension TableQuery {
     }
 
     /// Two values, rows without one last in either direction.
-    private static func compare(_ left: ViewValue?, _ right: ViewValue?, descending: Bool) -> Ordering {
+    static func compare(_ left: ViewValue?, _ right: ViewValue?, descending: Bool) -> Ordering {
         switch (left, right) {
         case (nil, nil): return .same
         case (nil, _): return .after
@@ -128,9 +148,19 @@ struct RowSelection {
 
     var selectsAll: Bool { words.isEmpty && filters.isEmpty }
 
-    /// The rows of `section` in the view, in the table's order.
-    func rows(of section: Section) -> [Row] {
-        selectsAll ? Array(section.rows) : section.rows.filter { matches($0, in: section) }
+    /// The rows of `section` (the table's `index`-th) in the view, in the
+    /// table's order; when `labelled`, with their places (`ViewLabel`).
+    func selected(in section: Section, at index: Int, labelled: Bool) -> (rows: [Row], labels: [UInt64]) {
+        guard labelled else {
+            return (selectsAll ? Array(section.rows) : section.rows.filter { matches($0, in: section) }, [])
+        }
+        var rows: [Row] = []
+        var labels: [UInt64] = []
+        for (offset, row) in section.rows.enumerated() where selectsAll || matches(row, in: section) {
+            rows.append(row)
+            labels.append(ViewLabel.of(row: offset, section: index))
+        }
+        return (rows, labels)
     }
 
     /// Whether `row` of `section` is in the view.
@@ -146,6 +176,23 @@ struct RowSelection {
         }
         return words.allSatisfy { word in texts.contains { TextFolding.contains($0, word) } }
     }
+}
+
+/// A view as `TableQuery.derive` makes it: the view, and for each of its
+/// sections the section and its rows' labels (empty unless asked for) and,
+/// without `group`, the index of the table's section it shows.
+struct DerivedView {
+    var view: Table
+    var sections: [(section: Section, labels: [UInt64])] = []
+    var tableSections: [Int] = []
+}
+
+/// A row's place in the table as one number that orders rows as the table
+/// does: its section's index in the high 32 bits, its row index in the low.
+/// A view breaks ties of its sort by it (ties keep the table's order).
+enum ViewLabel {
+    static func of(row: Int, section: Int) -> UInt64 { UInt64(section) << 32 | UInt64(row) }
+    static func section(of label: UInt64) -> Int { Int(label >> 32) }
 }
 
 extension Section {

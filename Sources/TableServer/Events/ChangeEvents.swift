@@ -24,16 +24,13 @@ struct ChangeEvents: Sendable {
 
     /// The `update` of a view (docs/API.md, "Views"): for the table's change to
     /// `version`, the view's batches, each `{"version", "batch", "html"}` with
-    /// its HTML drawn from the view after it, applied in order to the view as
-    /// it was at version `since`. Nil if a batch does not apply, which the
-    /// snapshot diff's property tests rule out; the caller then sends `reset`.
-    func viewUpdate(version: Int, since: Int, batches: [Batch], from view: Table) -> [UInt8]? {
+    /// its HTML drawn from the view after it (`LiveView.Step`), applied in
+    /// order to the view as it was at version `since`.
+    func viewUpdate(version: Int, since: Int, steps: [LiveView.Step]) -> [UInt8] {
         var data = Array(#"{"version":\#(version),"since":\#(since),"steps":["#.utf8)
-        var table = view
-        for (offset, batch) in batches.enumerated() {
-            guard (try? table.apply(batch)) != nil else { return nil }
+        for (offset, step) in steps.enumerated() {
             if offset > 0 { data.append(UInt8(ascii: ",")) }
-            data += eventData(json: batch.changeJSONBytes(version: version), batch: batch, table: table)
+            data += eventData(json: step.batch.changeJSONBytes(version: version), batch: step.batch, table: step.view)
         }
         data += Array("]}".utf8)
         return FeedEvent.event("update", id: version, data: data)

@@ -255,15 +255,18 @@ extension TableStore {
     private func make(_ edit: QueuedEdit, in state: inout TableHandle.State) -> Result<EditResult, any Error> {
         let after = edit.after
         let result: EditResult
+        var batches: [Batch] = []
         switch edit.staged {
         case .failure(let error):
             return .failure(error)
         case .success(.batch(let prepared, let json)):
+            batches = [prepared.batch]
             let changes =
                 prepared.batch.isEmpty
                 ? [] : [events.change(json: json, version: after.version, batch: prepared.batch, table: after)]
             result = EditResult(table: after, batch: prepared.batch, json: json, changes: changes)
         case .success(.steps(let steps)):
+            batches = steps.map(\.batch)
             let changes = steps.map { events.change(version: $0.table.version, batch: $0.batch, table: $0.table) }
             result = EditResult(table: after, changes: changes)
         case .success(.deletion):
@@ -274,7 +277,7 @@ extension TableStore {
             TableHandle.markDeleted(&state)
         } else if !result.changes.isEmpty {
             state.table = after
-            publish(result.changes, in: &state)
+            publish(result.changes, by: batches, in: &state)
         }
         return .success(result)
     }

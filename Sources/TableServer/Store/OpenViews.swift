@@ -9,9 +9,12 @@ import TableModel
 /// Part of the table's state, behind its lock (`TableHandle`). A view is
 /// opened by its first stream and dropped with its last, so a view nobody
 /// follows costs nothing, and an idle table costs no CPU for its views. Each
-/// change of the table derives every open view again and diffs it with the
-/// view as it was (O(n) a view, n the table's rows; `LiveView`), and sends
-/// the view's streams one `update` when the view changed, nothing when not.
+/// change of the table moves every open view (`LiveView`): a batch of row
+/// reloads (a one-row edit, by index or id), appends or deletions of a
+/// section's last rows incrementally, O(k log² n) a view for k rows; any
+/// other change by deriving the view again and diffing it with
+/// the view as it was, O(n) a view, n the table's rows. The view's streams get
+/// one `update` when the view changed, nothing when not.
 /// Each view keeps its last `kept` updates so a stream that reconnects with
 /// `Last-Event-ID` continues without a gap; further back it gets `reset`.
 struct OpenViews: Sendable {
@@ -28,8 +31,9 @@ struct OpenViews: Sendable {
 
     /// Updates kept a view for reconnecting streams.
     static let kept = 64
-    /// Views open at once on one table: each change of the table costs O(n)
-    /// a view, so their number is bounded; a stream asking for one more is refused.
+    /// Views open at once on one table: a change the views cannot follow
+    /// incrementally costs O(n) a view, so their number is bounded; a stream
+    /// asking for one more is refused.
     static let limit = 100
 
     private var views: [String: OpenView] = [:]
@@ -73,26 +77,31 @@ struct OpenViews: Sendable {
         }
     }
 
-    /// Moves every view to `table` (just changed); answers each changed view's
-    /// event with the streams it goes to.
-    mutating func update(to table: Table, events: ChangeEvents) -> [(event: [UInt8], streams: [EventStream])] {
+    /// Moves every view to `table`, which `batches` (as applied, in order) just
+    /// made of the table the views were last moved to; answers each changed
+    /// view's event with the streams it goes to.
+    mutating func update(
+        to table: Table, by batches: [Batch], events: ChangeEvents
+    ) -> [(event: [UInt8], streams: [EventStream])] {
         var deliveries: [(event: [UInt8], streams: [EventStream])] = []
+        // Each view is changed where the dictionary keeps it (`views[key]!`),
+        // the keys taken first: a copy of the view, or of the dictionary (which
+        // iterating its values would hold), would make its id set be copied
+        // whole when ids come or go.
         for key in Array(views.keys) {
-            var view = views[key]!
-            let before = view.live.view
-            let since = view.recent.last?.version ?? view.origin
-            let batches = view.live.update(to: table)
-            guard !batches.isEmpty else { continue }
-            if let event = events.viewUpdate(version: table.version, since: since, batches: batches, from: before) {
-                view.recent.append((since, table.version, event))
-                if view.recent.count > Self.kept { view.recent.removeFirst(view.recent.count - Self.kept) }
-                deliveries.append((event, view.subscribers))
-            } else {
-                view.recent = []
-                view.origin = table.version
-                deliveries.append((Self.reset(view.live.view), view.subscribers))
+            let since = views[key]!.recent.last?.version ?? views[key]!.origin
+            guard let steps = views[key]!.live.update(to: table, by: batches) else {
+                views[key]!.recent = []
+                views[key]!.origin = table.version
+                deliveries.append((Self.reset(views[key]!.live.view), views[key]!.subscribers))
+                continue
             }
-            views[key] = view
+            guard !steps.isEmpty else { continue }
+            let event = events.viewUpdate(version: table.version, since: since, steps: steps)
+            views[key]!.recent.append((since, table.version, event))
+            let excess = views[key]!.recent.count - Self.kept
+            if excess > 0 { views[key]!.recent.removeFirst(excess) }
+            deliveries.append((event, views[key]!.subscribers))
         }
         return deliveries
     }

@@ -42,12 +42,13 @@ final class TableHandle: Sendable {
             delivery.deliver(events, to: subscribers)
         }
 
-        /// Moves the open views to the table as it is now and queues each
-        /// changed view's update for its streams; call with the lock held,
-        /// right after the table's own events (`TableStore.publish`).
-        mutating func deliverToViews(_ events: ChangeEvents) {
+        /// Moves the open views to the table as it is now, which `batches` (as
+        /// applied, in order) made, and queues each changed view's update for
+        /// its streams; call with the lock held, right after the table's own
+        /// events (`TableStore.publish`).
+        mutating func deliverToViews(_ events: ChangeEvents, batches: [Batch]) {
             guard !views.isEmpty else { return }
-            for (event, streams) in views.update(to: table, events: events) {
+            for (event, streams) in views.update(to: table, by: batches, events: events) {
                 delivery.deliver([event], to: streams)
             }
         }

@@ -39,7 +39,7 @@ extension TableStore {
                         let applied = try state.table.apply(change.batch)
                         let published = store.events.change(
                             version: state.table.version, batch: applied, table: state.table)
-                        store.publish([published], in: &state)
+                        store.publish([published], by: [applied], in: &state)
                     }
                     state.logMark = sequence
                 }

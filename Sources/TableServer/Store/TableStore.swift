@@ -224,14 +224,14 @@ final class TableStore: Sendable {
                 changes = [
                     events.change(json: json, version: state.table.version, batch: prepared.batch, table: state.table)
                 ]
-                publish(changes, in: &state)
+                publish(changes, by: [prepared.batch], in: &state)
             }
             return EditResult(table: state.table, batch: prepared.batch, json: json, changes: changes)
         case .steps(let steps):
             let changes = steps.map { events.change(version: $0.table.version, batch: $0.batch, table: $0.table) }
             if let last = steps.last {
                 state.table = last.table
-                publish(changes, in: &state)
+                publish(changes, by: steps.map(\.batch), in: &state)
             }
             return EditResult(table: state.table, changes: changes)
         case .deletion:
@@ -284,7 +284,9 @@ final class TableStore: Sendable {
             }
             do throws(BatchError) {
                 let applied = try state.table.apply(change.batch)
-                publish([events.change(version: state.table.version, batch: applied, table: state.table)], in: &state)
+                publish(
+                    [events.change(version: state.table.version, batch: applied, table: state.table)], by: [applied],
+                    in: &state)
             } catch {
                 throw TableServerError.storageInconsistent(
                     "version \(change.version) of \"\(state.table.id)\" does not apply: \(error.detail)")
@@ -293,13 +295,14 @@ final class TableStore: Sendable {
     }
 
     /// Adds changes already in `state.table` to the change log and queues them
-    /// for every subscriber (see `TableHandle`).
-    func publish(_ changes: some Collection<Change>, in state: inout TableHandle.State) {
+    /// for every subscriber (see `TableHandle`); `batches` are the changes'
+    /// batches as applied, for the open views to follow.
+    func publish(_ changes: some Collection<Change>, by batches: [Batch], in state: inout TableHandle.State) {
         for change in changes {
             state.log.append(change)
         }
         state.deliver(changes.map(\.event))
-        state.deliverToViews(events)
+        state.deliverToViews(events, batches: batches)
         versionWaiters.moved(state.table.id, to: state.table.version)
     }
 

@@ -1,0 +1,515 @@
+// Following a batch of row edits in a live view without deriving the view
+// again: what makes a one-row edit cheap with many views open (docs/API.md,
+// "Views").
+//
+// ## The view's order
+// A view section's rows are ordered by their keys — the group's value, then
+// the sort keys (`TableQuery.compare`) — and ties by their place in the table
+// (`ViewLabel`: section index, then row index). The view keeps, beside each
+// section's rows, their labels (`LiveView.labels`), so a row's place in the
+// view is found by binary search on (keys, label) in O(log² n): log n probes,
+// each reading a row of the section's counted B-tree in O(log n). Without sort
+// and group the order is the labels' alone, searched without reading rows.
+//
+// ## What is followed
+// A batch of at most `LiveView.incrementalLimit` row edits that leaves every
+// row staying in the table where it was, so that every label stays true: rows
+// reloaded, rows appended to a section, a section's last rows deleted (not
+// both in one section); with table properties or a press or not. Anything
+// else — rows inserted or deleted elsewhere, or moved (labels would shift),
+// section edits — is declined, and the view is derived again and diffed
+// (`LiveView.update(to:)`). A view of the table itself (an empty query)
+// follows any batch: it is the table's own.
+//
+// ## Algorithm, for the touched rows T (rows reloaded with a new content,
+// appended or deleted)
+// 1. For each row of T, whether it is in the view before (old content, read in
+//    the table the view was derived from, `LiveView.source`) and after (new
+//    content), with its keys each time. Its label is its place: where it is
+//    reloaded, appended or deleted.
+// 2. Old places: its view section — the one of its section key (the table
+//    section's index, or its group value), by binary search over the
+//    sections' keys — and its index, by binary search of (old keys, label).
+// 3. New sections: the old view's section of the row's new section key, or a
+//    section the view gains (placed among the old ones by binary search, the
+//    gained ones in key order). An old section that every row leaves and none
+//    enters goes, where empty sections go (with q, a filter or group).
+//    New places, in the same old view: the lower bound b of (new keys, label)
+//    in its section, less the rows of T that were below b there, plus the rows
+//    of T that will be before it there. The final section is the old one
+//    without T's old rows plus T's new ones, in order, so that is the row's
+//    index in it. A row whose keys did not change has b = its old index, no
+//    search needed. In a gained section, a row's index is its rank among T's.
+// 4. One batch, in UIKit's index spaces (old section indexes for deletes and
+//    sources, new ones for inserts and targets, shifted by the sections deleted
+//    and gained): sections emptied are deleted and gained ones inserted with
+//    their rows (a header from the first: the group's value as it spells it);
+//    rows leaving a section that stays are deleted (old index paths), rows
+//    entering one inserted (new ones). A row staying in a section with the
+//    same keys keeps its order among all the rows not moved, so it is reloaded
+//    in place (old index path); so is a row that is the only touched row of its
+//    section and lands where it was. Any other is moved (old → new index path),
+//    and as a move carries no content, a second batch reloads it where it
+//    landed (as the snapshot diff's closing batch does). A group section that
+//    stays but whose first row now spells its value otherwise is reloaded in
+//    that second batch with its new header and its rows as they end (carrying
+//    their reloads). No row is edited in a section deleted, inserted or
+//    reloaded, as UIKit requires. The table's properties and animation ride on
+//    the first batch.
+// 5. Both batches are applied to the view with `Table.apply`, which checks them
+//    against UIKit's rules (a refusal, which the property tests rule out, falls
+//    back to deriving the view); the labels, and the table sections the view's
+//    sections show, follow the same deletes and inserts (`EditOutcome.move`).
+//
+// ## Invariants (between updates)
+// - `labels[i]` holds, for every row of view section i, its place in `source`,
+//   in the section's order; without group, `tableSections[i]` is the table
+//   section view section i shows, ascending.
+// - The view equals `query.view(of: table)` for the table at `sourceVersion`.
+//
+// ## Complexity
+// k touched rows, n rows in the view, s sections in it, c label chunks of at
+// most b labels: O(k · (log s + log n) · log n) key reads and comparisons to
+// find places, O(k²) to combine them, O(k log n) to apply the batch,
+// O(k (b + c)) for the labels (`LabelList`), O(s) when the view gains or loses
+// a section, and the section's rows when a group header changes (the section
+// is reloaded whole). A view the row is in neither before nor after costs two
+// matches of the query: O(1).
+
+extension LiveView {
+    /// Most row edits a batch may carry to be followed incrementally.
+    static let incrementalLimit = 64
+
+    /// What following a batch incrementally came to.
+    enum Incremental {
+        /// Not followed; the view is as it was.
+        case declined
+        /// The steps (nil: the client needs the whole view), the view moved.
+        case followed([Step]?)
+    }
+
+    /// Follows `batch` (applied to the table at `sourceVersion`, giving
+    /// `table`) when it leaves every staying row where it was (see above).
+    mutating func followIncrementally(to table: Table, by batch: Batch) -> Incremental {
+        if query.isEmpty {
+            // The view is the table: its batch, less a press (which changes no row).
+            var own = batch
+            own.press = nil
+            view = table
+            return .followed(own.isEmpty ? [] : [Step(batch: own, view: table)])
+        }
+        guard batch.deleteSections.isEmpty, batch.insertSections.isEmpty, batch.reloadSections.isEmpty,
+            batch.moveSections.isEmpty, batch.moveRows.isEmpty,
+            batch.reloadRows.count + batch.deleteRows.count + batch.insertRows.count <= Self.incrementalLimit,
+            keepsPlaces(batch, table)
+        else { return .declined }
+        // The plan reads copies of the view and its labels: it is gone before they change.
+        guard let plan = EditPlan(self, table: table, batch: batch)?.outcome(batch, table: table) else {
+            return .declined
+        }
+        guard !plan.opening.isEmpty else { return .followed([]) }
+        guard let applied = try? view.apply(plan.opening) else { return .declined }
+        plan.move(&labels, &tableSections)
+        view.version = table.version
+        let first = Step(batch: applied, view: view)
+        let closing = plan.closingBatch(after: view)
+        guard !closing.isEmpty else { return .followed([first]) }
+        guard let reloaded = try? view.apply(closing) else {
+            return .followed(update(to: table).map { [first] + $0 })
+        }
+        view.version = table.version
+        return .followed([first, Step(batch: reloaded, view: view)])
+    }
+}
+
+extension LiveView {
+    /// Whether `batch` leaves every row that stays in the table where it was
+    /// (so every label true): in each section it deletes the last rows only,
+    /// or inserts after the last only (appends), not both.
+    fileprivate func keepsPlaces(_ batch: Batch, _ table: Table) -> Bool {
+        var deleting: [Int: Int] = [:]
+        for path in batch.deleteRows { deleting[path.section, default: 0] += 1 }
+        var inserting: [Int: Int] = [:]
+        for item in batch.insertRows { inserting[item.at.section, default: 0] += 1 }
+        return batch.deleteRows.allSatisfy { path in
+            inserting[path.section] == nil && path.row >= source[path.section].rows.count - deleting[path.section]!
+        }
+            && batch.insertRows.allSatisfy { item in
+                item.at.row >= table.sections[item.at.section].rows.count - inserting[item.at.section]!
+            }
+    }
+}
+
+/// What a view makes of a batch of row edits: its batches, and how its labels
+/// (and, without group, its sections' table sections) follow the first.
+private struct EditOutcome {
+    var opening: Batch
+    var closing: Batch
+    /// The labels of rows leaving sections that stay, by old index path, descending.
+    var leaving: [TableIndexPath] = []
+    /// Sections deleted, by old index, descending; inserted, by new index,
+    /// ascending, with their rows' labels and table section.
+    var deletedSections: [Int] = []
+    var insertedSections: [(at: Int, labels: [UInt64], tableSection: Int)] = []
+    /// The labels of rows arriving in sections that stay, by new index path, ascending.
+    var arriving: [(path: TableIndexPath, label: UInt64)] = []
+    /// Group sections that stay with another header, by new index.
+    var reheaded: [(at: Int, header: String?, indexTitle: String?)] = []
+
+    /// The second batch, once the first is applied to `view`: the moved rows'
+    /// reloads, and a reload of each section whose header changes, with its
+    /// rows as they end (a section reloaded carries its rows' edits, so its
+    /// rows are not reloaded apart).
+    func closingBatch(after view: Table) -> Batch {
+        var batch = closing
+        for heading in reheaded {
+            var section = view.sections[heading.at]
+            section.header = heading.header
+            section.indexTitle = heading.indexTitle
+            for reload in batch.reloadRows where reload.at.section == heading.at {
+                section.rows[reload.at.row] = reload.row
+            }
+            batch.reloadRows.removeAll { $0.at.section == heading.at }
+            batch.reloadSections.append(Batch.SectionItem(at: heading.at, section: section))
+        }
+        return batch
+    }
+
+    /// Moves the labels and table sections as the first batch moves rows and sections.
+    func move(_ labels: inout [LabelList], _ tableSections: inout [Int]) {
+        for path in leaving { labels[path.section].remove(at: path.row) }
+        for section in deletedSections {
+            labels.remove(at: section)
+            if !tableSections.isEmpty { tableSections.remove(at: section) }
+        }
+        for inserted in insertedSections {
+            labels.insert(LabelList(inserted.labels), at: inserted.at)
+            if inserted.tableSection >= 0 { tableSections.insert(inserted.tableSection, at: inserted.at) }
+        }
+        for (path, label) in arriving { labels[path.section].insert(label, at: path.row) }
+    }
+}
+
+/// A row a batch reloaded, appended or deleted, as a view sees it.
+private struct TouchedRow {
+    /// Where a row is in a view's order: its group's value (nil without a
+    /// group, or for rows without a value) and its sort keys.
+    struct Keys {
+        var group: ViewValue?
+        var sort: [ViewValue?]
+    }
+
+    let label: UInt64
+    /// Its new content (its old one when deleted).
+    let row: Row
+    /// Its keys before and after; nil where it is not in the view.
+    var old: Keys?
+    var new: Keys?
+    var oldPath: TableIndexPath?
+    /// After: the old view's section it lands in, or the new section (an
+    /// index into `EditPlan.inserted`), and its row index there.
+    var newSection: Int?
+    var newInserted: Int?
+    var newRow = 0
+}
+
+/// The places in one live view of the rows a batch of row edits touched (steps
+/// 1–3 of `LiveView+Incremental.swift`); nil from `init` when the batch is not
+/// one to follow incrementally.
+private struct EditPlan {
+    /// What places a section in the view: the group's value, or the index of
+    /// the table section it shows.
+    enum SectionKey {
+        case group(ViewValue?)
+        case table(Int)
+    }
+
+    /// A section the view gains: its key, where it goes among the old view's
+    /// sections (how many of them come before it), and the touched rows in it.
+    struct NewSection {
+        var key: SectionKey
+        var before: Int
+        var rows: [Int] = []
+    }
+
+    let query: TableQuery
+    let view: Table
+    let labels: [LabelList]
+    let source: [Section]
+    let tableSections: [Int]
+    private(set) var touched: [TouchedRow] = []
+    private(set) var inserted: [NewSection] = []
+    /// Sections of the old view left without a row, where such a section goes.
+    private(set) var deleted: [Int] = []
+    /// Group sections of the old view that stay with another header.
+    private(set) var reheaded: [(section: Int, header: String?, indexTitle: String?)] = []
+
+    init?(_ live: LiveView, table: Table, batch: Batch) {
+        query = live.query
+        view = live.view
+        labels = live.labels
+        source = live.source
+        tableSections = live.tableSections
+        let selection = live.selection
+        // Each row's place in the table and its content before and after: a
+        // reloaded row keeps its place, a deleted or appended one is the last.
+        var edits: [(at: TableIndexPath, old: Row?, new: Row?)] = batch.reloadRows.compactMap { reload in
+            let old = source[reload.at.section].rows[reload.at.row]
+            return old == reload.row ? nil : (reload.at, old, reload.row)
+        }
+        edits += batch.deleteRows.map { ($0, source[$0.section].rows[$0.row], nil) }
+        edits += batch.insertRows.map { ($0.at, nil, $0.row) }
+        for edit in edits {
+            let (s, r) = (edit.at.section, edit.at.row)
+            var row = TouchedRow(label: ViewLabel.of(row: r, section: s), row: edit.new ?? edit.old!)
+            if let oldRow = edit.old, selection.matches(oldRow, in: source[s]) {
+                row.old = keys(of: oldRow, in: source[s])
+            }
+            if let newRow = edit.new, selection.matches(newRow, in: table.sections[s]) {
+                row.new = keys(of: newRow, in: table.sections[s])
+            }
+            guard row.old != nil || row.new != nil else { continue }
+            if let keys = row.old {
+                let key = sectionKey(keys, tableSection: s)
+                let section = lowerBound(key)
+                guard section < view.sections.count, compare(key, oldKey(section)) == .same else { return nil }
+                let index = lowerBound(keys.sort, row.label, in: section)
+                guard index < labels[section].count, labels[section][index] == row.label else { return nil }
+                row.oldPath = TableIndexPath(section, index)
+            }
+            touched.append(row)
+        }
+        placeSections()
+        for offset in touched.indices where touched[offset].new != nil {
+            touched[offset].newRow = newIndex(of: offset)
+        }
+        reheaded = headingsChanged()
+    }
+
+    /// The descriptors of the view's order within a section: the sort keys.
+    private var sort: [ViewSortKey] { query.sort }
+
+    private func keys(of row: Row, in section: Section) -> TouchedRow.Keys {
+        TouchedRow.Keys(
+            group: query.group.flatMap { ViewValue($0.key, of: row, in: section) },
+            sort: sort.map { ViewValue($0.key, of: row, in: section) })
+    }
+
+    private func sectionKey(_ keys: TouchedRow.Keys, tableSection s: Int) -> SectionKey {
+        query.group == nil ? .table(s) : .group(keys.group)
+    }
+
+    /// The key of the old view's section `index`: its table section's, or its first row's group value.
+    private func oldKey(_ index: Int) -> SectionKey {
+        guard let group = query.group else { return .table(tableSections[index]) }
+        let first = view.sections[index].rows[0]
+        return .group(ViewValue(group.key, of: first, in: source[ViewLabel.section(of: labels[index][0])]))
+    }
+
+    private func compare(_ left: SectionKey, _ right: SectionKey) -> Ordering {
+        switch (left, right) {
+        case (.table(let a), .table(let b)): a < b ? .before : (a > b ? .after : .same)
+        case (.group(let a), .group(let b)):
+            TableQuery.compare(a, b, descending: query.group?.descending ?? false)
+        default: .same
+        }
+    }
+
+    /// How many sections of the old view come before a section with `key`.
+    private func lowerBound(_ key: SectionKey) -> Int {
+        var low = 0
+        var high = view.sections.count
+        while low < high {
+            let middle = (low + high) / 2
+            if compare(key, oldKey(middle)) == .after { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The first index of view section `section` whose row comes at or after
+    /// a row with sort keys `keys` and label `label`.
+    private func lowerBound(_ keys: [ViewValue?], _ label: UInt64, in section: Int) -> Int {
+        var low = 0
+        var high = labels[section].count
+        while low < high {
+            let middle = (low + high) / 2
+            if order(keys, label, against: section, middle) == .after { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// How a row with `keys` and `label` compares with the old view's row `index` of `section`.
+    private func order(_ keys: [ViewValue?], _ label: UInt64, against section: Int, _ index: Int) -> Ordering {
+        let other = labels[section][index]
+        if !sort.isEmpty {
+            let row = view.sections[section].rows[index]
+            let rowSection = source[ViewLabel.section(of: other)]
+            let otherKeys = sort.map { ViewValue($0.key, of: row, in: rowSection) }
+            let result = TableQuery.compare(keys, otherKeys, by: sort)
+            if result != .same { return result }
+        }
+        return label < other ? .before : (label > other ? .after : .same)
+    }
+
+    /// Whether touched row `a` comes before touched row `b` in a section both are in after.
+    private func precedes(_ a: Int, _ b: Int) -> Bool {
+        let result = TableQuery.compare(touched[a].new!.sort, touched[b].new!.sort, by: sort)
+        return result == .before || (result == .same && touched[a].label < touched[b].label)
+    }
+
+    /// The sections the touched rows land in: an old one, or one the view
+    /// gains (ordered by key); and the old ones left without a row, where
+    /// empty sections go (with q, a filter or group).
+    private mutating func placeSections() {
+        for offset in touched.indices {
+            guard let keys = touched[offset].new else { continue }
+            let key = sectionKey(keys, tableSection: ViewLabel.section(of: touched[offset].label))
+            let before = lowerBound(key)
+            if before < view.sections.count && compare(key, oldKey(before)) == .same {
+                touched[offset].newSection = before
+                continue
+            }
+            let known = inserted.firstIndex { compare($0.key, key) == .same }
+            let index = known ?? inserted.count
+            if known == nil { inserted.append(NewSection(key: key, before: before)) }
+            inserted[index].rows.append(offset)
+        }
+        let unsorted = inserted
+        inserted = unsorted.sorted { compare($0.key, $1.key) == .before }
+        for (index, section) in inserted.enumerated() {
+            for offset in section.rows { touched[offset].newInserted = index }
+        }
+        guard query.group != nil || query.selectsRows else { return }
+        for section in Set(touched.compactMap { $0.oldPath?.section }) {
+            let leaving = touched.filter { $0.oldPath?.section == section }.count
+            let arriving = touched.filter { $0.newSection == section }.count
+            if view.sections[section].rows.count - leaving + arriving == 0 { deleted.append(section) }
+        }
+    }
+
+    /// The index of touched row `offset` in its section after (step 3).
+    private func newIndex(of offset: Int) -> Int {
+        let row = touched[offset]
+        if let new = row.newInserted {
+            return inserted[new].rows.filter { precedes($0, offset) }.count
+        }
+        let section = row.newSection!
+        var index = keepsKeys(offset) ? row.oldPath!.row : lowerBound(row.new!.sort, row.label, in: section)
+        let bound = index
+        for (other, touchedRow) in touched.enumerated() {
+            if let oldPath = touchedRow.oldPath, oldPath.section == section, oldPath.row < bound { index -= 1 }
+            if other != offset && touchedRow.newSection == section && precedes(other, offset) { index += 1 }
+        }
+        return index
+    }
+
+    /// Whether touched row `offset` keeps its keys (so its order among every other row).
+    private func keepsKeys(_ offset: Int) -> Bool {
+        guard let old = touched[offset].old, let new = touched[offset].new else { return false }
+        let group = query.group.map { TableQuery.compare(old.group, new.group, descending: $0.descending) }
+        return (group ?? .same) == .same && TableQuery.compare(old.sort, new.sort, by: sort) == .same
+    }
+
+    /// The group sections that stay but whose header changes (the group
+    /// value as the section's first row spells it), with their new heading.
+    private func headingsChanged() -> [(section: Int, header: String?, indexTitle: String?)] {
+        guard let group = query.group else { return [] }
+        var changes: [(section: Int, header: String?, indexTitle: String?)] = []
+        var changed = Set(touched.compactMap { $0.oldPath?.section })
+        changed.formUnion(touched.compactMap(\.newSection))
+        for section in changed.subtracting(deleted) {
+            let first: (row: Row, section: Section)
+            if let arrived = touched.first(where: { $0.newSection == section && $0.newRow == 0 }) {
+                first = (arrived.row, source[ViewLabel.section(of: arrived.label)])
+            } else {
+                let left = Set(touched.filter { $0.oldPath?.section == section }.map { $0.oldPath!.row })
+                var index = 0
+                while left.contains(index) { index += 1 }
+                first = (view.sections[section].rows[index], source[ViewLabel.section(of: labels[section][index])])
+            }
+            let heading = TableQuery.groupHeading(ViewValue(group.key, of: first.row, in: first.section))
+            let kept = view.sections[section]
+            if heading.header != kept.header || heading.indexTitle != kept.indexTitle {
+                changes.append((section, heading.header, heading.indexTitle))
+            }
+        }
+        return changes
+    }
+
+    /// The new index of the old view's section `index`, which stays.
+    private func finalIndex(ofOld index: Int) -> Int {
+        index - deleted.count { $0 < index } + inserted.count { $0.before <= index }
+    }
+
+    /// The new index of gained section `index`.
+    private func finalIndex(ofInserted index: Int) -> Int {
+        let before = inserted[index].before
+        return before - deleted.count { $0 < before } + index
+    }
+
+    /// Whether touched row `offset` stays where it is among the rows not moved
+    /// (step 4): it stays in its section, and its keys are the same, or it is
+    /// its section's one touched row and lands at its old index.
+    private func staysInPlace(_ offset: Int) -> Bool {
+        let row = touched[offset]
+        guard let oldPath = row.oldPath, row.newSection == oldPath.section else { return false }
+        if keepsKeys(offset) { return true }
+        guard row.newRow == oldPath.row else { return false }
+        return !touched.indices.contains { other in
+            other != offset
+                && (touched[other].oldPath?.section == oldPath.section || touched[other].newSection == oldPath.section)
+        }
+    }
+
+    /// The view's batches (step 4) and the labels' moves: the first batch
+    /// deletes and inserts sections and rows, moves rows and reloads them in
+    /// place; the second reloads the moved rows' new content where they landed.
+    func outcome(_ batch: Batch, table: Table) -> EditOutcome {
+        var outcome = EditOutcome(
+            opening: Batch(properties: batch.properties, animation: batch.animation),
+            closing: Batch(animation: batch.animation))
+        let gone = Set(deleted)
+        outcome.deletedSections = deleted.sorted(by: >)
+        outcome.opening.deleteSections = deleted.sorted()
+        for (index, section) in inserted.enumerated() {
+            let order = section.rows.sorted { precedes($0, $1) }
+            let rows = order.map { touched[$0].row }
+            let made: Section
+            var tableSection = -1
+            switch section.key {
+            case .table(let s):
+                made = table.sections[s].withRows(rows)
+                tableSection = s
+            case .group(let value):
+                let heading = TableQuery.groupHeading(value)
+                made = Section(header: heading.header, indexTitle: heading.indexTitle, rows: rows)
+            }
+            let at = finalIndex(ofInserted: index)
+            outcome.opening.insertSections.append(Batch.SectionItem(at: at, section: made))
+            outcome.insertedSections.append((at, order.map { touched[$0].label }, tableSection))
+        }
+        for (offset, row) in touched.enumerated() {
+            // Rows of a section deleted or inserted go with it.
+            let old = row.oldPath.flatMap { gone.contains($0.section) ? nil : $0 }
+            let new = row.newSection.map { TableIndexPath(finalIndex(ofOld: $0), row.newRow) }
+            if let old, new != nil, staysInPlace(offset) {
+                outcome.opening.reloadRows.append(Batch.RowItem(at: old, row: row.row))
+                continue
+            }
+            if let old { outcome.leaving.append(old) }
+            if let new { outcome.arriving.append((new, row.label)) }
+            switch (old, new) {
+            case (let old?, let new?):
+                outcome.opening.moveRows.append(Batch.RowMove(from: old, to: new))
+                outcome.closing.reloadRows.append(Batch.RowItem(at: new, row: row.row))
+            case (let old?, nil): outcome.opening.deleteRows.append(old)
+            case (nil, let new?): outcome.opening.insertRows.append(Batch.RowItem(at: new, row: row.row))
+            case (nil, nil): break
+            }
+        }
+        outcome.leaving.sort(by: >)
+        outcome.arriving.sort { $0.path < $1.path }
+        outcome.reheaded = reheaded.map { (finalIndex(ofOld: $0.section), $0.header, $0.indexTitle) }
+        return outcome
+    }
+}

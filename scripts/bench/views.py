@@ -1,0 +1,99 @@
+"""Live views over HTTP (issue 31): the server's CPU for a one-row edit of a large table while
+many different views of it are followed by event streams, and the memory an open view takes."""
+import json
+import os
+import random
+import selectors
+import socket
+import threading
+import time
+
+import tables
+from procs import SETTLE_S, Server, http
+
+STATES = [f"S{i}" for i in range(50)]
+
+
+def queries(count):
+    """`count` different views, as `ModelBench views` opens them: a state each (2 % of the rows),
+    and one of four shapes in turn."""
+    shapes = ["sort=fields.pop", "sort=-text", "group=fields.pop&sort=text", None]
+    result = []
+    for index in range(count):
+        state = STATES[(index // 4) % len(STATES)]
+        shape = shapes[index % 4]
+        result.append(f"filter%5Bfields.state%5D={state}&{shape}" if shape else f"q={state}")
+    return result
+
+
+class Streams:
+    """Event streams of views of one table, held open and read by one thread."""
+
+    def __init__(self, port, table, queries):
+        self.selector = selectors.DefaultSelector()
+        self.received = 0
+        for query in queries:
+            stream = socket.create_connection(("127.0.0.1", port))
+            stream.sendall(f"GET /api/tables/{table}/events?{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                           "Accept: text/event-stream\r\n\r\n".encode())
+            # The answer's head comes once the view is derived and open.
+            head = stream.recv(65536)
+            assert head.startswith(b"HTTP/1.1 200"), head[:200]
+            stream.setblocking(False)
+            self.selector.register(stream, selectors.EVENT_READ)
+        self.running = True
+        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.thread.start()
+
+    def read(self):
+        while self.running:
+            for key, _ in self.selector.select(0.1):
+                self.received += len(key.fileobj.recv(1 << 20))
+
+    def close(self):
+        self.running = False
+        self.thread.join()
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()
+
+
+def measure(tools, rows, count, edits):
+    """A `rows`-row table (`{"id", "text", "fields": {"state", "pop"}}`) served alone; `edits`
+    one-row edits (`PUT` of a row: a new population, every fourth a new state too) with no view
+    open, then with `count` views followed (one stream each), then with none again. Answers the
+    server's CPU per edit each time, what the views add, and the resident memory they take."""
+    generator = random.Random(rows)
+    states = [generator.choice(STATES) for _ in range(rows)]
+    path = os.path.join(tools.work, "views.json")
+    tables.write(path, [{"id": "views", "sections": [{"id": "s", "rows": [
+        {"id": f"r{i}", "text": f"Row {i}", "fields": {"state": states[i], "pop": generator.randrange(1000)}}
+        for i in range(rows)]}]}])
+    server = Server("webtableview", tools.serve("--data", path))
+    try:
+        def turn():
+            before = server.cpu_us()
+            for number in range(edits):
+                index = generator.randrange(rows)
+                if number % 4 == 0:
+                    states[index] = generator.choice(STATES)
+                row = {"id": f"r{index}", "text": f"Row {index}",
+                       "fields": {"state": states[index], "pop": generator.randrange(1000)}}
+                status = http(server.port, "PUT", f"/api/tables/views/sections/0/rows/{index}",
+                              body=json.dumps(row), headers={"Content-Type": "application/json"})[0]
+                assert status == 200, status
+            time.sleep(SETTLE_S)
+            return (server.cpu_us() - before) / edits
+
+        quiet = [turn()]
+        resident = server.memory_kib()[0]
+        streams = Streams(server.port, "views", queries(count))
+        opened = server.memory_kib()[0]
+        watched = turn()
+        streams.close()
+        quiet.append(turn())
+    finally:
+        server.stop()
+    quiet_us = sum(quiet) / len(quiet)
+    return {"rows": rows, "views": count, "edits": edits, "quiet_us": round(quiet_us),
+            "watched_us": round(watched), "views_us": round(watched - quiet_us),
+            "kib_per_view": (opened - resident) // count, "stream_bytes": streams.received}

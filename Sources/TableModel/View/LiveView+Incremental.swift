@@ -292,7 +292,7 @@ private struct EditPlan {
     private func keys(of row: Row, in section: Section) -> TouchedRow.Keys {
         TouchedRow.Keys(
             group: query.group.flatMap { ViewValue($0.key, of: row, in: section) },
-            sort: sort.map { ViewValue($0.key, of: row, in: section) })
+            sort: query.sortKeys(of: row, in: section))
     }
 
     private func sectionKey(_ keys: TouchedRow.Keys, tableSection s: Int) -> SectionKey {
@@ -344,7 +344,7 @@ private struct EditPlan {
         if !sort.isEmpty {
             let row = view.sections[section].rows[index]
             let rowSection = source[ViewLabel.section(of: other)]
-            let otherKeys = sort.map { ViewValue($0.key, of: row, in: rowSection) }
+            let otherKeys = query.sortKeys(of: row, in: rowSection)
             let result = TableQuery.compare(keys, otherKeys, by: sort)
             if result != .same { return result }
         }

@@ -46,9 +46,15 @@ extension TableQuery {
         return derived
     }
 
+    /// The values `row` (of `section`) has for the keys of `sort`, in order:
+    /// what the view orders rows by within a section.
+    func sortKeys(of row: Row, in section: Section) -> [ViewValue?] {
+        sort.map { ViewValue($0.key, of: row, in: section) }
+    }
+
     /// The order of `rows` (of `section`) by `sort`, as their offsets; ties in their order.
     private func sortOrder(_ rows: [Row], in section: Section) -> [Int] {
-        let keys = rows.map { row in sort.map { ViewValue($0.key, of: row, in: section) } }
+        let keys = rows.map { sortKeys(of: $0, in: section) }
         return rows.indices.sorted { a, b in
             let result = Self.compare(keys[a], keys[b], by: sort)
             return result == .same ? a < b : result == .before

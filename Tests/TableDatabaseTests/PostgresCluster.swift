@@ -10,7 +10,7 @@ import Testing
 /// takes a fresh, empty database of it (`database()`).
 ///
 /// Unchecked `Sendable`: `server` is used by `init` and `stop` only, which the
-/// suite's trait calls one after the other; the rest is immutable or locked.
+/// suite's trait calls one after the other; the rest is immutable or atomic.
 final class PostgresCluster: @unchecked Sendable {
     /// The cluster of the suite running.
     @TaskLocal static var current: PostgresCluster?
@@ -21,7 +21,7 @@ final class PostgresCluster: @unchecked Sendable {
     /// whose server would outlive the command and keep Foundation from seeing
     /// the command end: it watches a socket every descendant inherits).
     private let server: Process
-    private let databases = Counter()
+    private let databases = Atomic(0)
 
     /// The newest PostgreSQL's programs Debian installed.
     static let programs: String = {
@@ -55,7 +55,7 @@ final class PostgresCluster: @unchecked Sendable {
 
     /// A new, empty database; answers its URL.
     func database() throws -> String {
-        let name = "wtv\(databases.next())"
+        let name = "wtv\(databases.add(1, ordering: .relaxed).newValue)"
         try Self.process("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", name]).finish()
         return "postgresql://postgres@127.0.0.1:\(port)/\(name)"
     }
@@ -132,18 +132,6 @@ extension Process {
 struct ClusterError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
-}
-
-/// 1, 2, 3, … from any thread.
-private final class Counter: Sendable {
-    private let value = Mutex(0)
-
-    func next() -> Int {
-        value.withLock {
-            $0 += 1
-            return $0
-        }
-    }
 }
 
 /// Runs a suite with a cluster of its own (`PostgresCluster.current`).

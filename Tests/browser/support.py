@@ -14,6 +14,7 @@ from pathlib import Path
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
@@ -161,6 +162,21 @@ def row(driver, section: int, index: int):
     return driver.find_element("css selector", row_selector(section, index))
 
 
+MODIFIERS = (Keys.SHIFT, Keys.CONTROL, Keys.ALT, Keys.META)
+
+
+def press(driver, *keys: str) -> None:
+    """Types `keys` to whatever has the focus when they arrive, as a keyboard does;
+    a leading modifier is held for the rest. Not through an element reference:
+    the live page may redraw the focused row (keeping its focus) at any moment."""
+    actions = ActionChains(driver)
+    if len(keys) > 1 and keys[0] in MODIFIERS:
+        actions.key_down(keys[0]).send_keys(*keys[1:]).key_up(keys[0])
+    else:
+        actions.send_keys(*keys)
+    actions.perform()
+
+
 def focus_control(driver, section: int, index: int, selector: str) -> None:
     """Focuses the row with a click, then its first control with Right, as a keyboard user reaches it."""
     row(driver, section, index).click()
@@ -168,7 +184,7 @@ def focus_control(driver, section: int, index: int, selector: str) -> None:
     wait(driver, lambda: driver.execute_script(
         "return document.activeElement.matches(arguments[0])", row_selector(section, index)),
         "the row did not take the focus")
-    driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    press(driver, Keys.ARROW_RIGHT)
     wait(driver, lambda: driver.execute_script("return document.activeElement.matches(arguments[0])", selector),
          f"Right did not reach {selector}")
 

@@ -3,7 +3,7 @@ every window hears as a `webtableview:press` event, with no row changed."""
 
 from selenium.webdriver.common.keys import Keys
 
-from support import cell, focus_control, open_table, row, table, wait
+from support import cell, focus_control, open_table, press, row, table, wait
 
 SETTINGS = table("settings", [
     {"header": "Software Update", "rows": [
@@ -70,9 +70,9 @@ def on_the_first_button(serve, browser):
 def test_enter_and_space_press_the_focused_button(serve, browser):
     # Clicking the row to focus it selects it (a change of its own): presses are counted by their events.
     _, window = on_the_first_button(serve, browser)
-    window.switch_to.active_element.send_keys(Keys.ENTER)
+    press(window, Keys.ENTER)
     wait(window, lambda: [press["id"] for press in presses(window)] == ["update-now"], "Enter did not press the button")
-    window.switch_to.active_element.send_keys(Keys.SPACE)
+    press(window, Keys.SPACE)
     wait(window, lambda: len(presses(window)) == 2, "Space did not press the button")
     assert presses(window)[1]["at"] == [0, 0]
 
@@ -90,5 +90,5 @@ def test_a_focused_button_keeps_the_focus_when_its_row_is_redrawn(serve, browser
         "the row was not redrawn")
     assert window.execute_script(
         "return document.activeElement.matches(\"tr.cell[data-row='0'] button.accessory-button\")")
-    window.switch_to.active_element.send_keys(Keys.SPACE)
+    press(window, Keys.SPACE)
     wait(window, lambda: [press["id"] for press in presses(window)] == ["update-now"], "Space did not press")

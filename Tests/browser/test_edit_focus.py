@@ -7,7 +7,7 @@ control inside a row."""
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from support import cell, dom_texts, focus_control, open_table, row, row_selector, settled, table, \
+from support import cell, dom_texts, focus_control, open_table, press, row, row_selector, settled, table, \
     version_shown, wait
 
 LIST = table("list", [
@@ -76,9 +76,9 @@ def test_keyboard_reorder_keeps_the_focus_on_the_moved_rows_handle(serve, browse
 
     # Space, Down, Down, Space: B is picked up, carried down two places and dropped.
     handle(window, 0).send_keys(Keys.SPACE)
-    window.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
-    window.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
-    window.switch_to.active_element.send_keys(Keys.SPACE)
+    press(window, Keys.ARROW_DOWN)
+    press(window, Keys.ARROW_DOWN)
+    press(window, Keys.SPACE)
     expected = [["A", "Not yet", "B", "C"]]
     wait(window, lambda: server.texts("list") == expected, "the keyboard move was not sent")
     wait(window, lambda: version_shown(window) == 2 and dom_texts(window) == expected and settled(window))
@@ -90,10 +90,10 @@ def test_keyboard_delete_focuses_the_row_that_takes_its_place(serve, browser):
     control = row(window, 0, 1).find_element("css selector", ".tv-delete-control")
     window.execute_script("arguments[0].focus()", control)
 
-    window.switch_to.active_element.send_keys(Keys.ENTER)
+    press(window, Keys.ENTER)
     wait(window, lambda: window.execute_script(
         "return document.activeElement.matches('.tv-delete-confirm')"), "Enter did not ask to confirm")
-    window.switch_to.active_element.send_keys(Keys.ENTER)
+    press(window, Keys.ENTER)
     expected = [["A", "Not yet", "C"]]
     wait(window, lambda: server.texts("list") == expected, "the delete was not sent")
     wait(window, lambda: version_shown(window) == 1 and dom_texts(window) == expected and settled(window))
@@ -114,12 +114,12 @@ def test_up_and_home_work_from_a_control_inside_a_row(serve, browser):
     open_table(window, server, "switches")
 
     focus_control(window, 0, 2, "input.switch")
-    window.switch_to.active_element.send_keys(Keys.ARROW_UP)
+    press(window, Keys.ARROW_UP)
     wait(window, lambda: window.execute_script(
         "return document.activeElement.matches(arguments[0])", row_selector(0, 1)), "Up did not reach Bluetooth")
 
     focus_control(window, 0, 2, "input.switch")
-    window.switch_to.active_element.send_keys(Keys.HOME)
+    press(window, Keys.HOME)
     wait(window, lambda: window.execute_script(
         "return document.activeElement.matches(arguments[0])", row_selector(0, 0)), "Home did not reach Wi-Fi")
     assert not window.find_element("css selector", "input.switch").is_selected()

@@ -6,7 +6,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.keys import Keys
 
-from support import cell, dom_texts, numbering, open_table, row, settled, table, version_shown, wait
+from support import cell, dom_texts, numbering, open_table, press, row, settled, table, version_shown, wait
 
 LIST = table("list", [
     {"id": "first", "header": "First", "rows": [cell(name, id=name.lower(), canMove=True) for name in ("A", "B", "C")]},
@@ -52,9 +52,9 @@ def test_rows_move_with_the_keyboard(serve, browser):
     focused = handle(window, 0, 2)
     focused.send_keys(Keys.SPACE)
     assert focused.get_attribute("aria-pressed") == "true"
-    window.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
-    window.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
-    window.switch_to.active_element.send_keys(Keys.SPACE)
+    press(window, Keys.ARROW_DOWN)
+    press(window, Keys.ARROW_DOWN)
+    press(window, Keys.SPACE)
     expected = [["B", "A"], ["D", "C", "E"]]
     wait(window, lambda: server.texts("list") == expected, "the keyboard move was not sent")
     wait(window, lambda: version_shown(window) == 2 and dom_texts(window) == expected)
@@ -62,8 +62,8 @@ def test_rows_move_with_the_keyboard(serve, browser):
 
     # Escape puts a picked-up row back and sends nothing.
     handle(window, 1, 0).send_keys(Keys.SPACE)
-    window.switch_to.active_element.send_keys(Keys.ARROW_UP)
-    window.switch_to.active_element.send_keys(Keys.ESCAPE)
+    press(window, Keys.ARROW_UP)
+    press(window, Keys.ESCAPE)
     assert dom_texts(window) == expected
     assert server.table("list")["version"] == 2
 

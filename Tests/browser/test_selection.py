@@ -5,7 +5,7 @@ token asked for once when the server wants one."""
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.keys import Keys
 
-from support import cell, open_table, row, table, wait
+from support import cell, open_table, press, row, table, wait
 
 PICKER = table("picker", [
     {"header": "Sizes", "rows": [
@@ -139,21 +139,21 @@ def test_one_tab_stop_per_row_arrow_keys_and_grid_roles(serve, browser):
     links = window.find_elements("css selector", "nav.style-picker a")
     links[-1].send_keys(Keys.TAB)
     assert window.execute_script(ACTIVE)["row"] == "Small"
-    window.switch_to.active_element.send_keys(Keys.TAB)
+    press(window, Keys.TAB)
     assert not window.execute_script(ACTIVE)["inTable"], "a row took more than one tab stop"
 
     # Back in: arrows move along the rows; the linked row is one stop, its link no other.
-    window.switch_to.active_element.send_keys(Keys.SHIFT, Keys.TAB)
+    press(window, Keys.SHIFT, Keys.TAB)
     assert window.execute_script(ACTIVE)["row"] == "Small"
     for expected in ("Medium", "Plain", "Help", "About"):
-        window.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+        press(window, Keys.ARROW_DOWN)
         assert window.execute_script(ACTIVE) == {"tag": "tr", "className": window.execute_script(
             "return document.activeElement.className"), "inTable": True, "row": expected}
     # Right reaches the row's detail button, Left goes back to the row.
-    window.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    press(window, Keys.ARROW_RIGHT)
     assert window.execute_script(ACTIVE)["className"] == "info-button"
-    window.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
+    press(window, Keys.ARROW_LEFT)
     assert window.execute_script(ACTIVE)["tag"] == "tr"
-    window.switch_to.active_element.send_keys(Keys.ARROW_UP)
-    window.switch_to.active_element.send_keys(Keys.ENTER)
+    press(window, Keys.ARROW_UP)
+    press(window, Keys.ENTER)
     wait(window, lambda: window.current_url.endswith("/?from=help"), "Enter did not open the row's link")

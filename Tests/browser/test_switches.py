@@ -4,7 +4,7 @@ refused flip is undone on the page."""
 
 from selenium.webdriver.common.keys import Keys
 
-from support import cell, chromium, focus_control, open_table, row, table, wait
+from support import cell, chromium, focus_control, open_table, press, row, table, wait
 
 SETTINGS = table("settings", [
     {"header": "Radios", "footer": "Airplane Mode turns the radios off.", "rows": [
@@ -56,7 +56,7 @@ def test_space_flips_the_focused_switch(serve, browser):
     window = browser()
     open_table(window, server, "settings")
     focus_control(window, 0, 0, "input.switch")
-    window.switch_to.active_element.send_keys(Keys.SPACE)
+    press(window, Keys.SPACE)
     wait(window, lambda: switch_on(server, 0) is True, "Space did not flip the switch")
 
 

@@ -7,7 +7,7 @@ import json
 
 from selenium.webdriver.common.keys import Keys
 
-from support import cell, numbering, open_table, table, version_shown, wait
+from support import cell, numbering, open_table, press, table, version_shown, wait
 
 MILLION = 1_000_000
 # The DOM holds at most a few thousand elements wherever the reader is.
@@ -258,17 +258,17 @@ def test_a_screen_reader_knows_the_size_and_end_goes_to_the_last_row(serve, brow
     assert window.execute_script(MISPLACED) == []
 
     window.execute_script("document.querySelector('tr.cell[data-row=\"0\"]').focus()")
-    window.switch_to.active_element.send_keys(Keys.END)
+    press(window, Keys.END)
     last = [0, MILLION - 1, f"Row {MILLION - 1}", MILLION + 1]
     wait(window, lambda: window.execute_script(FOCUSED) == last, "End did not reach the table's last row")
     assert window.execute_script(MISPLACED) == []
     assert elements(window) <= MOST_ELEMENTS
 
-    window.switch_to.active_element.send_keys(Keys.HOME)
+    press(window, Keys.HOME)
     wait(window, lambda: window.execute_script(FOCUSED) == [0, 0, "Row 0", 2], "Home did not reach the first row")
-    window.switch_to.active_element.send_keys(Keys.CONTROL, Keys.END)
+    press(window, Keys.CONTROL, Keys.END)
     wait(window, lambda: window.execute_script(FOCUSED) == last, "Ctrl+End did not reach the last row")
-    window.switch_to.active_element.send_keys(Keys.CONTROL, Keys.HOME)
+    press(window, Keys.CONTROL, Keys.HOME)
     wait(window, lambda: window.execute_script(FOCUSED)[:3] == [0, 0, "Row 0"], "Ctrl+Home did not reach row 0")
 
     # The middle of the table, and a live insert: positions and size follow.

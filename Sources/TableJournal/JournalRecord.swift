@@ -5,7 +5,8 @@ import TableModel
 ///
 /// Payloads are JSON: `{"create": Table}` (the Table document of docs/FORMAT.md, with its
 /// `version`), `{"table": "t", "changes": [{"version": 8, "batch": {...}}, ...]}`
-/// (the changes exactly as `/changes` publishes them), or `{"delete": "t"}`.
+/// (the changes as `/changes` publishes them, each with the `Idempotency-Key`
+/// it was made under when it was: `ChangeKey`), or `{"delete": "t"}`.
 public enum JournalRecord: Sendable, Equatable {
     /// A table added (`POST /api/tables`, or a seed table at start-up), at its version.
     case create(Table)
@@ -21,10 +22,13 @@ public enum JournalRecord: Sendable, Equatable {
 public struct JournalChange: Sendable, Equatable {
     public var version: Int
     public var batch: Batch
+    /// The `Idempotency-Key` the change was made under, when it was.
+    public var key: ChangeKey?
 
-    public init(version: Int, batch: Batch) {
+    public init(version: Int, batch: Batch, key: ChangeKey? = nil) {
         self.version = version
         self.batch = batch
+        self.key = key
     }
 }
 
@@ -67,7 +71,12 @@ public struct JournalEntry: Sendable {
         switch record {
         case .create(let table): self = .create(table)
         case .changes(let id, let changes):
-            self = .changes(tableID: id, changeJSON: changes.map { $0.batch.changeJSONBytes(version: $0.version) })
+            self = .changes(
+                tableID: id,
+                changeJSON: changes.map { change in
+                    let json = change.batch.changeJSONBytes(version: change.version)
+                    return change.key?.appended(to: json) ?? json
+                })
         case .delete(let id): self = .delete(tableID: id)
         }
     }
@@ -92,7 +101,7 @@ extension JournalRecord {
             for value in values {
                 do throws(ValidationError) {
                     let change = try RecordedDecoding.change(from: value)
-                    changes.append(JournalChange(version: change.version, batch: change.batch))
+                    changes.append(JournalChange(version: change.version, batch: change.batch, key: change.key))
                 } catch {
                     throw Self.malformed("change \(changes.count): \(Self.firstIssue(error))")
                 }

@@ -14,12 +14,17 @@ public enum RecordedDecoding {
     /// Request bodies nest up to `JSONParser.defaultMaxDepth`; a record wraps them in a few more levels.
     public static let parser = JSONParser(maxDepth: JSONParser.defaultMaxDepth + 8)
 
-    /// One change: the version it made and its batch.
-    public static func change(from value: JSONValue) throws(ValidationError) -> (version: Int, batch: Batch) {
-        guard case .object(let change) = value, change.members.count == 2,
+    /// One change: the version it made, its batch, and the `Idempotency-Key`
+    /// it was made under, when it was (`ChangeKey`).
+    public static func change(
+        from value: JSONValue
+    ) throws(ValidationError) -> (version: Int, batch: Batch, key: ChangeKey?) {
+        guard case .object(let change) = value, change.members.count == (change["idempotency"] == nil ? 2 : 3),
             case .integer(let version) = change["version"], let batch = change["batch"]
-        else { throw issue("$", "a change is not {\"version\", \"batch\"}") }
-        return (version, try ModelDecoder.recordedBatch(from: batch, limits: limits))
+        else { throw issue("$", "a change is not {\"version\", \"batch\"} (and its \"idempotency\")") }
+        var key: ChangeKey?
+        if let stored = change["idempotency"] { key = try ChangeKey(from: stored) }
+        return (version, try ModelDecoder.recordedBatch(from: batch, limits: limits), key)
     }
 
     /// A Table document with its `version`, as `Table.writeJSON` writes it.

@@ -175,14 +175,12 @@ extension TableStore {
         _ makeBatch: @escaping (Table) throws -> Batch
     ) throws -> HTTPResponse {
         let animation = try request.animation() ?? defaultAnimation
-        let edit = try apply(request.tableID, ifMatch: request.ifMatch) { table in
+        let edit = try apply(request.tableID, ifMatch: request.ifMatch, key: request.idempotencyKey()) { table in
             var batch = try makeBatch(table)
             if let animation { batch.animation = animation }
             return batch
         }
-        var body = edit.json
-        body.append(UInt8(ascii: "\n"))
-        return Respond.json(body, version: edit.version)
+        return Respond.change(edit.json, version: edit.version)
     }
 }
 

@@ -9,11 +9,11 @@ struct TableRoutes: RouteCollection {
 
     func register(on routes: inout RouteBuilder) {
         routes.read("/api/tables", listTables)
-        routes.edit(.POST, "/api/tables", createTable)
+        routes.edit(.POST, "/api/tables", keys: .refused, createTable)
         routes.read("/api/tables/{t}", getTable)
         routes.edit(.PUT, "/api/tables/{t}", replaceTable)
-        routes.edit(.PATCH, "/api/tables/{t}", updateProperties)
-        routes.edit(.DELETE, "/api/tables/{t}", deleteTable)
+        routes.edit(.PATCH, "/api/tables/{t}", keys: .refused, updateProperties)
+        routes.edit(.DELETE, "/api/tables/{t}", keys: .refused, deleteTable)
     }
 
     func listTables(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -94,16 +94,8 @@ struct TableRoutes: RouteCollection {
                 ]))
         }
         snapshot.version = 0
-        let result = try store.replace(id, with: snapshot, ifMatch: request.ifMatch)
-        return Respond.json(version: result.version) { writer in
-            writer.beginObject()
-            writer.key("version"); writer.integer(result.version)
-            writer.key("changes")
-            writer.beginArray()
-            for change in result.changes { writer.rawValue(change.json) }
-            writer.endArray()
-            writer.endObject()
-        }
+        let result = try store.replace(id, with: snapshot, ifMatch: request.ifMatch, key: request.idempotencyKey())
+        return Respond.snapshot(version: result.version, changes: result.changes.map(\.json))
     }
 
     func updateProperties(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -31,16 +31,20 @@ struct GroupCommit: Sendable {
     var tipDeleted = false
     /// Whether a thread is committing a group of this table (or was handed the lead).
     var isCommitting = false
+    /// The `Idempotency-Key`s of the edits queued or committing: another edit
+    /// with one of them is refused (409) until that edit is answered.
+    var pendingKeys: Set<String> = []
 
     /// Validates `edit` against the tip (`table`, the table as committed, when
-    /// nothing waits) and queues it.
-    mutating func enqueue(_ edit: QueuedEdit, on table: Table) {
-        stage(edit, on: tip ?? table)
+    /// nothing waits) and queues it; its key is looked up in `keys` (the
+    /// table's, as committed) and among the edits before it.
+    mutating func enqueue(_ edit: QueuedEdit, on table: Table, keys: IdempotencyKeys) {
+        stage(edit, on: tip ?? table, keys: keys)
         queued.append(edit)
     }
 
     /// Validates `edit` against `base` and moves the tip past it.
-    private mutating func stage(_ edit: QueuedEdit, on base: Table) {
+    private mutating func stage(_ edit: QueuedEdit, on base: Table, keys: IdempotencyKeys) {
         edit.base = base.version
         edit.after = base
         guard !tipDeleted else {
@@ -48,7 +52,12 @@ struct GroupCommit: Sendable {
             return
         }
         do {
+            if let key = edit.key {
+                guard !pendingKeys.contains(key.key) else { throw TableServerError.idempotencyKeyInUse(key.key) }
+                try keys.check(key)
+            }
             let staged = try edit.stage(base)
+            if let key = edit.key { pendingKeys.insert(key.key) }
             edit.staged = .success(staged)
             switch staged {
             case .batch(let prepared, _): edit.after.apply(prepared)
@@ -78,13 +87,21 @@ struct GroupCommit: Sendable {
 
     /// Validates `group` and every edit queued behind it again, in order,
     /// against `table` (the latest version), and takes the group anew.
-    mutating func restage(_ group: [QueuedEdit], on table: Table) -> [QueuedEdit] {
+    mutating func restage(_ group: [QueuedEdit], on table: Table, keys: IdempotencyKeys) -> [QueuedEdit] {
         let edits = group + queued
         queued = []
         tip = nil
         tipDeleted = false
-        for edit in edits { enqueue(edit, on: table) }
+        pendingKeys = []
+        for edit in edits { enqueue(edit, on: table, keys: keys) }
         return takeGroup()
+    }
+
+    /// After `group` is answered: its keys are no longer pending.
+    mutating func release(_ group: [QueuedEdit]) {
+        for edit in group {
+            if let key = edit.key, case .success = edit.staged { pendingKeys.remove(key.key) }
+        }
     }
 
     /// After a failed record: the edits queued behind the group, which
@@ -100,6 +117,7 @@ struct GroupCommit: Sendable {
         tip = nil
         tipDeleted = false
         isCommitting = false
+        pendingKeys = []
     }
 
     /// What the log records for `group`: the changes of its edits, in order, or
@@ -108,7 +126,7 @@ struct GroupCommit: Sendable {
         var changes: [[UInt8]] = []
         for edit in group {
             guard case .success(let staged) = edit.staged else { continue }
-            switch staged.logged {
+            switch staged.logged(under: edit.key) {
             case .nothing: break
             case .changes(let more): changes += more
             case .deletion: return .deletion
@@ -136,6 +154,8 @@ final class QueuedEdit: @unchecked Sendable {
 
     /// Validates the edit against a table, without changing it.
     let stage: (Table) throws -> StagedEdit
+    /// Its `Idempotency-Key`, when it has one.
+    let key: IdempotentRequest?
     /// What `stage` answered last.
     var staged: Result<StagedEdit, any Error> = .failure(TableServerError.storageUnavailable("not validated"))
     /// The version it was validated against, and the table once it is made.
@@ -144,8 +164,9 @@ final class QueuedEdit: @unchecked Sendable {
     private let outcome = Mutex<Outcome?>(nil)
     private let wake = DispatchSemaphore(value: 0)
 
-    init(on table: Table, _ stage: @escaping (Table) throws -> StagedEdit) {
+    init(on table: Table, key: IdempotentRequest?, _ stage: @escaping (Table) throws -> StagedEdit) {
         self.stage = stage
+        self.key = key
         self.after = table
     }
 
@@ -185,11 +206,12 @@ extension TableStore {
     /// and waits for the commit of its group, leading it when no commit of the
     /// table is in flight.
     func commitInGroup(
-        _ handle: TableHandle, log: any TableLog, _ stage: @escaping (Table) throws -> StagedEdit
+        _ handle: TableHandle, log: any TableLog, key: IdempotentRequest?,
+        _ stage: @escaping (Table) throws -> StagedEdit
     ) throws -> EditResult {
         let edit = try handle.withState { state in
-            let edit = QueuedEdit(on: state.table, stage)
-            state.group.enqueue(edit, on: state.table)
+            let edit = QueuedEdit(on: state.table, key: key, stage)
+            state.group.enqueue(edit, on: state.table, keys: state.keys)
             if !state.group.isCommitting {
                 state.group.isCommitting = true
                 edit.lead()
@@ -222,7 +244,7 @@ extension TableStore {
                         // catch up, and validate every queued edit again.
                         group = try handle.withState { state in
                             try applyLogged(missed.filter { $0.version > state.table.version }, in: &state)
-                            return state.group.restage(group, on: state.table)
+                            return state.group.restage(group, on: state.table, keys: state.keys)
                         }
                     }
                     return GroupCommit.logged(group)
@@ -233,7 +255,9 @@ extension TableStore {
             switch recorded {
             case .success:
                 for edit in group { edit.finish(make(edit, in: &state)) }
+                state.group.release(group)
             case .failure(let error):
+                state.group.release(group)
                 for edit in group { edit.finish(.failure(error)) }
                 // Those queued behind were never sent: they were not made.
                 let behind =
@@ -272,6 +296,7 @@ extension TableStore {
         case .success(.deletion):
             result = EditResult(table: after, deleted: true)
         }
+        if case .success(let staged) = edit.staged { state.remember(edit.key, of: staged, made: result) }
         guard !state.isDeleted, state.table.version == edit.base else { return .success(result) }
         if result.deleted {
             TableHandle.markDeleted(&state)

@@ -31,6 +31,8 @@ final class TableHandle: Sendable {
         /// The edits waiting for, or in, this table's group commit (a log that
         /// commits in groups only).
         var group = GroupCommit()
+        /// The `Idempotency-Key`s of the edits made lately, with their answers.
+        var keys = IdempotencyKeys()
         /// Delivers this table's events, in the order they were queued.
         let delivery: EventDelivery
 

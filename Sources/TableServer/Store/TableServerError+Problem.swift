@@ -18,10 +18,10 @@ extension TableServerError {
         switch self {
         case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound, .itemNotFound, .itemNotInView: 404
         case .tableExists, .tooManyTables, .refused, .selectionDisabled, .switchRefused, .pressRefused,
-            .indexEditInView:
+            .indexEditInView, .idempotencyKeyInUse:
             409
         case .versionMismatch: 412
-        case .invalid: 422
+        case .invalid, .idempotencyKeyReused: 422
         case .badRequest, .malformedEntityTag: 400
         case .unsupportedMediaType: 415
         case .storageUnavailable, .storageInconsistent, .notCaughtUp, .outcomeUnknown, .overloaded, .tooManyViews: 503
@@ -52,6 +52,8 @@ extension TableServerError {
         case .overloaded: "overloaded"
         case .indexEditInView: "edit-through-view"
         case .tooManyViews: "too-many-views"
+        case .idempotencyKeyReused: "idempotency-key-reused"
+        case .idempotencyKeyInUse: "idempotency-key-in-use"
         }
     }
 
@@ -111,6 +113,11 @@ extension TableServerError {
         case .tooManyViews(let table, let limit):
             "table \"\(table)\" has \(limit) views followed by event streams, the most it keeps; "
                 + "follow one of those, or the table itself"
+        case .idempotencyKeyReused(let key):
+            "Idempotency-Key \(key) was sent with another request (method, path, query or body) "
+                + "whose edit was made: send a new key for a new edit"
+        case .idempotencyKeyInUse(let key):
+            "an edit with Idempotency-Key \(key) is being made now; retry once it is answered"
         case .indexEditInView(let table):
             "a view's index paths are not the table's: edit rows by id (/api/tables/\(table)/items/{id}), "
                 + "or send the edit without q, filter, sort and group"

@@ -44,6 +44,10 @@ enum TableServerError: Error, Sendable {
     case indexEditInView(table: String)
     /// A stream asked to follow one more view of a table that has `OpenViews.limit` open.
     case tooManyViews(table: String, limit: Int)
+    /// An `Idempotency-Key` of an edit made for another request (docs/API.md, "Idempotency-Key").
+    case idempotencyKeyReused(String)
+    /// An `Idempotency-Key` of an edit still being made.
+    case idempotencyKeyInUse(String)
 }
 
 extension TableServerError {

@@ -40,6 +40,7 @@ extension TableStore {
                         let published = store.events.change(
                             version: state.table.version, batch: applied, table: state.table)
                         store.publish([published], by: [applied], in: &state)
+                        if let key = change.key { state.rememberLogged(key, last: published) }
                     }
                     state.logMark = sequence
                 }

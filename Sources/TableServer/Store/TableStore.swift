@@ -118,18 +118,21 @@ final class TableStore: Sendable {
     /// Applies one batch as one version step and publishes it; a no-op batch
     /// answers the current version and changes nothing.
     @discardableResult
-    func apply(_ id: String, ifMatch: String?, _ makeBatch: @escaping (Table) throws -> Batch) throws -> AppliedEdit {
-        try apply(id, ifMatch: ifMatch, makeBatch) { edit, _ in edit }
+    func apply(
+        _ id: String, ifMatch: String?, key: IdempotentRequest? = nil, _ makeBatch: @escaping (Table) throws -> Batch
+    ) throws -> AppliedEdit {
+        try apply(id, ifMatch: ifMatch, key: key, makeBatch) { edit, _ in edit }
     }
 
     /// `apply`, answering what `answer` makes of the edit and the table right after it.
     func apply<Answer>(
         _ id: String,
         ifMatch: String?,
+        key: IdempotentRequest? = nil,
         _ makeBatch: @escaping (Table) throws -> Batch,
         answer: (AppliedEdit, Table) -> Answer
     ) throws -> Answer {
-        let result = try edit(id) { table in
+        let result = try edit(id, key: key) { table in
             try Self.checkPrecondition(ifMatch, version: table.version)
             let batch = try makeBatch(table)
             do throws(BatchError) {
@@ -146,8 +149,10 @@ final class TableStore: Sendable {
     }
 
     /// Replaces a table's content with `snapshot`, as consecutive UIKit-valid batches.
-    func replace(_ id: String, with snapshot: Table, ifMatch: String?) throws -> (version: Int, changes: [Change]) {
-        let result = try edit(id) { table in
+    func replace(
+        _ id: String, with snapshot: Table, ifMatch: String?, key: IdempotentRequest? = nil
+    ) throws -> (version: Int, changes: [Change]) {
+        let result = try edit(id, key: key) { table in
             try Self.checkPrecondition(ifMatch, version: table.version)
             // Every step is applied to a copy, so that a refusal leaves the table
             // as it was; each step's table is kept to render that step's event from.
@@ -183,31 +188,44 @@ final class TableStore: Sendable {
     /// another replica, the edit asks the log first (`TableLog.lookUp`) and is
     /// made on the table the log holds now; it answers 404 only when the log
     /// has no such table either (docs/API.md, "Replicas").
-    func edit(_ id: String, _ stage: @escaping (Table) throws -> StagedEdit) throws -> EditResult {
+    ///
+    /// With `key` (an `Idempotency-Key`), the key is looked up under the
+    /// table's lock, after catching up with the log, before `stage` runs: a
+    /// key of an edit made (here, or through another replica) throws
+    /// `IdempotentRepeat` with that edit's answer, or 422 for another request;
+    /// a new key is recorded with the edit's last change (`ChangeKey`).
+    func edit(
+        _ id: String, key: IdempotentRequest? = nil, _ stage: @escaping (Table) throws -> StagedEdit
+    ) throws -> EditResult {
         do {
-            return try editHere(id, stage)
+            return try editHere(id, key: key, stage)
         } catch let error as TableServerError where error.isMissingTable {
             guard let log, try Self.storageErrors({ try log.lookUp(id) }) else { throw error }
-            return try editHere(id, stage)
+            return try editHere(id, key: key, stage)
         }
     }
 
     /// `edit` on the table as this server holds it.
-    private func editHere(_ id: String, _ stage: @escaping (Table) throws -> StagedEdit) throws -> EditResult {
+    private func editHere(
+        _ id: String, key: IdempotentRequest?, _ stage: @escaping (Table) throws -> StagedEdit
+    ) throws -> EditResult {
         let handle = try handle(id)
         let result: EditResult
         if let log, commitsInGroups {
-            result = try commitInGroup(handle, log: log, stage)
+            result = try commitInGroup(handle, log: log, key: key, stage)
         } else {
             result = try handle.withState { state in
                 var staged: StagedEdit?
                 try record(in: &state) { state in
+                    if let key { try state.keys.check(key) }
                     let made = try stage(state.table)
                     staged = made
-                    return made.logged
+                    return made.logged(under: key)
                 }
                 guard let staged else { preconditionFailure("an edit recorded without being staged") }
-                return make(staged, in: &state)
+                let result = make(staged, in: &state)
+                state.remember(key, of: staged, made: result)
+                return result
             }
         }
         if result.deleted { removeFromDirectory(handle, id: id) }
@@ -268,6 +286,8 @@ final class TableStore: Sendable {
             return try body()
         } catch let error as TableServerError {
             throw error
+        } catch let repeated as IdempotentRepeat {
+            throw repeated
         } catch {
             throw TableServerError.storage(error)
         }
@@ -284,9 +304,9 @@ final class TableStore: Sendable {
             }
             do throws(BatchError) {
                 let applied = try state.table.apply(change.batch)
-                publish(
-                    [events.change(version: state.table.version, batch: applied, table: state.table)], by: [applied],
-                    in: &state)
+                let published = events.change(version: state.table.version, batch: applied, table: state.table)
+                publish([published], by: [applied], in: &state)
+                if let key = change.key { state.rememberLogged(key, last: published) }
             } catch {
                 throw TableServerError.storageInconsistent(
                     "version \(change.version) of \"\(state.table.id)\" does not apply: \(error.detail)")

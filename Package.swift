@@ -165,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "TableImportTests", dependencies: ["TableImport", "TableModel", "JSON", "SeededRandom"],
             swiftSettings: strict),
-        .testTarget(name: "TableDatabaseTests", dependencies: ["TableDatabase"], swiftSettings: strict),
+        .testTarget(name: "TableDatabaseTests", dependencies: ["TableDatabase", "TableModel"], swiftSettings: strict),
         .testTarget(
             name: "TableJournalTests", dependencies: ["TableJournal", "TableModel", "JSON", "SeededRandom"],
             swiftSettings: strict),

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TableModel
 import Testing
 
 @testable import TableDatabase
@@ -135,6 +136,34 @@ import Testing
             #expect(handed.withLock { $0 } == [[], [1]])
             #expect(try b.changes(of: incarnation, after: 0).map(\.version) == [1, 2])
             #expect(try b.changes(of: incarnation, after: 1).first?.json == change(2))
+        }
+    }
+
+    /// The `Idempotency-Key` an edit was made under rides in its change record
+    /// (docs/FORMAT.md): a replica catching up, and one loading the table at
+    /// start-up, read it back byte for byte, so either finds the key before it
+    /// makes a retry of that edit.
+    @Test func aKeyStoredWithTheChangeIsFoundByAnotherReplica() throws {
+        try withDatabase { options in
+            let a = try TableDatabase(options: options)
+            let b = try TableDatabase(options: options)
+            let incarnation = try #require(try a.create("t", version: 0, json: Array(#"{"version":0}"#.utf8)))
+            let key = ChangeKey(key: "k-1", digest: "00ff", madeAt: 1_795_000_000)
+            let keyed = key.appended(to: change(1))
+            try a.edit("t", incarnation: incarnation, version: 0) { _ in .changes([keyed]) }
+            // b, behind, retries the edit: it is handed the keyed change first.
+            let handed = Mutex<[[UInt8]]>([])
+            try b.edit("t", incarnation: incarnation, version: 0) { missed in
+                handed.withLock { $0 += missed.map(\.json) }
+                return .nothing
+            }
+            #expect(handed.withLock { $0 } == [keyed])
+            #expect(try b.head(of: "t")?.version == 1)
+            let loaded = try #require(try TableDatabase(options: options).load("t", history: 100))
+            #expect(loaded.changes.map(\.json) == [keyed])
+            // As the servers read a stored change back: its version, batch and key.
+            let read = try RecordedDecoding.change(from: RecordedDecoding.parser.parse(keyed[...]))
+            #expect(read.version == 1 && read.key == key)
         }
     }
 

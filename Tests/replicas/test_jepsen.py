@@ -4,8 +4,11 @@ injected — a replica SIGKILLed and restarted, PostgreSQL restarted, our
 backends terminated, PostgreSQL frozen (SIGSTOP) for 5 s. Then a checker:
 no acknowledged edit lost, none applied twice, no edit answered "not made"
 that was made, versions gapless, the same feed on every replica, and per-table
-linearizability. Every edit inserts a row whose text names its attempt, so
-the feed tells which attempts were applied."""
+linearizability. Every edit inserts a row whose text names it and is sent
+with an `Idempotency-Key` of its own; a retry (503 `storage-unavailable`,
+`overloaded` or `outcome-unknown` after `Retry-After`, or a connection lost)
+sends the same key and the same body, at any replica, so the feed tells which
+edits were applied, and how often."""
 
 import json
 import random
@@ -17,6 +20,7 @@ from test_replicas import start_replicas
 
 TABLES = ("t", "u")
 NOT_MADE = {"storage-unavailable", "overloaded"}
+RETRIED = NOT_MADE | {"outcome-unknown", "idempotency-key-in-use"}
 
 
 class Run:
@@ -25,9 +29,13 @@ class Run:
         self.lock = threading.Lock()
         self.running = True
         self.acknowledged = []   # (table, text, sent, answered, version)
-        self.not_made = []       # (table, text): answered "not made"
-        self.unknown = []        # (table, text): outcome-unknown, or the connection lost
+        self.not_made = []       # (table, text, answered): an attempt answered "not made"
+        self.unknown = []        # (table, text): no answer when the run ended (outcome-unknown, connection lost)
         self.retries = 0
+        self.lost_connections = 0
+        self.outcome_unknown = 0
+        self.repeats = 0         # acknowledged edits sent again and answered as the first time
+        self.repeats_answered_otherwise = []
 
     def writer(self, n):
         rng = random.Random(n)
@@ -35,37 +43,62 @@ class Run:
         while self.running:
             serial += 1
             table = rng.choice(TABLES)
-            for attempt in range(50):
-                text = f"w{n}-{serial}-a{attempt}"
+            text = f"w{n}-{serial}"
+            key = {"Idempotency-Key": text}
+            edit = {"insertRows": [{"at": [0, 0], "row": {"text": text}}]}
+            sent = time.monotonic()
+            for attempt in range(200):
                 with self.lock:
                     replica = rng.choice(self.replicas)
-                sent = time.monotonic()
+                pause = 0.05
                 try:
                     status, headers, body = replica.request(
-                        "POST", f"/api/tables/{table}/batch",
-                        {"insertRows": [{"at": [0, 0], "row": {"text": text}}]}, timeout=60)
+                        "POST", f"/api/tables/{table}/batch", edit, headers=key, timeout=60)
                 except OSError:
+                    status, kind = None, None
                     with self.lock:
-                        self.unknown.append((table, text))
-                    break
-                answered = time.monotonic()
-                if status == 200:
-                    with self.lock:
-                        self.acknowledged.append((table, text, sent, answered, json.loads(body)["version"]))
-                    break
-                kind = json.loads(body).get("type")
-                assert status == 503, (status, body)
-                if kind not in NOT_MADE:
-                    assert kind == "outcome-unknown", body
-                    with self.lock:
-                        self.unknown.append((table, text))
-                    break
+                        self.lost_connections += 1
+                else:
+                    if status == 200:
+                        with self.lock:
+                            self.acknowledged.append(
+                                (table, text, sent, time.monotonic(), json.loads(body)["version"]))
+                        if serial % 10 == 0:
+                            self.send_again(rng, table, edit, key, body)
+                        break
+                    kind = json.loads(body).get("type")
+                    assert status in (503, 409) and kind in RETRIED, (status, body)
+                    pause = min(float(headers.get("retry-after", "1")), 0.5)
                 with self.lock:
-                    self.not_made.append((table, text))
                     self.retries += 1
+                    if kind in NOT_MADE:
+                        self.not_made.append((table, text, time.monotonic()))
+                    elif kind == "outcome-unknown":
+                        self.outcome_unknown += 1
                 if not self.running:
+                    with self.lock:
+                        self.unknown.append((table, text))
                     break
-                time.sleep(min(float(headers.get("retry-after", "1")), 0.5))
+                time.sleep(pause)
+            else:
+                with self.lock:
+                    self.unknown.append((table, text))
+
+
+    def send_again(self, rng, table, edit, key, first):
+        """Sends an acknowledged edit again, with its key, to a random replica,
+        as a client does whose answer was lost: the first answer comes back."""
+        with self.lock:
+            replica = rng.choice(self.replicas)
+        try:
+            status, _, body = replica.request("POST", f"/api/tables/{table}/batch", edit, headers=key, timeout=60)
+        except OSError:
+            return
+        with self.lock:
+            if status == 200 and body == first:
+                self.repeats += 1
+            elif status != 503:
+                self.repeats_answered_otherwise.append((key, status, body[:200]))
 
 
 def faults(run, serve, postgres, tmp_path):
@@ -137,12 +170,23 @@ def test_jepsen_style_run_loses_nothing_and_applies_nothing_twice(serve, postgre
     twice = [text for text, places in applied.items() if len(places) > 1]
     lost = [(table, text) for table, text, _, _, version in run.acknowledged
             if applied.get(text) != [(table, version)]]
-    false_not_made = [text for _, text in run.not_made if text in applied]
+    # An attempt answered "not made" was made when its edit's version was
+    # acknowledged (to any writer of the table) before that answer came:
+    # the retries that followed were all sent after it.
+    false_not_made = []
+    for table in TABLES:
+        answers = sorted((answered, version) for t, _, _, answered, version in run.acknowledged if t == table)
+        for t, text, answered in run.not_made:
+            place = applied.get(text)
+            if t == table and place and any(when < answered and version >= place[0][1] for when, version in answers):
+                false_not_made.append(text)
     unknown_made = sum(1 for _, text in run.unknown if text in applied)
     versions = ", ".join(f"{table}={feed['version']}" for table, feed in feeds.items())
-    print(f"\njepsen: {len(run.acknowledged)} acknowledged, {len(run.not_made)} answered not made "
-          f"({run.retries} retried), {len(run.unknown)} unknown ({unknown_made} of them made); "
-          f"lost {len(lost)}, applied twice {len(twice)}, false not-made {len(false_not_made)}; "
+    print(f"\njepsen: {len(run.acknowledged)} edits acknowledged, {run.retries} retries with the same key "
+          f"({len(run.not_made)} answered not made, {run.outcome_unknown} outcome-unknown, "
+          f"{run.lost_connections} connections lost); {len(run.unknown)} unanswered at the end "
+          f"({unknown_made} of them made); lost {len(lost)}, applied twice {len(twice)}, "
+          f"false not-made {len(false_not_made)}; {run.repeats} sent again after their answer, answered as first; "
           f"versions {versions}")
     for stream in streams:
         table = stream.table
@@ -150,6 +194,8 @@ def test_jepsen_style_run_loses_nothing_and_applies_nothing_twice(serve, postgre
         assert stream.updates() == list(range(1, feeds[table]["version"] + 1)), f"{table}: a stream has a gap"
         stream.close()
     assert len(run.acknowledged) > 100
+    assert run.repeats > 10
+    assert run.repeats_answered_otherwise == [], run.repeats_answered_otherwise[:5]
     assert lost == [], lost[:5]
     assert twice == [], twice[:5]
     assert false_not_made == [], false_not_made[:5]

@@ -8,17 +8,22 @@ import WebTableViewClient
 import FoundationNetworking
 #endif
 
-/// Answers the first `failures` requests `503` with `Retry-After: 0`, then
-/// passes every request on; records the `Idempotency-Key` of each.
+/// Answers the first `failures` requests `503` with `Retry-After: 0` (after
+/// passing them on, when `passingOn`: their answer is lost), then passes every
+/// request on; records the `Idempotency-Key` of each.
 final class FlakyTransport: HTTPTransport, EventStreamTransport {
     let base = URLSessionTransport()
     let failures: Int
     let type: String
     let keys = Mutex<[String?]>([])
 
-    init(failures: Int, type: String = "storage-unavailable") {
+    /// Whether a failed request reaches the server first (its answer is lost).
+    let passingOn: Bool
+
+    init(failures: Int, type: String = "storage-unavailable", passingOn: Bool = false) {
         self.failures = failures
         self.type = type
+        self.passingOn = passingOn
     }
 
     func send(_ request: URLRequest) async throws -> HTTPAnswer {
@@ -27,6 +32,7 @@ final class FlakyTransport: HTTPTransport, EventStreamTransport {
             return keys.count
         }
         if count <= failures {
+            if passingOn { _ = try await base.send(request) }
             let body = Array(#"{"type":"\#(type)","title":"Service Unavailable","status":503,"detail":"full"}"#.utf8)
             return HTTPAnswer(status: 503, headers: ["retry-after": "0"], body: body)
         }
@@ -179,21 +185,34 @@ final class FlakyTransport: HTTPTransport, EventStreamTransport {
         #expect(try await client.table("t").version == 2)
     }
 
-    /// `outcome-unknown` may have been made: an edit is not sent again (a
-    /// delete by index would delete a second row), a read is.
-    @Test func anEditWhoseOutcomeIsUnknownIsNotSentAgain() async throws {
+    /// `outcome-unknown` may have been made: an edit with a key is sent again
+    /// with it, and the server answers the first answer without making it
+    /// again (a delete by index deletes one row); a table's delete, which
+    /// takes no key, is not sent again; a read is.
+    @Test func anEditWhoseOutcomeIsUnknownIsSentAgainWithItsKeyAndMadeOnce() async throws {
         let (server, url) = try startServer()
         defer { server.shutdown() }
+        let lost = FlakyTransport(failures: 1, type: "outcome-unknown", passingOn: true)
+        let client = TableClient(baseURL: url, retry: RetryPolicy(attempts: 3), transport: lost)
+        let reader = TableClient(baseURL: url)
+        let rows = try await reader.table("t").sections[0].rows.count
+        let change = try await client.deleteRow(at: TableIndexPath(0, 0), in: "t")
+        #expect(change.version == 1)
+        let keys = lost.keys.withLock { $0 }
+        #expect(keys.count == 2 && keys[0] != nil && keys[0] == keys[1])
+        let table = try await reader.table("t")
+        #expect(table.version == 1 && table.sections[0].rows.count == rows - 1)
+
         let unknown = FlakyTransport(failures: 1, type: "outcome-unknown")
-        let client = TableClient(baseURL: url, retry: RetryPolicy(attempts: 3), transport: unknown)
+        let unkeyed = TableClient(baseURL: url, retry: RetryPolicy(attempts: 3), transport: unknown)
         await #expect {
-            try await client.deleteRow(at: TableIndexPath(0, 0), in: "t")
+            try await unkeyed.deleteTable("t")
         } throws: { ($0 as? TableClientError)?.problem?.kind == .outcomeUnknown }
-        #expect(unknown.keys.withLock { $0.count } == 1)
+        #expect(unknown.keys.withLock { $0 } == [nil])
         let reads = FlakyTransport(failures: 1, type: "outcome-unknown")
         #expect(
             try await TableClient(baseURL: url, retry: RetryPolicy(attempts: 3), transport: reads).table("t").version
-                == 0)
+                == 1)
         #expect(reads.keys.withLock { $0.count } == 2)
     }
 }

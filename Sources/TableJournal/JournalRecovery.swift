@@ -22,6 +22,13 @@ public protocol JournalReplayTarget {
     mutating func apply(_ changes: [JournalChange], toTable id: String, sequence: UInt64) throws(JournalError)
     /// Drops table `id`.
     mutating func remove(tableID id: String)
+    /// Remembers the `Idempotency-Key`s a snapshot kept for table `id`, just restored.
+    mutating func restoreKeys(_ keys: [SnapshotKey], ofTable id: String) throws(JournalError)
+}
+
+extension JournalReplayTarget {
+    /// Keys are not kept (`RecoveredTables`).
+    public mutating func restoreKeys(_ keys: [SnapshotKey], ofTable id: String) throws(JournalError) {}
 }
 
 /// What a journal held at start-up: its latest snapshot and the intact records after it.
@@ -61,6 +68,7 @@ public struct JournalRecovery: Sendable {
         var known: [String: (sequence: UInt64, version: Int)] = [:]
         for entry in snapshotTables {
             try target.restore(entry.table, sequence: entry.sequence)
+            if !entry.keys.isEmpty { try target.restoreKeys(entry.keys, ofTable: entry.table.id) }
             known[entry.table.id] = (entry.sequence, entry.table.version)
         }
         for entry in records {

@@ -3,13 +3,32 @@ import TableModel
 
 /// A table as a snapshot holds it, with the sequence number of the last journal
 /// record that touched it (0 when none has): recovery replays only later records.
+/// With the `Idempotency-Key`s of its latest edits, which a snapshot keeps
+/// when it drops the records that carried them.
 public struct SnapshotTable: Sendable, Equatable {
     public var table: Table
     public var sequence: UInt64
+    public var keys: [SnapshotKey]
 
-    public init(table: Table, sequence: UInt64) {
+    public init(table: Table, sequence: UInt64, keys: [SnapshotKey] = []) {
         self.table = table
         self.sequence = sequence
+        self.keys = keys
+    }
+}
+
+/// One `Idempotency-Key` of a table, as a snapshot keeps it: the key, the
+/// table's version after its edit, and the changes the edit answered, each
+/// `{version, batch}` as `/changes` published it.
+public struct SnapshotKey: Sendable, Equatable {
+    public var key: ChangeKey
+    public var version: Int
+    public var changes: [[UInt8]]
+
+    public init(key: ChangeKey, version: Int, changes: [[UInt8]]) {
+        self.key = key
+        self.version = version
+        self.changes = changes
     }
 }
 
@@ -22,7 +41,9 @@ public struct SnapshotTable: Sendable, Equatable {
 /// `JournalRecovery.replay(into:)`).
 ///
 /// File: the snapshot magic, a header frame `{"segment", "listed", "tables"}`,
-/// then one frame per table (its Table document; sequence = the table's).
+/// then one frame per table (sequence = the table's): its Table document, or
+/// `{"table": Table, "keys": [{"idempotency", "version", "changes"}]}` when it
+/// has keys (each change as a JSON string of its bytes, kept exactly).
 struct JournalSnapshot: Sendable {
     var segment: Int
     var listedSequence: UInt64
@@ -47,7 +68,7 @@ struct JournalSnapshot: Sendable {
             try file.write(header)
             size = JournalFrame.snapshotMagic.count + header.count
             for entry in tables {
-                let frame = try JournalFrame.Prepared(payload: entry.table.jsonBytes).sealed(sequence: entry.sequence)
+                let frame = try JournalFrame.Prepared(payload: entry.payload).sealed(sequence: entry.sequence)
                 try file.write(frame)
                 size += frame.count
             }
@@ -87,10 +108,63 @@ struct JournalSnapshot: Sendable {
         var tables: [SnapshotTable] = []
         for _ in 0..<count {
             let frame = try nextFrame()
-            let table = try JournalRecord.table(from: try JournalRecord.parse(bytes[frame.payload]))
-            tables.append(SnapshotTable(table: table, sequence: frame.sequence))
+            let value = try JournalRecord.parse(bytes[frame.payload])
+            guard case .object(let object) = value, object.members.count == 2, let table = object["table"],
+                case .array(let keys) = object["keys"]
+            else {
+                tables.append(SnapshotTable(table: try JournalRecord.table(from: value), sequence: frame.sequence))
+                continue
+            }
+            tables.append(
+                SnapshotTable(
+                    table: try JournalRecord.table(from: table), sequence: frame.sequence,
+                    keys: try keys.map { (key) throws(JournalError) in try SnapshotKey(from: key, in: path) }))
         }
         guard offset == bytes.count else { throw damaged("\(bytes.count - offset) bytes after the last table") }
         return JournalSnapshot(segment: segment, listedSequence: headerFrame.sequence, tables: tables)
+    }
+}
+
+extension SnapshotTable {
+    /// The table's frame in a snapshot file.
+    var payload: [UInt8] {
+        guard !keys.isEmpty else { return table.jsonBytes }
+        var writer = JSONWriter(reservingCapacity: table.estimatedJSONCount + keys.count * 256)
+        writer.beginObject()
+        writer.key("table"); table.writeJSON(to: &writer)
+        writer.key("keys")
+        writer.array { writer in
+            for entry in keys {
+                writer.beginObject()
+                writer.key("idempotency"); entry.key.writeJSON(to: &writer)
+                writer.key("version"); writer.integer(entry.version)
+                writer.key("changes")
+                writer.array { writer in
+                    for change in entry.changes { writer.string(String(decoding: change, as: UTF8.self)) }
+                }
+                writer.endObject()
+            }
+        }
+        writer.endObject()
+        return writer.bytes
+    }
+}
+
+extension SnapshotKey {
+    init(from value: JSONValue, in path: String) throws(JournalError) {
+        let damaged = JournalError(.damaged, "snapshot \(path): unreadable idempotency key")
+        guard case .object(let object) = value, let key = object["idempotency"],
+            case .integer(let version) = object["version"], case .array(let changes) = object["changes"]
+        else { throw damaged }
+        var texts: [[UInt8]] = []
+        for change in changes {
+            guard case .string(let text) = change else { throw damaged }
+            texts.append(Array(text.utf8))
+        }
+        do throws(ValidationError) {
+            self.init(key: try ChangeKey(from: key), version: version, changes: texts)
+        } catch {
+            throw damaged
+        }
     }
 }

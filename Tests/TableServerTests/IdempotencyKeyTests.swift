@@ -134,6 +134,50 @@ import Testing
         #expect(reused.status == 422)
     }
 
+    @Test func keysSurviveAJournalSnapshotThatDropsTheirRecords() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("idem-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let options = { (options: inout ServerOptions) in
+            var journal = JournalOptions(directory: directory)
+            journal.snapshotEveryRecords = 1
+            options.journal = journal
+        }
+        let first: TestResponse
+        do {
+            let server = try makeServer(configure: options)
+            let client = TestClient(router: server.router)
+            first = try client.request(
+                .POST, "/api/tables/t/batch", headers: headers(key: "kept-by-snapshot"), body: body(Self.insert))
+            // Edit on (each record may start a snapshot) until a snapshot holds
+            // the keyed edit and no segment holds its record any more.
+            let deadline = ContinuousClock.now + .seconds(10)
+            func segmentsHoldTheKey() throws -> Bool {
+                try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wtj") }.contains
+                {
+                    // A snapshot may remove the segment meanwhile.
+                    let bytes = try? Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent($0))
+                    return bytes?.range(of: Data("kept-by-snapshot".utf8)) != nil
+                }
+            }
+            while try segmentsHoldTheKey() {
+                guard ContinuousClock.now < deadline else { Issue.record("no snapshot dropped the record"); break }
+                let made = try client.request(
+                    .POST, "/api/tables/t/sections/0/rows", headers: jsonHeaders, body: body(#"{"row": {}}"#))
+                #expect(made.status == 200)
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            server.shutdown()
+        }
+        let server = try makeServer(tables: [], configure: options)
+        defer { server.shutdown() }
+        let client = TestClient(router: server.router)
+        let version = try version(client)
+        let again = try client.request(
+            .POST, "/api/tables/t/batch", headers: headers(key: "kept-by-snapshot"), body: body(Self.insert))
+        #expect(again.status == 200 && again.body == first.body)
+        #expect(try self.version(client) == version)
+    }
+
     /// A log shared with another replica, which committed version 1 under key
     /// "k" before this server's edit reached it: it hands that change over as
     /// missed, once, and records what the edit answers then.

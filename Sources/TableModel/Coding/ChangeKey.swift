@@ -1,7 +1,7 @@
 import JSON
 
 /// The `Idempotency-Key` a change was made under, stored with the change
-/// (docs/FORMAT.md, "Changes"; docs/API.md, "Idempotency-Key"): a change
+/// (docs/RELIABILITY.md, the journal's payloads; docs/API.md, "Idempotency-Key"): a change
 /// record is `{"version", "batch", "idempotency": {...}}` then, and a server
 /// that replays it knows the key was used, for which request, and what it
 /// answered.
@@ -29,12 +29,7 @@ public struct ChangeKey: Sendable, Equatable {
     public func appended(to changeJSON: [UInt8]) -> [UInt8] {
         precondition(changeJSON.last == UInt8(ascii: "}"), "a change is a JSON object")
         var writer = JSONWriter(reservingCapacity: key.utf8.count + 96)
-        writer.beginObject()
-        writer.key("key"); writer.string(key)
-        writer.key("digest"); writer.string(digest)
-        writer.key("madeAt"); writer.integer(madeAt)
-        if let firstVersion { writer.key("firstVersion"); writer.integer(firstVersion) }
-        writer.endObject()
+        writeJSON(to: &writer)
         var json = Array(changeJSON.dropLast())
         json.reserveCapacity(changeJSON.count + writer.bytes.count + 16)
         json += #","idempotency":"#.utf8
@@ -43,8 +38,18 @@ public struct ChangeKey: Sendable, Equatable {
         return json
     }
 
+    /// Writes `{"key", "digest", "madeAt", "firstVersion"?}`, the `idempotency` member.
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("key"); writer.string(key)
+        writer.key("digest"); writer.string(digest)
+        writer.key("madeAt"); writer.integer(madeAt)
+        if let firstVersion { writer.key("firstVersion"); writer.integer(firstVersion) }
+        writer.endObject()
+    }
+
     /// Reads the `idempotency` member of a stored change.
-    init(from value: JSONValue) throws(ValidationError) {
+    public init(from value: JSONValue) throws(ValidationError) {
         guard case .object(let object) = value, case .string(let key) = object["key"],
             case .string(let digest) = object["digest"], case .integer(let madeAt) = object["madeAt"]
         else { throw ValidationError(issues: [ValidationIssue(path: "$.idempotency", message: "not a stored key")]) }

@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTP
+import TableJournal
 import TableModel
 
 /// An edit sent with an `Idempotency-Key` header (docs/API.md,
@@ -116,6 +117,18 @@ struct IdempotencyKeys: Sendable {
         guard let answer = answers[request.key], request.madeAt - answer.madeAt < Self.lifetime else { return }
         guard answer.digest == request.digest else { throw TableServerError.idempotencyKeyReused(request.key) }
         throw IdempotentRepeat(answer: answer)
+    }
+
+    /// Every key kept, oldest first, as a journal snapshot keeps it.
+    func snapshotKeys() -> [SnapshotKey] {
+        order[head...].compactMap { entry in
+            guard let answer = answers[entry.key], answer.madeAt == entry.madeAt else { return nil }
+            let firstVersion = answer.isSnapshot ? answer.version - answer.changes.count + 1 : nil
+            return SnapshotKey(
+                key: ChangeKey(
+                    key: entry.key, digest: answer.digest, madeAt: answer.madeAt, firstVersion: firstVersion),
+                version: answer.version, changes: answer.changes)
+        }
     }
 
     private mutating func forgetOld(now: Int) {

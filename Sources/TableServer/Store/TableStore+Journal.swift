@@ -17,7 +17,7 @@ extension TableStore {
     func snapshotTables() -> [SnapshotTable] {
         let handles = directory.withLock { directory in directory.order.compactMap { directory.handles[$0] } }
         return handles.compactMap { handle in
-            try? handle.withState { SnapshotTable(table: $0.table, sequence: $0.logMark) }
+            try? handle.withState { SnapshotTable(table: $0.table, sequence: $0.logMark, keys: $0.keys.snapshotKeys()) }
         }
     }
 
@@ -46,6 +46,16 @@ extension TableStore {
                 }
             } catch {
                 throw JournalError(.inconsistent, "a change to \"\(id)\" does not replay: \(error)")
+            }
+        }
+
+        func restoreKeys(_ keys: [SnapshotKey], ofTable id: String) throws(JournalError) {
+            do {
+                try store.handle(id).withState { state in
+                    for entry in keys { state.keys.remember(entry.key, version: entry.version, changes: entry.changes) }
+                }
+            } catch {
+                throw JournalError(.inconsistent, "the keys of \"\(id)\" have no table")
             }
         }
 

@@ -108,17 +108,11 @@ struct JournalSnapshot: Sendable {
         var tables: [SnapshotTable] = []
         for _ in 0..<count {
             let frame = try nextFrame()
-            let value = try JournalRecord.parse(bytes[frame.payload])
-            guard case .object(let object) = value, object.members.count == 2, let table = object["table"],
-                case .array(let keys) = object["keys"]
-            else {
-                tables.append(SnapshotTable(table: try JournalRecord.table(from: value), sequence: frame.sequence))
-                continue
-            }
             tables.append(
-                SnapshotTable(
-                    table: try JournalRecord.table(from: table), sequence: frame.sequence,
-                    keys: try keys.map { (key) throws(JournalError) in try SnapshotKey(from: key, in: path) }))
+                try SnapshotTable(
+                    document: JournalRecord.parse(bytes[frame.payload]), sequence: frame.sequence,
+                    in: "snapshot \(path)")
+            )
         }
         guard offset == bytes.count else { throw damaged("\(bytes.count - offset) bytes after the last table") }
         return JournalSnapshot(segment: segment, listedSequence: headerFrame.sequence, tables: tables)
@@ -126,8 +120,10 @@ struct JournalSnapshot: Sendable {
 }
 
 extension SnapshotTable {
-    /// The table's frame in a snapshot file.
-    var payload: [UInt8] {
+    /// The table's document: its Table document, or `{"table", "keys"}` when
+    /// it has keys — a frame of a journal snapshot, a snapshot row in the
+    /// database.
+    public var payload: [UInt8] {
         guard !keys.isEmpty else { return table.jsonBytes }
         var writer = JSONWriter(reservingCapacity: table.estimatedJSONCount + keys.count * 256)
         writer.beginObject()
@@ -150,9 +146,24 @@ extension SnapshotTable {
     }
 }
 
+extension SnapshotTable {
+    /// Reads `payload` back; `source` names where it was read in an error.
+    public init(document value: JSONValue, sequence: UInt64, in source: String) throws(JournalError) {
+        guard case .object(let object) = value, object.members.count == 2, let table = object["table"],
+            case .array(let keys) = object["keys"]
+        else {
+            self.init(table: try JournalRecord.table(from: value), sequence: sequence)
+            return
+        }
+        self.init(
+            table: try JournalRecord.table(from: table), sequence: sequence,
+            keys: try keys.map { (key) throws(JournalError) in try SnapshotKey(from: key, in: source) })
+    }
+}
+
 extension SnapshotKey {
-    init(from value: JSONValue, in path: String) throws(JournalError) {
-        let damaged = JournalError(.damaged, "snapshot \(path): unreadable idempotency key")
+    init(from value: JSONValue, in source: String) throws(JournalError) {
+        let damaged = JournalError(.damaged, "\(source): unreadable idempotency key")
         guard case .object(let object) = value, let key = object["idempotency"],
             case .integer(let version) = object["version"], case .array(let changes) = object["changes"]
         else { throw damaged }

@@ -4,6 +4,7 @@ import JSON
 import Logging
 import Synchronization
 import TableDatabase
+import TableJournal
 import TableModel
 
 /// A replica's link to the database replicas share (docs/SCALING.md):
@@ -257,10 +258,11 @@ final class DatabaseReplication: TableLog {
         try store.reload(table, replaying: changes, mark: UInt64(stored.head.incarnation))
     }
 
-    private func decode(_ stored: StoredTable) throws -> (Table, [LoggedChange]) {
-        let table: Table
+    private func decode(_ stored: StoredTable) throws -> (SnapshotTable, [LoggedChange]) {
+        let table: SnapshotTable
         do {
-            table = try RecordedDecoding.table(from: RecordedDecoding.parser.parse(stored.snapshot))
+            table = try SnapshotTable(
+                document: RecordedDecoding.parser.parse(stored.snapshot), sequence: 0, in: "database snapshot")
         } catch {
             throw TableServerError.storageInconsistent("the snapshot of \"\(stored.head.id)\" does not read: \(error)")
         }
@@ -284,14 +286,13 @@ final class DatabaseReplication: TableLog {
     /// Stores the table as it is now (on the background queue) and trims.
     private func snapshot(_ id: String, mark: UInt64) {
         snapshots.async { [self] in
-            guard let (table, tableMark) = currentStore?.loggedTable(id), tableMark == mark else { return }
-            var writer = JSONWriter(reservingCapacity: 512 + table.rowCount * 200)
-            table.writeJSON(to: &writer)
+            guard let (stored, tableMark) = currentStore?.loggedTable(id), tableMark == mark else { return }
+            let version = stored.table.version
             do {
                 try database.storeSnapshot(
-                    incarnation: Int64(mark), version: table.version, json: writer.bytes, history: history)
+                    incarnation: Int64(mark), version: version, json: stored.payload, history: history)
             } catch {
-                logger.warning("database: snapshot of \"\(id)\" at version \(table.version) failed: \(error)")
+                logger.warning("database: snapshot of \"\(id)\" at version \(version) failed: \(error)")
             }
         }
     }

@@ -163,6 +163,11 @@ extension TableHandle.State {
         keys.remember(key, version: last.version, changes: changes)
     }
 
+    /// Remembers the keys a snapshot kept (journal or database).
+    mutating func rememberSnapshotKeys(_ stored: [SnapshotKey]) {
+        for entry in stored { keys.remember(entry.key, version: entry.version, changes: entry.changes) }
+    }
+
     /// Remembers the key of an edit this server made (`staged`, made as `result`).
     mutating func remember(_ key: IdempotentRequest?, of staged: StagedEdit, made result: EditResult) {
         guard let key, let last = result.changes.last else { return }

@@ -51,9 +51,7 @@ extension TableStore {
 
         func restoreKeys(_ keys: [SnapshotKey], ofTable id: String) throws(JournalError) {
             do {
-                try store.handle(id).withState { state in
-                    for entry in keys { state.keys.remember(entry.key, version: entry.version, changes: entry.changes) }
-                }
+                try store.handle(id).withState { $0.rememberSnapshotKeys(keys) }
             } catch {
                 throw JournalError(.inconsistent, "the keys of \"\(id)\" have no table")
             }

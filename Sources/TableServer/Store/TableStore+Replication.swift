@@ -1,3 +1,4 @@
+import TableJournal
 import TableModel
 
 /// The store's side of a shared log (the database replicas share): tables
@@ -29,18 +30,22 @@ extension TableStore {
         return try? handle.withState { LogPosition(mark: $0.logMark, version: $0.table.version) }
     }
 
-    /// The table and its mark, copied under its lock (for a snapshot).
-    func loggedTable(_ id: String) -> (table: Table, mark: UInt64)? {
+    /// The table with its keys, and its mark, copied under its lock (for a snapshot).
+    func loggedTable(_ id: String) -> (table: SnapshotTable, mark: UInt64)? {
         guard let handle = try? handle(id) else { return nil }
-        return try? handle.withState { ($0.table, $0.logMark) }
+        return try? handle.withState {
+            (SnapshotTable(table: $0.table, sequence: $0.logMark, keys: $0.keys.snapshotKeys()), $0.logMark)
+        }
     }
 
     /// Adds a table loaded from the log — `table` at a snapshot, then `changes`
     /// replayed into it and its change log — before anyone can see it. Throws
     /// `tableExists` when this server holds the id already.
-    func restore(_ table: Table, replaying changes: [LoggedChange], mark: UInt64) throws {
+    func restore(_ stored: SnapshotTable, replaying changes: [LoggedChange], mark: UInt64) throws {
+        let table = stored.table
         let handle = TableHandle(table: table, log: ChangeLog(capacity: history, byteLimit: historyBytes))
         try handle.withState { state in
+            state.rememberSnapshotKeys(stored.keys)
             try applyLogged(changes, in: &state)
             state.logMark = mark
             let added = directory.withLock { directory -> Bool in
@@ -72,9 +77,11 @@ extension TableStore {
     /// Replaces a table's content with one loaded from the log (its changes
     /// were trimmed before this server got them): the change log starts again
     /// from what was loaded, and every stream is sent `reset`.
-    func reload(_ table: Table, replaying changes: [LoggedChange], mark: UInt64) throws {
+    func reload(_ stored: SnapshotTable, replaying changes: [LoggedChange], mark: UInt64) throws {
+        let table = stored.table
         let handle = try handle(table.id)
         try handle.withState { state in
+            state.rememberSnapshotKeys(stored.keys)
             guard state.logMark == mark, table.version + changes.count > state.table.version else { return }
             // The streams get `reset` alone, not the changes replayed on the way.
             let subscribers = state.subscribers

@@ -1,0 +1,54 @@
+"""`Idempotency-Key` across replicas (docs/API.md, "Idempotency-Key"): the key
+is stored with its change in PostgreSQL, so a retry at another replica — one
+that was running, or one started after the change's row was trimmed behind a
+snapshot — is answered with the first answer and not made again."""
+
+import json
+
+from support import wait_until
+from test_replicas import SEED
+
+EDIT = {"insertRows": [{"at": [0, 0], "row": {"text": "once"}}]}
+
+
+def replica(serve, postgres, tmp_path, name, *extra):
+    data = tmp_path / "tables.json"
+    if not data.exists():
+        data.write_text(json.dumps(SEED))
+    return serve("--database", postgres.url, "--data", str(data), *extra, name=name)
+
+
+def test_a_retry_at_another_replica_is_answered_as_the_first_and_made_once(serve, postgres, tmp_path):
+    a = replica(serve, postgres, tmp_path, "a")
+    b = replica(serve, postgres, tmp_path, "b")
+    key = {"Idempotency-Key": "across-replicas"}
+    status, headers, first = a.request("POST", "/api/tables/t/batch", EDIT, headers=key)
+    assert status == 200, first
+    version = json.loads(first)["version"]
+    status, again_headers, again = b.request("POST", "/api/tables/t/batch", EDIT, headers=key)
+    assert (status, again, again_headers["etag"]) == (200, first, headers["etag"])
+    other = {"insertRows": [{"at": [0, 0], "row": {"text": "other"}}]}
+    status, _, body = b.request("POST", "/api/tables/t/batch", other, headers=key)
+    assert status == 422 and json.loads(body)["type"] == "idempotency-key-reused", body
+    for server in (a, b):
+        assert server.json("/api/tables/t")["version"] == version
+
+
+def test_a_replica_started_after_the_change_was_trimmed_knows_its_key(serve, postgres, tmp_path):
+    a = replica(serve, postgres, tmp_path, "a", "--history", "2", "--snapshot-every", "3")
+    key = {"Idempotency-Key": "kept-by-a-snapshot"}
+    status, _, first = a.request("POST", "/api/tables/t/batch", EDIT, headers=key)
+    assert status == 200, first
+    version = json.loads(first)["version"]
+
+    def trimmed():
+        # Edit on (each change may start a snapshot) until the keyed change's row is gone.
+        assert a.request("POST", "/api/tables/t/sections/0/rows", {"row": {"text": "more"}})[0] == 200
+        return postgres.psql("SELECT count(*) FROM webtableview_changes WHERE change LIKE '%kept-by-a-snapshot%'") == "0"
+    wait_until(trimmed, "the keyed change is trimmed behind a snapshot")
+    latest = a.json("/api/tables/t")["version"]
+    b = replica(serve, postgres, tmp_path, "b", "--history", "2", "--snapshot-every", "3")
+    status, _, again = b.request("POST", "/api/tables/t/batch", EDIT, headers=key)
+    assert (status, again) == (200, first)
+    assert json.loads(again)["version"] == version
+    assert b.json("/api/tables/t")["version"] == latest

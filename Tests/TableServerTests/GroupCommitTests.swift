@@ -74,10 +74,10 @@ import Testing
         let answer = Mutex<Result<Int, any Error>?>(nil)
         private let done = DispatchSemaphore(value: 0)
 
-        init(_ store: TableStore, text: String, ifMatch: String? = nil) {
+        init(_ store: TableStore, text: String, ifMatch: String? = nil, key: IdempotentRequest? = nil) {
             Thread.detachNewThread { [self] in
                 let result = Result {
-                    try store.apply("t", ifMatch: ifMatch) { _ in
+                    try store.apply("t", ifMatch: ifMatch, key: key) { _ in
                         Batch(insertRows: [.init(at: TableIndexPath(0, 0), row: Row(id: text, text: text))])
                     }.version
                 }
@@ -135,6 +135,35 @@ import Testing
         #expect(try rowIDs() == ["c", "b", "a"])
         let feed = try store.changes("t", since: 0)
         #expect(feed.current == 3 && feed.changes?.map(\.version) == [1, 2, 3])
+    }
+
+    /// An `Idempotency-Key` of an edit still committing is `409`
+    /// `idempotency-key-in-use`; once it is made, a repeat is answered with
+    /// its answer and nothing more is recorded.
+    @Test func aKeyInFlightIsInUseAndARepeatAfterItsCommitIsAnsweredAsTheFirst() throws {
+        let key = IdempotentRequest(key: "k", digest: "d", madeAt: IdempotencyKeys.now())
+        let first = Insert(store, text: "a", key: key)
+        try log.awaitRecord()
+        let racing = Insert(store, text: "a", key: key)
+        try awaitQueued(1)
+        log.release()
+        #expect(try first.wait().get() == 1)
+        try log.awaitRecord()
+        log.release()
+        let raced = try racing.wait()
+        #expect(throws: TableServerError.self) { try raced.get() }
+        if case .failure(let error) = raced { #expect((error as? TableServerError)?.type == "idempotency-key-in-use") }
+
+        let repeated = Insert(store, text: "a", key: key)
+        try log.awaitRecord()
+        log.release()
+        guard case .failure(let error) = try repeated.wait(), let answer = (error as? IdempotentRepeat)?.answer else {
+            Issue.record("the repeat was not answered as the first")
+            return
+        }
+        #expect(answer.version == 1)
+        #expect(log.records.withLock { $0.count } == 1)
+        #expect(try rowIDs() == ["a"])
     }
 
     @Test func aFailedRecordAnswersAndMakesNothingOfItsGroupOrBehindIt() throws {

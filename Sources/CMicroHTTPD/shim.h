@@ -47,15 +47,6 @@ wtv_connection_context(struct MHD_Connection *connection)
   return (NULL == info) ? NULL : info->socket_context;
 }
 
-/// Asks for the cache lines at `address` ahead of a write to them
-/// (`__builtin_prefetch` has no Swift spelling). A hint: it never faults.
-static inline void
-wtv_prefetch_for_write(const void *address)
-{
-  __builtin_prefetch(address, 1, 3);
-  __builtin_prefetch((const char *) address + 64, 1, 3);
-}
-
 /// Macros with casts do not import into Swift.
 static const uint64_t WTV_SIZE_UNKNOWN = MHD_SIZE_UNKNOWN;
 static const ssize_t WTV_READER_END_OF_STREAM = MHD_CONTENT_READER_END_OF_STREAM;

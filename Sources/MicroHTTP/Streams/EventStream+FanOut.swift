@@ -1,13 +1,10 @@
-import CMicroHTTPD
 import Glibc
 
 /// One delivery's fan-out: a chunk handed to many streams, batched through
 /// io_uring where the kernel allows it (docs/ARCHITECTURE.md, Concurrency).
 extension EventStream {
     /// Hands `chunk` to each of `streams`, in order, as ``send(_:)-(EventChunk)``
-    /// does: one delivery's fan-out. Each stream is borrowed from the array,
-    /// not retained, and the objects of the next two are fetched into the cache
-    /// while the current one is handled.
+    /// does: one delivery's fan-out.
     ///
     /// Where the kernel allows io_uring, the streams that can be written
     /// directly are written in batches (``SendRing``): each is claimed under
@@ -37,71 +34,40 @@ extension EventStream {
             }
             return
         }
-        streams.withUnsafeBufferPointer { streams in
-            for index in streams.indices {
-                prefetch(streams, aheadOf: index)
-                _ = borrow(Unmanaged.passUnretained(streams[index])) { $0.send(chunk) }
-            }
+        for stream in streams {
+            stream.send(chunk)
         }
     }
 
     /// The batched fan-out of ``send(_:to:)``; how many of `streams` it
     /// handled: all of them, unless the ring broke.
     static func send(_ chunk: EventChunk, to streams: [EventStream], batchedBy ring: some BatchSender) -> Int {
-        var claimed: [Unmanaged<EventStream>] = []
+        var claimed: [EventStream] = []
         var sockets: [Int32] = []
         var results = [Int](repeating: 0, count: ring.capacity)
         claimed.reserveCapacity(ring.capacity)
         sockets.reserveCapacity(ring.capacity)
-        return streams.withUnsafeBufferPointer { streams in
-            var index = 0
-            while index < streams.count, !ring.isBroken {
-                claimed.removeAll(keepingCapacity: true)
-                sockets.removeAll(keepingCapacity: true)
-                while index < streams.count, claimed.count < ring.capacity {
-                    prefetch(streams, aheadOf: index)
-                    let stream = Unmanaged.passUnretained(streams[index])
-                    if let socket = borrow(stream, { $0.claimOrQueue(chunk) }) {
-                        claimed.append(stream)
-                        sockets.append(socket)
-                    }
-                    index += 1
+        var index = 0
+        while index < streams.count, !ring.isBroken {
+            claimed.removeAll(keepingCapacity: true)
+            sockets.removeAll(keepingCapacity: true)
+            while index < streams.count, claimed.count < ring.capacity {
+                let stream = streams[index]
+                if let socket = stream.claimOrQueue(chunk) {
+                    claimed.append(stream)
+                    sockets.append(socket)
                 }
-                guard !claimed.isEmpty else {
-                    continue
-                }
-                ring.send(chunk.framed, to: sockets, results: &results)
-                for (position, stream) in claimed.enumerated() {
-                    borrow(stream) { $0.finishClaim(results[position], of: chunk) }
-                }
+                index += 1
             }
-            return index
+            guard !claimed.isEmpty else {
+                continue
+            }
+            ring.send(chunk.framed, to: sockets, results: &results)
+            for (position, stream) in claimed.enumerated() {
+                stream.finishClaim(results[position], of: chunk)
+            }
         }
-    }
-
-    /// Fetches into the cache the object of the stream two after `index`, which
-    /// a fan-out reaches once it is done with this one and the next. A build
-    /// with `-DWTV_ABLATE_PREFETCH` fetches nothing and retains each stream it
-    /// handles (``borrow(_:_:)``), for `make bench`'s ablation step.
-    @inline(__always)
-    private static func prefetch(_ streams: UnsafeBufferPointer<EventStream>, aheadOf index: Int) {
-        #if !WTV_ABLATE_PREFETCH
-        let ahead = index + 2
-        if ahead < streams.count {
-            wtv_prefetch_for_write(Unmanaged.passUnretained(streams[ahead]).toOpaque())
-        }
-        #endif
-    }
-
-    /// `body` on the stream, which the caller's array holds, without retaining
-    /// it; retained as plain code would in a build with `-DWTV_ABLATE_PREFETCH`.
-    @inline(__always)
-    private static func borrow<Result>(_ stream: Unmanaged<EventStream>, _ body: (EventStream) -> Result) -> Result {
-        #if WTV_ABLATE_PREFETCH
-        body(stream.takeUnretainedValue())
-        #else
-        stream._withUnsafeGuaranteedRef(body)
-        #endif
+        return index
     }
 
     /// Claims the direct write of `chunk` for a batch and returns the socket;

@@ -24,18 +24,6 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
-// Run-time exclusivity checks cost MicroHTTP about 400 instructions a request,
-// a sixth of its own work on a kept answer (docs/PERFORMANCE.md). Release
-// builds leave them out; debug builds, which every test and sanitizer run
-// uses, keep them. TableModel takes no unsafe flag (a package whose targets
-// use one cannot be a remote dependency, and apps take TableModel with
-// WebTableViewClient): the one hot property, a row's shared box, is marked
-// `@exclusivity(unchecked)` instead (Row.swift).
-let requestPath: [SwiftSetting] =
-    strict + [
-        .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
-    ]
-
 let package = Package(
     name: "WebTableView",
     platforms: [.iOS(.v18), .macOS(.v15), .tvOS(.v18), .visionOS(.v2)],
@@ -75,7 +63,7 @@ let package = Package(
             dependencies: [
                 "CMicroHTTPD", "CSendRing", "CZlib", "CBrotli", .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: requestPath
+            swiftSettings: strict
         ),
         .target(
             name: "MicroHTTPTesting",

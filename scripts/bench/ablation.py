@@ -9,11 +9,11 @@ How each is switched off:
 - the kept-answer cache: `serve --answer-cache 0`;
 - the compiled row plan (stamps beside swift-mustache) and the io_uring ring:
   `WEBTABLEVIEW_ABLATE=row-plan` / `send-ring` in the server's environment
-  (read once at start-up; docs/PERFORMANCE.md, Ablation);
-- prefetching the next streams with `_withUnsafeGuaranteedRef`: a release build
-  with `-Xswiftc -DWTV_ABLATE_PREFETCH` (scripts/bench/run.sh builds it);
-- `-enforce-exclusivity=unchecked`: a release build with
-  `-Xswiftc -enforce-exclusivity=checked`, which comes after the target's flag.
+  (read once at start-up; docs/PERFORMANCE.md, Ablation).
+
+Two more were measured once and taken out, as neither bought 5 %: prefetching
+the next streams of a fan-out, and MicroHTTP's `-enforce-exclusivity=unchecked`
+(scripts/bench/findings.md, "Ablation").
 """
 import os
 
@@ -46,12 +46,6 @@ def _pairs(tools):
          serve(tools.product, *page), serve(tools.product, *page, env={"WEBTABLEVIEW_ABLATE": "row-plan"})),
         ("io_uring send ring", "fan-out to 1,000 subscribers, server CPU µs an event", "fan_out",
          serve(tools.product, *feed), serve(tools.product, *feed, env={"WEBTABLEVIEW_ABLATE": "send-ring"})),
-        ("prefetch, unretained streams", "fan-out to 1,000 subscribers, server CPU µs an event", "fan_out",
-         serve(tools.product, *feed), serve(tools.no_prefetch, *feed)),
-        ("-enforce-exclusivity=unchecked", "JSON row made each time, server CPU µs a request", row,
-         serve(tools.product, "--answer-cache", "0"), serve(tools.exclusivity_checked, "--answer-cache", "0")),
-        ("-enforce-exclusivity=unchecked", "1,000-row page, server CPU µs a row", page_row,
-         serve(tools.product, *page), serve(tools.exclusivity_checked, *page)),
     ]
 
 

@@ -3,7 +3,6 @@
 Usage: bench.py --product BIN --floor BIN --hummingbird BIN --model-bench BIN
                 --sse-clients BIN --sse-floor BIN --out FILE --raw FILE [--quick] [--only STEP,…]
                 [--allow-dirty]
-                --no-prefetch BIN --exclusivity-checked BIN
        bench.py --report-only RAW_FILE OUT_FILE   (the Markdown again, from saved results)
 Run by scripts/bench/run.sh, which installs and builds what these need.
 """
@@ -30,9 +29,6 @@ class Tools:
 
     def __init__(self, args, work):
         self.product = args.product
-        # The same product built with one optimisation left out (ablation.py).
-        self.no_prefetch = args.no_prefetch
-        self.exclusivity_checked = args.exclusivity_checked
         self.floor = args.floor
         self.hummingbird = args.hummingbird
         self.sse_clients = args.sse_clients
@@ -54,8 +50,7 @@ class Tools:
 
 def main():
     parser = argparse.ArgumentParser()
-    for name in ("product", "floor", "hummingbird", "model-bench", "sse-clients", "sse-floor", "out", "raw",
-                 "no-prefetch", "exclusivity-checked"):
+    for name in ("product", "floor", "hummingbird", "model-bench", "sse-clients", "sse-floor", "out", "raw"):
         parser.add_argument(f"--{name}", required=True)
     parser.add_argument("--quick", action="store_true", help="fewer and shorter runs, to try the script")
     parser.add_argument("--only", help="comma-separated steps to run (json_row, page, …); their results are "

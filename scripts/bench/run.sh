@@ -29,9 +29,6 @@ scripts/install-deps.sh bench
 scratch=.build-bench
 echo "bench: building (release)" >&2
 swift build -c release --scratch-path "$scratch" --product webtableview
-# The ablation step's builds, each with one optimisation left out (scripts/bench/ablation.py).
-swift build -c release --scratch-path "$scratch-no-prefetch" --product webtableview -Xswiftc -DWTV_ABLATE_PREFETCH
-swift build -c release --scratch-path "$scratch-exclusivity" --product webtableview -Xswiftc -enforce-exclusivity=checked
 (cd Benchmarks && swift build -c release --product ModelBench && swift build -c release --product HummingbirdRow)
 mkdir -p "$scratch/c"
 flags=$(pkg-config --cflags --libs libmicrohttpd)
@@ -46,8 +43,6 @@ ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 benchmarks=Benchmarks/.build/release
 python3 -B scripts/bench/bench.py \
   --product "$scratch/release/webtableview" \
-  --no-prefetch "$scratch-no-prefetch/release/webtableview" \
-  --exclusivity-checked "$scratch-exclusivity/release/webtableview" \
   --floor "$scratch/c/mhd_floor" \
   --hummingbird "$benchmarks/HummingbirdRow" \
   --model-bench "$benchmarks/ModelBench" \

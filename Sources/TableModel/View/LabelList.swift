@@ -72,7 +72,7 @@ struct LabelList: Sendable, Equatable {
     /// the table): O(count) plain integer work, chunk by chunk in place.
     mutating func rewrite(by shift: LabelShift) {
         for chunk in chunks.indices {
-            chunks[chunk].withUnsafeMutableBufferPointer { shift.rewrite(&$0) }
+            chunks[chunk].withUnsafeMutableBufferPointer { shift.rewrite($0) }
         }
     }
 

@@ -112,17 +112,37 @@ struct LabelShift: Sendable {
         return ViewLabel.of(row: shift(ViewLabel.row(of: label)), section: section)
     }
 
-    /// Rewrites `labels`, each of a row that remains, to its label after the batch.
-    func rewrite(_ labels: inout UnsafeMutableBufferPointer<UInt64>) {
-        let steps = steps
+    /// Rewrites `labels`, each of a row that remains, to its label after the
+    /// batch: each step adds its change of shift to the labels at or past it,
+    /// in plain arithmetic, without a branch or a select (in a sorted view the
+    /// labels come in no order, so a branch is mispredicted half the time), the
+    /// first four steps held in registers (a batch of one edit has at most
+    /// three; an unused one starts past every label).
+    func rewrite(_ labels: UnsafeMutableBufferPointer<UInt64>) {
+        var froms = steps.map(\.from)
+        var changes = zip(steps.map(\.by), [0] + steps.map(\.by)).map { UInt64(bitPattern: $0 &- $1) }
+        while froms.count < 4 {
+            froms.append(1 << 62)
+            changes.append(0)
+        }
+        // Labels and starts are below 2^62 (`ViewLabel`): `label - from` is
+        // negative, its top bit set, exactly when the label is below the start.
+        @inline(__always) func change(_ label: UInt64, _ from: UInt64, _ change: UInt64) -> UInt64 {
+            change & (0 &- (1 &- (label &- from) >> 63))
+        }
+        guard froms.count == 4 else {
+            for index in labels.indices {
+                let label = labels[index]
+                labels[index] = label &+ froms.indices.reduce(0) { $0 &+ change(label, froms[$1], changes[$1]) }
+            }
+            return
+        }
+        let (f0, f1, f2, f3) = (froms[0], froms[1], froms[2], froms[3])
+        let (c0, c1, c2, c3) = (changes[0], changes[1], changes[2], changes[3])
         for index in labels.indices {
             let label = labels[index]
-            var by: Int64 = 0
-            for step in steps {
-                if label < step.from { break }
-                by = step.by
-            }
-            labels[index] = UInt64(Int64(label) + by)
+            let by = change(label, f0, c0) &+ change(label, f1, c1) &+ change(label, f2, c2)
+            labels[index] = label &+ by &+ change(label, f3, c3)
         }
     }
 }

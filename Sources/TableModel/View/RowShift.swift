@@ -54,12 +54,15 @@ struct RowShift: Sendable {
 /// For rewriting many labels at once, the map of the remaining rows' labels is
 /// also kept as steps: from each label `from` on (to the next step), a
 /// remaining row's label moves by `by` — two steps a row edit at most, and one
-/// where a shifted section ends.
+/// where a shifted section ends — held as each step's start and change of
+/// shift (`froms`, `changes`), four at least, an unused one starting past
+/// every label.
 struct LabelShift: Sendable {
     /// The sections shifted, ascending, and their shifts.
     private var sections: [Int] = []
     private var shifts: [RowShift] = []
-    private var steps: [(from: UInt64, by: Int64)] = []
+    private var froms: [UInt64] = []
+    private var changes: [UInt64] = []
 
     /// The shifts of `batch`'s row deletes, inserts and moves (it edits no section).
     init(_ batch: Batch) {
@@ -72,6 +75,7 @@ struct LabelShift: Sendable {
             added[move.to.section, default: []].append(move.to.row)
         }
         sections = Set(removed.keys).union(added.keys).sorted()
+        var steps: [(from: UInt64, by: Int64)] = []
         for section in sections {
             let shift = RowShift(removed: removed[section] ?? [], added: added[section] ?? [])
             shifts.append(shift)
@@ -85,6 +89,12 @@ struct LabelShift: Sendable {
                 if by != (steps.last?.by ?? 0) { steps.append((ViewLabel.of(row: start, section: section), by)) }
             }
             if steps.last?.by != 0 { steps.append((ViewLabel.of(row: 0, section: section + 1), 0)) }
+        }
+        froms = steps.map(\.from)
+        changes = zip(steps.map(\.by), [0] + steps.map(\.by)).map { UInt64(bitPattern: $0 &- $1) }
+        while froms.count < 4 {
+            froms.append(1 << 62)
+            changes.append(0)
         }
     }
 
@@ -117,14 +127,9 @@ struct LabelShift: Sendable {
     /// in plain arithmetic, without a branch or a select (in a sorted view the
     /// labels come in no order, so a branch is mispredicted half the time), the
     /// first four steps held in registers (a batch of one edit has at most
-    /// three; an unused one starts past every label).
+    /// three).
     func rewrite(_ labels: UnsafeMutableBufferPointer<UInt64>) {
-        var froms = steps.map(\.from)
-        var changes = zip(steps.map(\.by), [0] + steps.map(\.by)).map { UInt64(bitPattern: $0 &- $1) }
-        while froms.count < 4 {
-            froms.append(1 << 62)
-            changes.append(0)
-        }
+        let (froms, changes) = (froms, changes)
         // Labels and starts are below 2^62 (`ViewLabel`): `label - from` is
         // negative, its top bit set, exactly when the label is below the start.
         @inline(__always) func change(_ label: UInt64, _ from: UInt64, _ change: UInt64) -> UInt64 {

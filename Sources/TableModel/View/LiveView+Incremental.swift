@@ -94,6 +94,10 @@
 // a section, and the section's rows when a group header changes (the section
 // is reloaded whole). A view the row is in neither before nor after costs two
 // matches of the query, O(1), and the pass over its labels when the row shifts others.
+// That pass is what a row inserted, deleted or moved in the middle of a
+// section costs most: with 100 views of 20,000 rows each open on a 1,000,000-row
+// table (scripts/bench/views.py), about 13–15 ms of server CPU an edit for all
+// the views, against 0.2 ms for a reload.
 
 extension LiveView {
     /// Most row edits a batch may carry to be followed incrementally.

@@ -36,8 +36,9 @@ struct ViewIncrementalTests {
     /// A random edit of `table`, and whether the view is to follow it
     /// without deriving again: mostly reloads of one to three rows, by index
     /// or by id, sometimes with a new title; rows appended to a section or its
-    /// last rows deleted; else a row inserted or deleted anywhere, moved, or a
-    /// section deleted, which the view follows by deriving again.
+    /// last rows deleted; a row inserted or deleted anywhere, or moved within
+    /// its section or to another; several of all these at once; else a section
+    /// deleted, which the view follows by deriving again.
     static func edit(of table: Table, _ tables: inout ViewRandomTables) -> (batch: Batch, followed: Bool)? {
         guard !table.sections.isEmpty else { return nil }
         let paths = table.sections.indices.flatMap { s in
@@ -45,7 +46,7 @@ struct ViewIncrementalTests {
         }
         let s = Int.random(in: table.sections.indices, using: &tables.random)
         let count = table.sections[s].rows.count
-        let roll = Int.random(in: 0..<20, using: &tables.random)
+        let roll = Int.random(in: 0..<21, using: &tables.random)
         switch roll {
         case 0..<11 where !paths.isEmpty:
             var chosen = Set<TableIndexPath>()
@@ -71,17 +72,54 @@ struct ViewIncrementalTests {
             let deleted = Int.random(in: 1...min(2, count), using: &tables.random)
             return (Batch(deleteRows: ((count - deleted)..<count).map { TableIndexPath(s, $0) }), true)
         case 15 where !paths.isEmpty:
-            return (Batch(deleteRows: [paths.randomElement(using: &tables.random)!]), false)
+            return (Batch(deleteRows: [paths.randomElement(using: &tables.random)!]), true)
         case 16:
             let at = TableIndexPath(s, Int.random(in: 0...count, using: &tables.random))
-            return (Batch(insertRows: [Batch.RowItem(at: at, row: tables.row())]), false)
+            return (Batch(insertRows: [Batch.RowItem(at: at, row: tables.row())]), true)
         case 17 where count > 1:
             let from = Int.random(in: 0..<count, using: &tables.random)
             let to = Int.random(in: 0..<count, using: &tables.random)
-            return (Batch(moveRows: [Batch.RowMove(from: TableIndexPath(s, from), to: TableIndexPath(s, to))]), false)
-        case 18: return (Batch(deleteSections: [s]), false)
+            return (Batch(moveRows: [Batch.RowMove(from: TableIndexPath(s, from), to: TableIndexPath(s, to))]), true)
+        case 18 where !paths.isEmpty:
+            let from = paths.randomElement(using: &tables.random)!
+            let target = Int.random(in: table.sections.indices, using: &tables.random)
+            let rows = table.sections[target].rows.count + (target == from.section ? 0 : 1)
+            let to = TableIndexPath(target, Int.random(in: 0..<rows, using: &tables.random))
+            return (Batch(moveRows: [Batch.RowMove(from: from, to: to)]), true)
+        case 19 where !paths.isEmpty: return (mixed(table, paths, &tables), true)
+        case 20: return (Batch(deleteSections: [s]), false)
         default: return nil
         }
+    }
+
+    /// Several row edits in one batch: rows deleted, moved (within a section
+    /// or to another), reloaded and inserted anywhere, each row edited once.
+    static func mixed(_ table: Table, _ paths: [TableIndexPath], _ tables: inout ViewRandomTables) -> Batch {
+        var untouched = paths.shuffled(using: &tables.random)
+        func take(_ most: Int) -> [TableIndexPath] {
+            let taken = Array(untouched.prefix(Int.random(in: 0...most, using: &tables.random)))
+            untouched.removeFirst(taken.count)
+            return taken
+        }
+        let deleted = take(2)
+        let moved = take(2)
+        let reloaded = take(2)
+        // Where each arriving row goes: a section, then distinct places among its rows after.
+        let targets = (0..<(moved.count + Int.random(in: 0...2, using: &tables.random))).map { _ in
+            Int.random(in: table.sections.indices, using: &tables.random)
+        }
+        var places: [Int: [Int]] = [:]
+        for section in Set(targets) {
+            let leaving = (deleted + moved).count { $0.section == section }
+            let after = table.sections[section].rows.count - leaving + targets.count { $0 == section }
+            places[section] = Array((0..<after).shuffled(using: &tables.random))
+        }
+        var arriving = targets.map { section in TableIndexPath(section, places[section]!.removeLast()) }
+        let moves = moved.map { Batch.RowMove(from: $0, to: arriving.removeFirst()) }
+        return Batch(
+            deleteRows: deleted, insertRows: arriving.map { Batch.RowItem(at: $0, row: tables.row()) },
+            reloadRows: reloaded.map { Batch.RowItem(at: $0, row: edited(table.row(at: $0)!, &tables)) },
+            moveRows: moves)
     }
 
     @Test("random tables, views and edits: each update replays to the view derived again", arguments: 0..<8)
@@ -122,7 +160,7 @@ struct ViewIncrementalTests {
                 client = expected
             }
         }
-        // Every reload, append or deletion of last rows is followed without deriving the view again.
+        // Every batch of row edits is followed without deriving the view again.
         #expect(followed == followable, "\(followed) of \(followable) followed")
     }
 

@@ -61,7 +61,10 @@ def measure(tools, rows, count, edits):
     """A `rows`-row table (`{"id", "text", "fields": {"state", "pop"}}`) served alone; `edits`
     one-row edits (`PUT` of a row: a new population, every fourth a new state too) with no view
     open, then with `count` views followed (one stream each), then with none again. Answers the
-    server's CPU per edit each time, what the views add, and the resident memory they take."""
+    server's CPU per edit each time, what the views add, and the resident memory they take.
+    Beside them, the same for rows inserted in the middle of the section (each deleted again,
+    as many deletes as inserts) and for rows moved within it (each moved back): what the views
+    add per such edit (`insert_views_us`, `move_views_us`), over a tenth as many edits."""
     generator = random.Random(rows)
     states = [generator.choice(STATES) for _ in range(rows)]
     path = os.path.join(tools.work, "views.json")
@@ -70,6 +73,29 @@ def measure(tools, rows, count, edits):
         for i in range(rows)]}]}])
     server = Server("webtableview", tools.serve("--data", path))
     try:
+        def post(path, body):
+            status = http(server.port, "POST", path, body=json.dumps(body),
+                          headers={"Content-Type": "application/json"})[0]
+            assert status in (200, 201), status
+
+        def shifting(kind):
+            """One-row edits that shift the rows after them, in pairs that leave the table as it was."""
+            pairs = max(2, edits // 20)
+            before = server.cpu_us()
+            for _ in range(pairs):
+                index = rows // 4 + generator.randrange(rows // 2)
+                if kind == "insert":
+                    post("/api/tables/views/sections/0/rows", {"at": index, "row": {
+                        "text": f"New {index}", "fields": {"state": generator.choice(STATES), "pop": 1}}})
+                    status = http(server.port, "DELETE", f"/api/tables/views/sections/0/rows/{index}")[0]
+                    assert status == 200, status
+                else:
+                    to = rows // 4 + generator.randrange(rows // 2)
+                    post(f"/api/tables/views/sections/0/rows/{index}/move", {"to": [0, to]})
+                    post(f"/api/tables/views/sections/0/rows/{to}/move", {"to": [0, index]})
+            time.sleep(SETTLE_S)
+            return (server.cpu_us() - before) / (2 * pairs)
+
         def turn():
             before = server.cpu_us()
             for number in range(edits):
@@ -84,16 +110,22 @@ def measure(tools, rows, count, edits):
             time.sleep(SETTLE_S)
             return (server.cpu_us() - before) / edits
 
+        kinds = ["insert", "move"]
         quiet = [turn()]
+        quiet_shifting = {kind: [shifting(kind)] for kind in kinds}
         resident = server.memory_kib()[0]
         streams = Streams(server.port, "views", queries(count))
         opened = server.memory_kib()[0]
         watched = turn()
+        watched_shifting = {kind: shifting(kind) for kind in kinds}
         streams.close()
         quiet.append(turn())
+        for kind in kinds:
+            quiet_shifting[kind].append(shifting(kind))
     finally:
         server.stop()
     quiet_us = sum(quiet) / len(quiet)
     return {"rows": rows, "views": count, "edits": edits, "quiet_us": round(quiet_us),
             "watched_us": round(watched), "views_us": round(watched - quiet_us),
-            "kib_per_view": (opened - resident) // count, "stream_bytes": streams.received}
+            "kib_per_view": (opened - resident) // count, "stream_bytes": streams.received,
+            **{f"{kind}_views_us": round(watched_shifting[kind] - sum(quiet_shifting[kind]) / 2) for kind in kinds}}

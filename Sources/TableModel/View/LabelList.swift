@@ -68,6 +68,14 @@ struct LabelList: Sendable, Equatable {
         }
     }
 
+    /// Rewrites every label through `shift` (each of a row that remains in
+    /// the table): O(count) plain integer work, chunk by chunk in place.
+    mutating func rewrite(by shift: LabelShift) {
+        for chunk in chunks.indices {
+            chunks[chunk].withUnsafeMutableBufferPointer { shift.rewrite($0) }
+        }
+    }
+
     /// The chunk holding `position`: the last whose start is at or before it.
     private func chunk(holding position: Int) -> Int {
         precondition(position >= 0 && position < count, "LabelList position out of range")

@@ -12,43 +12,58 @@
 // and group the order is the labels' alone, searched without reading rows.
 //
 // ## What is followed
-// A batch of at most `LiveView.incrementalLimit` row edits that leaves every
-// row staying in the table where it was, so that every label stays true: rows
-// reloaded, rows appended to a section, a section's last rows deleted (not
-// both in one section); with table properties or a press or not. Anything
-// else — rows inserted or deleted elsewhere, or moved (labels would shift),
-// section edits — is declined, and the view is derived again and diffed
-// (`LiveView.update(to:)`). A view of the table itself (an empty query)
-// follows any batch: it is the table's own.
+// A batch of at most `LiveView.incrementalLimit` row edits: rows reloaded,
+// inserted, deleted or moved (within a section or to another), anywhere;
+// with table properties or a press or not. Section edits are declined, and
+// the view is derived again and diffed (`LiveView.update(to:)`). A view of
+// the table itself (an empty query) follows any batch: it is the table's own.
+//
+// ## Labels through the batch
+// Rows inserted, deleted or moved shift the places (labels) of the rows after
+// them in their table sections. The batch defines, per table section, a
+// monotone map from a remaining row's place before to its place after
+// (`RowShift`: the rows leaving before it and arriving before it, O(log k)),
+// extended to a row that leaves as the place the next remaining row takes, so
+// still monotone. The rows the batch does not touch keep their keys, and the
+// map keeps their order: they keep their order in every view. So a touched
+// row's old place is found with the old labels, its new place comparing its
+// new label with the shifted labels of the rows stored (a section stays
+// ordered by them), and once the batch is applied, the untouched rows' labels
+// are rewritten through the map (`LabelShift`, a tight loop over the label
+// chunks of the view sections that show a shifted table section).
 //
 // ## Algorithm, for the touched rows T (rows reloaded with a new content,
-// appended or deleted)
+// inserted, deleted or moved; a moved row has an old place and a new one and
+// keeps its content)
 // 1. For each row of T, whether it is in the view before (old content, read in
 //    the table the view was derived from, `LiveView.source`) and after (new
-//    content), with its keys each time. Its label is its place: where it is
-//    reloaded, appended or deleted.
+//    content), with its keys each time. Its old label is where it was, its new
+//    one where it is (a reloaded row's: its old one shifted).
 // 2. Old places: its view section — the one of its section key (the table
 //    section's index, or its group value), by binary search over the
-//    sections' keys — and its index, by binary search of (old keys, label).
+//    sections' keys — and its index, by binary search of (old keys, old label).
 // 3. New sections: the old view's section of the row's new section key, or a
 //    section the view gains (placed among the old ones by binary search, the
 //    gained ones in key order). An old section that every row leaves and none
 //    enters goes, where empty sections go (with q, a filter or group).
-//    New places, in the same old view: the lower bound b of (new keys, label)
-//    in its section, less the rows of T that were below b there, plus the rows
-//    of T that will be before it there. The final section is the old one
-//    without T's old rows plus T's new ones, in order, so that is the row's
-//    index in it. A row whose keys did not change has b = its old index, no
-//    search needed. In a gained section, a row's index is its rank among T's.
+//    New places, in the same old view: the lower bound b of (new keys, new
+//    label) in its section against (keys, shifted label), less the rows of T
+//    that were below b there, plus the rows of T that will be before it there.
+//    The final section is the old one without T's old rows plus T's new ones,
+//    in order, so that is the row's index in it. A reloaded row whose keys did
+//    not change has b = its old index, no search needed. In a gained section,
+//    a row's index is its rank among T's.
 // 4. One batch, in UIKit's index spaces (old section indexes for deletes and
 //    sources, new ones for inserts and targets, shifted by the sections deleted
 //    and gained): sections emptied are deleted and gained ones inserted with
 //    their rows (a header from the first: the group's value as it spells it);
 //    rows leaving a section that stays are deleted (old index paths), rows
-//    entering one inserted (new ones). A row staying in a section with the
-//    same keys keeps its order among all the rows not moved, so it is reloaded
-//    in place (old index path); so is a row that is the only touched row of its
-//    section and lands where it was. Any other is moved (old → new index path),
+//    entering one inserted (new ones). A reloaded row staying in a section
+//    with the same keys keeps its order among all the rows not moved, so it is
+//    reloaded in place (old index path); so is a row that is the only touched
+//    row of its section and lands where it was (a row moved in the table that
+//    lands where it was, its content the same, sends nothing). Any other is
+//    moved (old → new index path),
 //    and as a move carries no content, a second batch reloads it where it
 //    landed (as the snapshot diff's closing batch does). A group section that
 //    stays but whose first row now spells its value otherwise is reloaded in
@@ -59,7 +74,8 @@
 // 5. Both batches are applied to the view with `Table.apply`, which checks them
 //    against UIKit's rules (a refusal, which the property tests rule out, falls
 //    back to deriving the view); the labels, and the table sections the view's
-//    sections show, follow the same deletes and inserts (`EditOutcome.move`).
+//    sections show, follow the same deletes and inserts, the untouched rows'
+//    labels rewritten through the shift between them (`EditOutcome.move`).
 //
 // ## Invariants (between updates)
 // - `labels[i]` holds, for every row of view section i, its place in `source`,
@@ -71,10 +87,17 @@
 // k touched rows, n rows in the view, s sections in it, c label chunks of at
 // most b labels: O(k · (log s + log n) · log n) key reads and comparisons to
 // find places, O(k²) to combine them, O(k log n) to apply the batch,
-// O(k (b + c)) for the labels (`LabelList`), O(s) when the view gains or loses
+// O(k (b + c)) for the labels (`LabelList`), plus, when rows are inserted,
+// deleted or moved, one pass over the labels of the view sections showing the
+// table sections they are in (every section with group): O(n) plain integer
+// work, a few steps a label, O(s) when the view gains or loses
 // a section, and the section's rows when a group header changes (the section
 // is reloaded whole). A view the row is in neither before nor after costs two
-// matches of the query: O(1).
+// matches of the query, O(1), and the pass over its labels when the row shifts others.
+// That pass is what a row inserted, deleted or moved in the middle of a
+// section costs most: with 100 views of 20,000 rows each open on a 1,000,000-row
+// table (scripts/bench/views.py), about 13–15 ms of server CPU an edit for all
+// the views, against 0.2 ms for a reload.
 
 extension LiveView {
     /// Most row edits a batch may carry to be followed incrementally.
@@ -99,17 +122,18 @@ extension LiveView {
             return .followed(own.isEmpty ? [] : [Step(batch: own, view: table)])
         }
         guard batch.deleteSections.isEmpty, batch.insertSections.isEmpty, batch.reloadSections.isEmpty,
-            batch.moveSections.isEmpty, batch.moveRows.isEmpty,
-            batch.reloadRows.count + batch.deleteRows.count + batch.insertRows.count <= Self.incrementalLimit,
-            keepsPlaces(batch, table)
+            batch.moveSections.isEmpty,
+            batch.reloadRows.count + batch.deleteRows.count + batch.insertRows.count + batch.moveRows.count
+                <= Self.incrementalLimit
         else { return .declined }
+        let shift = LabelShift(batch)
         // The plan reads copies of the view and its labels: it is gone before they change.
-        guard let plan = EditPlan(self, table: table, batch: batch)?.outcome(batch, table: table) else {
-            return .declined
-        }
+        guard let plan = EditPlan(self, table: table, batch: batch, shift: shift)?.outcome(batch, table: table)
+        else { return .declined }
+        // Declined from here on, the view is derived again, labels and all.
+        plan.move(&labels, &tableSections, shift: shift)
         guard !plan.opening.isEmpty else { return .followed([]) }
         guard let applied = try? view.apply(plan.opening) else { return .declined }
-        plan.move(&labels, &tableSections)
         view.version = table.version
         let first = Step(batch: applied, view: view)
         let closing = plan.closingBatch(after: view)
@@ -122,30 +146,13 @@ extension LiveView {
     }
 }
 
-extension LiveView {
-    /// Whether `batch` leaves every row that stays in the table where it was
-    /// (so every label true): in each section it deletes the last rows only,
-    /// or inserts after the last only (appends), not both.
-    fileprivate func keepsPlaces(_ batch: Batch, _ table: Table) -> Bool {
-        var deleting: [Int: Int] = [:]
-        for path in batch.deleteRows { deleting[path.section, default: 0] += 1 }
-        var inserting: [Int: Int] = [:]
-        for item in batch.insertRows { inserting[item.at.section, default: 0] += 1 }
-        return batch.deleteRows.allSatisfy { path in
-            inserting[path.section] == nil && path.row >= source[path.section].rows.count - deleting[path.section]!
-        }
-            && batch.insertRows.allSatisfy { item in
-                item.at.row >= table.sections[item.at.section].rows.count - inserting[item.at.section]!
-            }
-    }
-}
-
 /// What a view makes of a batch of row edits: its batches, and how its labels
 /// (and, without group, its sections' table sections) follow the first.
 private struct EditOutcome {
     var opening: Batch
     var closing: Batch
-    /// The labels of rows leaving sections that stay, by old index path, descending.
+    /// The labels of touched rows leaving sections that stay (or staying in
+    /// place with a new label), by old index path, descending.
     var leaving: [TableIndexPath] = []
     /// Sections deleted, by old index, descending; inserted, by new index,
     /// ascending, with their rows' labels and table section.
@@ -175,12 +182,19 @@ private struct EditOutcome {
         return batch
     }
 
-    /// Moves the labels and table sections as the first batch moves rows and sections.
-    func move(_ labels: inout [LabelList], _ tableSections: inout [Int]) {
+    /// Moves the labels and table sections as the first batch moves rows and
+    /// sections, and rewrites the labels of the rows not touched, which stay
+    /// in the view where they were, through `shift`.
+    func move(_ labels: inout [LabelList], _ tableSections: inout [Int], shift: LabelShift) {
         for path in leaving { labels[path.section].remove(at: path.row) }
         for section in deletedSections {
             labels.remove(at: section)
             if !tableSections.isEmpty { tableSections.remove(at: section) }
+        }
+        // Without group, a view section's labels are of its table section alone.
+        for index in labels.indices
+        where !shift.isEmpty && (tableSections.isEmpty || shift.shifts(tableSections[index])) {
+            labels[index].rewrite(by: shift)
         }
         for inserted in insertedSections {
             labels.insert(LabelList(inserted.labels), at: inserted.at)
@@ -190,7 +204,7 @@ private struct EditOutcome {
     }
 }
 
-/// A row a batch reloaded, appended or deleted, as a view sees it.
+/// A row a batch reloaded, inserted, deleted or moved, as a view sees it.
 private struct TouchedRow {
     /// Where a row is in a view's order: its group's value (nil without a
     /// group, or for rows without a value) and its sort keys.
@@ -199,9 +213,15 @@ private struct TouchedRow {
         var sort: [ViewValue?]
     }
 
-    let label: UInt64
-    /// Its new content (its old one when deleted).
+    /// Its place in the table before (`LiveView.source`) and after, where it is.
+    let oldLabel: UInt64?
+    let newLabel: UInt64?
+    /// Whether it was reloaded (not moved): it remains among the rows the
+    /// batch leaves in its section, so keeps its order among them (`LabelShift`).
+    let reloaded: Bool
+    /// Its new content (its old one when deleted), and whether that changed.
     let row: Row
+    let changed: Bool
     /// Its keys before and after; nil where it is not in the view.
     var old: Keys?
     var new: Keys?
@@ -244,7 +264,12 @@ private struct EditPlan {
     /// Group sections of the old view that stay with another header.
     private(set) var reheaded: [(section: Int, header: String?, indexTitle: String?)] = []
 
-    init?(_ live: LiveView, table: Table, batch: Batch) {
+    /// The places before of the rows remaining in the table are moved through
+    /// `shift` to compare with the touched rows' places after.
+    let shift: LabelShift
+
+    init?(_ live: LiveView, table: Table, batch: Batch, shift: LabelShift) {
+        self.shift = shift
         query = live.query
         view = live.view
         labels = live.labels
@@ -252,29 +277,41 @@ private struct EditPlan {
         tableSections = live.tableSections
         let selection = live.selection
         // Each row's place in the table and its content before and after: a
-        // reloaded row keeps its place, a deleted or appended one is the last.
-        var edits: [(at: TableIndexPath, old: Row?, new: Row?)] = batch.reloadRows.compactMap { reload in
-            let old = source[reload.at.section].rows[reload.at.row]
-            return old == reload.row ? nil : (reload.at, old, reload.row)
+        // reloaded row remains among the others (its place after is the shift
+        // of its place before), a moved one keeps its content.
+        func label(_ path: TableIndexPath) -> UInt64 { ViewLabel.of(row: path.row, section: path.section) }
+        var edits: [(old: UInt64?, new: UInt64?, oldRow: Row?, newRow: Row?)] = batch.reloadRows.compactMap {
+            let old = source[$0.at.section].rows[$0.at.row]
+            return old == $0.row ? nil : (label($0.at), shift(label($0.at)), old, $0.row)
         }
-        edits += batch.deleteRows.map { ($0, source[$0.section].rows[$0.row], nil) }
-        edits += batch.insertRows.map { ($0.at, nil, $0.row) }
-        for edit in edits {
-            let (s, r) = (edit.at.section, edit.at.row)
-            var row = TouchedRow(label: ViewLabel.of(row: r, section: s), row: edit.new ?? edit.old!)
-            if let oldRow = edit.old, selection.matches(oldRow, in: source[s]) {
+        let reloads = edits.count
+        edits += batch.deleteRows.map { (label($0), nil, source[$0.section].rows[$0.row], nil) }
+        edits += batch.insertRows.map { (nil, label($0.at), nil, $0.row) }
+        edits += batch.moveRows.map {
+            let row = source[$0.from.section].rows[$0.from.row]
+            return (label($0.from), label($0.to), row, row)
+        }
+        for (offset, edit) in edits.enumerated() {
+            var row = TouchedRow(
+                oldLabel: edit.old, newLabel: edit.new, reloaded: offset < reloads, row: edit.newRow ?? edit.oldRow!,
+                changed: edit.oldRow != edit.newRow)
+            if let oldRow = edit.oldRow, let s = edit.old.map(ViewLabel.section),
+                selection.matches(oldRow, in: source[s])
+            {
                 row.old = keys(of: oldRow, in: source[s])
             }
-            if let newRow = edit.new, selection.matches(newRow, in: table.sections[s]) {
+            if let newRow = edit.newRow, let s = edit.new.map(ViewLabel.section),
+                selection.matches(newRow, in: table.sections[s])
+            {
                 row.new = keys(of: newRow, in: table.sections[s])
             }
             guard row.old != nil || row.new != nil else { continue }
-            if let keys = row.old {
-                let key = sectionKey(keys, tableSection: s)
+            if let keys = row.old, let label = row.oldLabel {
+                let key = sectionKey(keys, tableSection: ViewLabel.section(of: label))
                 let section = lowerBound(key)
                 guard section < view.sections.count, compare(key, oldKey(section)) == .same else { return nil }
-                let index = lowerBound(keys.sort, row.label, in: section)
-                guard index < labels[section].count, labels[section][index] == row.label else { return nil }
+                let index = lowerBound(keys.sort, label, in: section, shifted: false)
+                guard index < labels[section].count, labels[section][index] == label else { return nil }
                 row.oldPath = TableIndexPath(section, index)
             }
             touched.append(row)
@@ -327,23 +364,32 @@ private struct EditPlan {
     }
 
     /// The first index of view section `section` whose row comes at or after
-    /// a row with sort keys `keys` and label `label`.
-    private func lowerBound(_ keys: [ViewValue?], _ label: UInt64, in section: Int) -> Int {
+    /// a row with sort keys `keys` and label `label`: a place before the
+    /// batch, or, `shifted`, after it, compared with the rows' places before
+    /// moved through `shift` (monotone, so the section stays ordered by it).
+    private func lowerBound(_ keys: [ViewValue?], _ label: UInt64, in section: Int, shifted: Bool) -> Int {
         var low = 0
         var high = labels[section].count
         while low < high {
             let middle = (low + high) / 2
-            if order(keys, label, against: section, middle) == .after { low = middle + 1 } else { high = middle }
+            if order(keys, label, against: section, middle, shifted: shifted) == .after {
+                low = middle + 1
+            } else {
+                high = middle
+            }
         }
         return low
     }
 
     /// How a row with `keys` and `label` compares with the old view's row `index` of `section`.
-    private func order(_ keys: [ViewValue?], _ label: UInt64, against section: Int, _ index: Int) -> Ordering {
-        let other = labels[section][index]
+    private func order(_ keys: [ViewValue?], _ label: UInt64, against section: Int, _ index: Int, shifted: Bool)
+        -> Ordering
+    {
+        let stored = labels[section][index]
+        let other = shifted ? shift(stored) : stored
         if !sort.isEmpty {
             let row = view.sections[section].rows[index]
-            let rowSection = source[ViewLabel.section(of: other)]
+            let rowSection = source[ViewLabel.section(of: stored)]
             let otherKeys = query.sortKeys(of: row, in: rowSection)
             let result = TableQuery.compare(keys, otherKeys, by: sort)
             if result != .same { return result }
@@ -354,7 +400,7 @@ private struct EditPlan {
     /// Whether touched row `a` comes before touched row `b` in a section both are in after.
     private func precedes(_ a: Int, _ b: Int) -> Bool {
         let result = TableQuery.compare(touched[a].new!.sort, touched[b].new!.sort, by: sort)
-        return result == .before || (result == .same && touched[a].label < touched[b].label)
+        return result == .before || (result == .same && touched[a].newLabel! < touched[b].newLabel!)
     }
 
     /// The sections the touched rows land in: an old one, or one the view
@@ -363,7 +409,7 @@ private struct EditPlan {
     private mutating func placeSections() {
         for offset in touched.indices {
             guard let keys = touched[offset].new else { continue }
-            let key = sectionKey(keys, tableSection: ViewLabel.section(of: touched[offset].label))
+            let key = sectionKey(keys, tableSection: ViewLabel.section(of: touched[offset].newLabel!))
             let before = lowerBound(key)
             if before < view.sections.count && compare(key, oldKey(before)) == .same {
                 touched[offset].newSection = before
@@ -394,7 +440,8 @@ private struct EditPlan {
             return inserted[new].rows.filter { precedes($0, offset) }.count
         }
         let section = row.newSection!
-        var index = keepsKeys(offset) ? row.oldPath!.row : lowerBound(row.new!.sort, row.label, in: section)
+        var index =
+            keepsKeys(offset) ? row.oldPath!.row : lowerBound(row.new!.sort, row.newLabel!, in: section, shifted: true)
         let bound = index
         for (other, touchedRow) in touched.enumerated() {
             if let oldPath = touchedRow.oldPath, oldPath.section == section, oldPath.row < bound { index -= 1 }
@@ -403,9 +450,12 @@ private struct EditPlan {
         return index
     }
 
-    /// Whether touched row `offset` keeps its keys (so its order among every other row).
+    /// Whether touched row `offset` is reloaded and keeps its keys (so its
+    /// order among every other row).
     private func keepsKeys(_ offset: Int) -> Bool {
-        guard let old = touched[offset].old, let new = touched[offset].new else { return false }
+        guard touched[offset].reloaded, let old = touched[offset].old, let new = touched[offset].new else {
+            return false
+        }
         let group = query.group.map { TableQuery.compare(old.group, new.group, descending: $0.descending) }
         return (group ?? .same) == .same && TableQuery.compare(old.sort, new.sort, by: sort) == .same
     }
@@ -420,7 +470,7 @@ private struct EditPlan {
         for section in changed.subtracting(deleted) {
             let first: (row: Row, section: Section)
             if let arrived = touched.first(where: { $0.newSection == section && $0.newRow == 0 }) {
-                first = (arrived.row, source[ViewLabel.section(of: arrived.label)])
+                first = (arrived.row, source[ViewLabel.section(of: arrived.newLabel!)])
             } else {
                 let left = Set(touched.filter { $0.oldPath?.section == section }.map { $0.oldPath!.row })
                 var index = 0
@@ -486,18 +536,19 @@ private struct EditPlan {
             }
             let at = finalIndex(ofInserted: index)
             outcome.opening.insertSections.append(Batch.SectionItem(at: at, section: made))
-            outcome.insertedSections.append((at, order.map { touched[$0].label }, tableSection))
+            outcome.insertedSections.append((at, order.map { touched[$0].newLabel! }, tableSection))
         }
         for (offset, row) in touched.enumerated() {
             // Rows of a section deleted or inserted go with it.
             let old = row.oldPath.flatMap { gone.contains($0.section) ? nil : $0 }
             let new = row.newSection.map { TableIndexPath(finalIndex(ofOld: $0), row.newRow) }
+            if let old { outcome.leaving.append(old) }
+            if let new { outcome.arriving.append((new, row.newLabel!)) }
             if let old, new != nil, staysInPlace(offset) {
-                outcome.opening.reloadRows.append(Batch.RowItem(at: old, row: row.row))
+                // A row moved in the table that lands where it was changes nothing in the view.
+                if row.changed { outcome.opening.reloadRows.append(Batch.RowItem(at: old, row: row.row)) }
                 continue
             }
-            if let old { outcome.leaving.append(old) }
-            if let new { outcome.arriving.append((new, row.label)) }
             switch (old, new) {
             case (let old?, let new?):
                 outcome.opening.moveRows.append(Batch.RowMove(from: old, to: new))

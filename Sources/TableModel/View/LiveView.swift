@@ -8,8 +8,9 @@
 /// their values do. Nothing when the view did not change.
 ///
 /// Told the batch that made the table's new version (`update(to:by:)`), a
-/// view follows a batch of row reloads, appends and deletions of a section's
-/// last rows incrementally, in O(k log² n) for k rows
+/// view follows a batch of up to 64 row reloads, inserts, deletes and moves
+/// incrementally, in O(k log² n) for k rows, plus one pass over the view's
+/// row labels when rows are inserted, deleted or moved
 /// (`LiveView+Incremental.swift`); any other change derives the
 /// view again and diffs it with the view as it was (`SnapshotDiff`, O(n)),
 /// rows followed by their id, a row without one by its content.
@@ -75,7 +76,7 @@ public struct LiveView: Sendable {
 
     /// Moves the view to `table`'s, which `batches` (as applied, in order)
     /// made of the table the view was last moved to. A single batch of row
-    /// reloads, appends and deletions of last rows is followed incrementally;
+    /// edits (reloads, inserts, deletes, moves) is followed incrementally;
     /// anything else as `update(to:)`.
     public mutating func update(to table: Table, by batches: [Batch]) -> [Step]? {
         guard batches.count == 1, table.version == sourceVersion + 1, table.sections.count == source.count,

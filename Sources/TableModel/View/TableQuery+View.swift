@@ -199,6 +199,7 @@ struct DerivedView {
 enum ViewLabel {
     static func of(row: Int, section: Int) -> UInt64 { UInt64(section) << 32 | UInt64(row) }
     static func section(of label: UInt64) -> Int { Int(label >> 32) }
+    static func row(of label: UInt64) -> Int { Int(label & 0xFFFF_FFFF) }
 }
 
 extension Section {

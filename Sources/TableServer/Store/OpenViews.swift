@@ -10,8 +10,9 @@ import TableModel
 /// opened by its first stream and dropped with its last, so a view nobody
 /// follows costs nothing, and an idle table costs no CPU for its views. Each
 /// change of the table moves every open view (`LiveView`): a batch of row
-/// reloads (a one-row edit, by index or id), appends or deletions of a
-/// section's last rows incrementally, O(k log² n) a view for k rows; any
+/// reloads (a one-row edit, by index or id), inserts, deletes or moves
+/// incrementally, O(k log² n) a view for k rows (plus a pass over the view's
+/// labels when rows are inserted, deleted or moved); any
 /// other change by deriving the view again and diffing it with
 /// the view as it was, O(n) a view, n the table's rows. The view's streams get
 /// one `update` when the view changed, nothing when not.

@@ -77,27 +77,18 @@ format:
 # Imports are checked twice: SwiftPM refuses an import of a target outside the
 # importer's dependency closure; scripts/check-imports.py also refuses one that
 # is not a DIRECT dependency in Package.swift.
+# Every system package is installed first: the suites after the Swift tests
+# run in two lanes side by side (scripts/test-suites.sh), and two apt-gets
+# would wait on each other's lock.
 test: deps
+	scripts/install-deps.sh build python docs replicas browser container
+	scripts/browser-deps.sh
 	scripts/check-format.sh
 	scripts/check-imports.py
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error $(BUILD_FLAGS)
-	@# TableDatabaseTests start a private PostgreSQL cluster.
-	@scripts/install-deps.sh replicas
 	$(SWIFT) test --skip-build $(BUILD_FLAGS) --skip '$(CLIENT_TESTS)'
 	$(SWIFT) test --skip-build $(BUILD_FLAGS) --filter '$(CLIENT_TESTS)'
-	$(MAKE) test-openapi
-	$(MAKE) test-openapi-client
-	$(MAKE) test-redbot
-	$(MAKE) test-docs
-	$(MAKE) test-scripts
-	$(MAKE) test-schemathesis
-	$(MAKE) test-crash
-	$(MAKE) test-replicas
-	$(MAKE) test-sanitizers
-	$(MAKE) test-fuzz
-	$(MAKE) test-load
-	$(MAKE) test-browser
-	$(MAKE) container-test
+	scripts/test-suites.sh $(BIN) $(RELEASE_BIN)
 	@echo "make test: every suite passed"
 
 # Daily feedback, a few minutes on a warm machine: what make test checks first,
@@ -153,16 +144,9 @@ test-crash: build
 test-replicas: build
 	scripts/test-replicas.sh
 
-# The client library's tests stay out of the sanitizer runs: its transport is
-# FoundationNetworking's URLSession over libcurl, whose streams deliver no byte
-# under AddressSanitizer here and which leaks in its own callbacks (the
-# toolchain's code, not ours). They run in every plain `swift test`; the
-# sanitizers keep covering every server target (docs/RELIABILITY.md).
-SANITIZER_SKIP = --skip WebTableViewClientTests
-
 test-sanitizers: deps
-	scripts/test-sanitizers.sh address $(SANITIZER_SKIP)
-	scripts/test-sanitizers.sh thread $(SANITIZER_SKIP)
+	scripts/test-sanitizers.sh address
+	scripts/test-sanitizers.sh thread
 
 test-fuzz: deps
 	scripts/fuzz.sh 20

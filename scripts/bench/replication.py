@@ -5,7 +5,8 @@ on loopback with processes, no containers:
   replica (`--database`, three replicas running) and at a single server with
   `--journal DIR --fsync always`, interleaved rounds in the same run;
 - lag: writes paced at 200 and 1,000 a second to replica A; for each version,
-  the time from A's answer to the event arriving from replica C's stream;
+  the time from A's answer to the event arriving from replica C's stream, both
+  times as the kernel stamped the bytes' arrival (SO_TIMESTAMPNS);
 - reads: server CPU per `GET` of one row at a replica and at a single server.
 
 Run by bench.py (`make bench`) when the server has `serve --database`; alone, to
@@ -23,6 +24,7 @@ import re
 import shutil
 import socket
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -37,6 +39,8 @@ PG_BIN = "/usr/lib/postgresql/15/bin"
 SCRIPTS = os.path.dirname(os.path.abspath(__file__))
 ROWS = 1000
 TABLES = [f"lag{i}" for i in range(4)]
+# <linux/socket.h>; Python names it only from 3.14 on.
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 
 
 def supported(product):
@@ -147,13 +151,36 @@ def writes(product, data, postgres, work, rounds, seconds, connections=4):
     }
 
 
+def kernel_time(ancillary):
+    """The kernel's receive time of a `recvmsg` (SO_TIMESTAMPNS), in seconds."""
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+            seconds, nanoseconds = struct.unpack("qq", data[:16])
+            return seconds + nanoseconds / 1e9
+    raise RuntimeError("no receive time came with the data")
+
+
+def timestamped(connection):
+    """Asks the kernel to stamp every segment `connection` receives with its arrival time: the
+    lag is measured between two such stamps, so a Python thread scheduled late (the GIL hands
+    over every 5 ms, and 40 writer threads share it) does not count as lag."""
+    connection.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+    return connection
+
+
+def receive(connection):
+    """(bytes, the kernel's arrival time of them) from one `recvmsg`."""
+    data, ancillary, _, _ = connection.recvmsg(1 << 16, socket.CMSG_SPACE(16))
+    return data, kernel_time(ancillary) if data else None
+
+
 class EventReader(threading.Thread):
-    """Reads one table's event stream; records when each version arrived."""
+    """Reads one table's event stream; records when each version arrived (the kernel's time)."""
 
     def __init__(self, port, table, since):
         super().__init__(daemon=True)
         self.arrived = {}
-        self.connection = socket.create_connection(("127.0.0.1", port))
+        self.connection = timestamped(socket.create_connection(("127.0.0.1", port)))
         self.connection.sendall(f"GET /api/tables/{table}/events?since={since} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
         self.start()
 
@@ -161,16 +188,41 @@ class EventReader(threading.Thread):
         pending = b""
         while True:
             try:
-                data = self.connection.recv(1 << 16)
+                data, at = receive(self.connection)
             except OSError:
                 return
             if not data:
                 return
-            now = time.monotonic()
             pending += data
             for version in re.findall(rb"(?m)^id: (\d+)\r?$", pending):
-                self.arrived.setdefault(int(version), now)
+                self.arrived.setdefault(int(version), at)
             pending = pending[pending.rfind(b"\n") + 1:]
+
+    def close(self):
+        self.connection.close()
+
+
+class Writer:
+    """One kept-alive connection that POSTs and reads each answer whole, with the kernel's
+    arrival time of its last byte."""
+
+    def __init__(self, port):
+        self.connection = timestamped(socket.create_connection(("127.0.0.1", port)))
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def post(self, path, body):
+        self.connection.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        answer = b""
+        while True:
+            data, at = receive(self.connection)
+            if not data:
+                raise RuntimeError("the server closed a writer's connection")
+            answer += data
+            head, _, content = answer.partition(b"\r\n\r\n")
+            length = re.search(rb"(?im)^content-length: *(\d+)", head)
+            if length and len(content) >= int(length.group(1)):
+                return int(head.split(b" ", 2)[1]), content, at
 
     def close(self):
         self.connection.close()
@@ -179,32 +231,29 @@ class EventReader(threading.Thread):
 def paced_writes(port, rate, seconds):
     """Moves paced at `rate` a second, spread over TABLES, from enough connections that
     each write may take 40 ms without holding the next one back:
-    [(table, version, acknowledged at)], and the rate achieved."""
+    [(table, version, acknowledged at: the kernel's arrival time of the answer)], and the
+    rate achieved."""
     writers = max(8, rate // 25)
     acknowledged = []
     lock = threading.Lock()
-    start = time.monotonic() + 0.2
+    start, start_time = time.monotonic() + 0.2, time.time() + 0.2
     total = int(rate * seconds)
     failures = queue.Queue()
 
     def writer(index):
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection = Writer(port)
         for n in range(index, total, writers):
             delay = start + n / rate - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
             table = TABLES[n % len(TABLES)]
-            body = json.dumps({"to": [0, (n * 7919) % ROWS]})
-            connection.request("POST", f"/api/tables/{table}/sections/0/rows/{n % ROWS}/move", body,
-                               {"Content-Type": "application/json"})
-            response = connection.getresponse()
-            answer = response.read()
-            now = time.monotonic()
-            if response.status != 200:
-                failures.put(f"{response.status} {answer[:200]!r}")
+            body = json.dumps({"to": [0, (n * 7919) % ROWS]}).encode()
+            status, answer, at = connection.post(f"/api/tables/{table}/sections/0/rows/{n % ROWS}/move", body)
+            if status != 200:
+                failures.put(f"{status} {answer[:200]!r}")
                 return
             with lock:
-                acknowledged.append((table, json.loads(answer)["version"], now))
+                acknowledged.append((table, json.loads(answer)["version"], at))
         connection.close()
 
     threads = [threading.Thread(target=writer, args=(i,)) for i in range(writers)]
@@ -214,7 +263,7 @@ def paced_writes(port, rate, seconds):
         thread.join()
     if not failures.empty():
         raise RuntimeError(f"a paced write failed: {failures.get()}")
-    elapsed = max(at for _, _, at in acknowledged) - start
+    elapsed = max(at for _, _, at in acknowledged) - start_time
     return acknowledged, len(acknowledged) / elapsed
 
 

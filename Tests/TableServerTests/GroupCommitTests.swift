@@ -31,7 +31,8 @@ import Testing
         private let entered = DispatchSemaphore(value: 0)
         private let gate = DispatchSemaphore(value: 0)
 
-        func recordCreation(of table: Table) throws -> UInt64 { 1 }
+        func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64 { 1 }
+        func directoryKey(_ key: String) -> ChangeKey? { nil }
 
         func lookUp(_ id: String) -> Bool { false }
 

@@ -6,10 +6,13 @@ import TableModel
 /// from the snapshot), so the snapshot lists them itself.
 enum JournalDirectoryKeys {
     /// `keys` (oldest first) as a snapshot taken at `now` keeps them: those
-    /// younger than `ChangeKey.lifetime`, the latest `ChangeKey.capacity`.
+    /// younger than `ChangeKey.lifetime`, the latest `ChangeKey.capacity`,
+    /// each once (a key recorded after a snapshot's segment began may be both
+    /// in the snapshot and in a record after it).
     static func kept(_ keys: [ChangeKey], now: Int = Int(time(nil))) -> [ChangeKey] {
-        let young = keys.drop { now - $0.madeAt >= ChangeKey.lifetime }
-        return Array(young.suffix(ChangeKey.capacity))
+        var seen = Set<String>()
+        let latest = keys.reversed().filter { now - $0.madeAt < ChangeKey.lifetime && seen.insert($0.key).inserted }
+        return Array(latest.prefix(ChangeKey.capacity).reversed())
     }
 
     /// The keys a recovered journal holds, oldest first: its snapshot's, then

@@ -62,6 +62,8 @@ import Testing
             defer { journal.close() }
             #expect(recovery.records.isEmpty && recovery.snapshotTables.isEmpty)
             #expect(recovery.snapshotDirectoryKeys == [created, deleted])
+            // A key in a snapshot and in a record after it is kept once, as the latest.
+            #expect(JournalDirectoryKeys.kept([created, old, deleted, created], now: now) == [deleted, created])
         }
     }
 

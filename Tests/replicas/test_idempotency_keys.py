@@ -79,8 +79,12 @@ def test_a_create_and_a_delete_retried_at_another_replica_are_made_once(serve, p
         wait_until(lambda: server.request("GET", "/api/tables/made-once")[0] == 200, "the table is followed")
         assert server.json("/api/tables/made-once")["version"] == 0
     assert postgres.psql("SELECT count(*) FROM webtableview_tables WHERE id = 'made-once'") == "1"
-    # Deleted again: a repeat of the create still makes no table.
+    # Deleted again: a repeat of the create still makes no table, at a replica
+    # started since too.
     assert a.request("DELETE", "/api/tables/made-once")[0] == 204
-    status, _, again = b.request("POST", "/api/tables", table, headers=create)
-    assert (status, again) == (201, first)
+    c = replica(serve, postgres, tmp_path, "c")
+    for server in (b, c):
+        status, _, again = server.request("POST", "/api/tables", table, headers=create)
+        assert (status, again) == (201, first)
+    assert c.request("DELETE", "/api/tables/made-once", headers=delete)[0] == 204
     assert postgres.psql("SELECT count(*) FROM webtableview_tables WHERE id = 'made-once'") == "0"

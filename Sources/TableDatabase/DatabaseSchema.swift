@@ -12,6 +12,10 @@
 /// - `webtableview_snapshots`: the table's JSON at some versions: the one it was
 ///   created with, then one every `snapshotEvery` changes.
 /// - `webtableview_seeded`: one row once the first replica seeded the database.
+/// - `webtableview_table_keys`: the `Idempotency-Key` of each create and delete
+///   of a table made under one, with its request's fingerprint and time: written
+///   in the create's or the delete's transaction, so that a retry through any
+///   replica finds it; dropped 24 hours after (`TableDatabase.keyLifetime`).
 public enum DatabaseSchema {
     /// Serialises migrations and seeding of every replica (`pg_advisory_xact_lock`).
     static let lockKey = "7349118265"
@@ -49,6 +53,18 @@ public enum DatabaseSchema {
         // Each change row names the commit that wrote it, so a replica whose
         // connection broke during a commit can find out whether it committed.
         ["ALTER TABLE webtableview_changes ADD COLUMN commit_id bigint"],
+        // The Idempotency-Keys of creates and deletes, which outlive their
+        // table's rows (docs/API.md, "Idempotency-Key").
+        [
+            """
+            CREATE TABLE webtableview_table_keys (
+                key text PRIMARY KEY,
+                digest text NOT NULL,
+                made_at bigint NOT NULL
+            )
+            """,
+            "CREATE INDEX webtableview_table_keys_made_at ON webtableview_table_keys (made_at)",
+        ],
     ]
 
     /// The schema version this build writes.

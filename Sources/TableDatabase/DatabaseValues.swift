@@ -8,6 +8,9 @@ public struct DatabaseOptions: Sendable {
     public var connectTimeout = 5
     /// Changes between two snapshots of a table.
     public var snapshotEvery = 1_000
+    /// Seconds the `Idempotency-Key` of a create or a delete is kept
+    /// (docs/API.md, "Idempotency-Key": 24 hours).
+    public var keyLifetime = 24 * 60 * 60
 
     public init(url: String) {
         self.url = url
@@ -59,7 +62,23 @@ public enum DatabaseEdit: Sendable {
     case nothing
     /// The changes, for the versions after the latest, in order.
     case changes([[UInt8]])
-    case deletion
+    /// The table's deletion, with the `Idempotency-Key` of the request when it sent one.
+    case deletion(StoredKey?)
+}
+
+/// The `Idempotency-Key` of a create or a delete, as `webtableview_table_keys`
+/// holds it: the key, the fingerprint of its request, and when it was made
+/// (seconds since 1970).
+public struct StoredKey: Sendable, Equatable {
+    public var key: String
+    public var digest: String
+    public var madeAt: Int
+
+    public init(key: String, digest: String, madeAt: Int) {
+        self.key = key
+        self.digest = digest
+        self.madeAt = madeAt
+    }
 }
 
 /// A `LISTEN`ing connection: used by one thread (the replica's follower).

@@ -20,6 +20,9 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
         /// The connection broke while a commit was under way, and whether it
         /// committed could not be found out in time: it may have, or not.
         case outcomeUnknown
+        /// The `Idempotency-Key` of a create or a delete was recorded
+        /// meanwhile, through another replica: nothing was made.
+        case keyTaken
     }
 
     public var kind: Kind

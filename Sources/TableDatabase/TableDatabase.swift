@@ -104,15 +104,18 @@ public final class TableDatabase: Sendable {
     // MARK: Edits
 
     /// Adds a table at its version; answers its incarnation, or nil when a
-    /// table of that id exists.
+    /// table of that id exists. With `key` (the request's `Idempotency-Key`),
+    /// records the key in the same transaction (`insertKey`): throws
+    /// `.keyTaken`, and adds nothing, when it is there already.
     /// When the connection breaks during its `COMMIT`, finds out whether it
     /// committed (`outcome(of:_:)`).
-    public func create(_ id: String, version: Int, json: [UInt8]) throws -> Int64? {
+    public func create(_ id: String, version: Int, json: [UInt8], key: StoredKey? = nil) throws -> Int64? {
         var made: (backend: Int32, incarnation: Int64)?
         do {
             return try pool.transaction { connection in
                 let incarnation = try Self.insertTable(id, version: version, json: json, on: connection)
                 if let incarnation {
+                    if let key { try insertKey(key, on: connection) }
                     try connection.query(
                         "SELECT pg_notify($1, $2)", [DatabaseSchema.channel, TableNotice(id: id, version: -1).payload])
                     made = (connection.backendPID, incarnation)
@@ -165,8 +168,9 @@ public final class TableDatabase: Sendable {
                 try jsons.isEmpty
                 ? isCurrent(id, incarnation: incarnation, version: version)
                 : appendIfCurrent(id, incarnation: incarnation, version: version, commit: commit, jsons)
-        case .deletion:
-            committed = try deleteIfCurrent(id, incarnation: incarnation, version: version)
+        case .deletion(let key):
+            // A keyed deletion writes its key too: under the row's lock.
+            committed = try key == nil && deleteIfCurrent(id, incarnation: incarnation, version: version)
         }
         if !committed { try lockedEdit(id, incarnation: incarnation, version: version, commit: commit, body) }
     }
@@ -307,12 +311,45 @@ public final class TableDatabase: Sendable {
                 SELECT pg_notify($3, $4)
                 """,
                 [id, "\(next)", DatabaseSchema.channel, TableNotice(id: id, version: next).payload])
-        case .deletion:
+        case .deletion(let key):
             try connection.query("DELETE FROM webtableview_tables WHERE id = $1", [id])
+            if let key { try insertKey(key, on: connection) }
             try connection.query(
                 "SELECT pg_notify($1, $2)", [DatabaseSchema.channel, TableNotice(id: id, version: -1).payload])
         }
         return edit
+    }
+
+    // MARK: Keys of creates and deletes
+
+    /// The `Idempotency-Key` `key` of a create or a delete, when it is kept.
+    public func storedKey(_ key: String) throws -> StoredKey? {
+        let row = try pool.withConnection { connection in
+            try connection.query(
+                "SELECT digest, made_at FROM webtableview_table_keys WHERE key = $1", [key], prepared: "table_key"
+            ).first
+        }
+        guard let row else { return nil }
+        guard let digest = row[0], let madeAt = Int(row[1] ?? "") else {
+            throw DatabaseError(.inconsistent, "a key row without its digest or time")
+        }
+        return StoredKey(key: key, digest: digest, madeAt: madeAt)
+    }
+
+    /// Records `key` in the transaction on `connection`, after dropping the
+    /// keys older than `options.keyLifetime`; throws `.keyTaken` when a kept
+    /// key of that name is there (recorded through another replica meanwhile).
+    func insertKey(_ key: StoredKey, on connection: PostgresConnection) throws {
+        try connection.query(
+            "DELETE FROM webtableview_table_keys WHERE made_at <= $1", ["\(key.madeAt - options.keyLifetime)"])
+        let inserted = try connection.query(
+            """
+            INSERT INTO webtableview_table_keys (key, digest, made_at) VALUES ($1, $2, $3)
+            ON CONFLICT (key) DO NOTHING RETURNING key
+            """,
+            [key.key, key.digest, "\(key.madeAt)"])
+        guard inserted.isEmpty else { return }
+        throw DatabaseError(.keyTaken, "Idempotency-Key \(key.key) was recorded through another replica meanwhile")
     }
 
     static func missing(_ id: String) -> DatabaseError {

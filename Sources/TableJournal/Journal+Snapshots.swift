@@ -1,4 +1,5 @@
 import Dispatch
+import TableModel
 
 extension Journal {
     /// Takes a snapshot now, on the background queue, and waits for it: moves to a
@@ -43,8 +44,11 @@ extension Journal {
         }
         let segment = try rotate()
         let tables = source()
-        let listed = writer.withLock { $0.nextSequence - 1 }
-        let snapshot = JournalSnapshot(segment: segment, listedSequence: listed, tables: tables)
+        let (listed, keys) = writer.withLock { state in
+            state.directoryKeys = JournalDirectoryKeys.kept(state.directoryKeys)
+            return (state.nextSequence - 1, state.directoryKeys)
+        }
+        let snapshot = JournalSnapshot(segment: segment, listedSequence: listed, tables: tables, directoryKeys: keys)
         let size = try snapshot.write(in: directory)
         let listing = try directory.list()
         for number in listing.segments where number < segment { try JournalFile.remove(directory.segmentPath(number)) }

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TableModel
 
 /// A write-ahead journal of every change to the server's tables, with background
 /// snapshots that let it trim itself.
@@ -33,6 +34,10 @@ public final class Journal: Sendable {
         var recordsSinceSnapshot: Int
         var bytesSinceSnapshot: Int
         var snapshotSource: (@Sendable () -> [SnapshotTable])?
+        /// The `Idempotency-Key`s of the creates and deletes recorded (or
+        /// recovered), oldest first: the next snapshot keeps them, since no
+        /// table does (`JournalSnapshot.directoryKeys`).
+        var directoryKeys: [ChangeKey] = []
         var snapshotRunning = false
         /// Set when a write could not be undone or a flush failed: the journal takes no more records.
         var failure: JournalError?
@@ -65,7 +70,8 @@ public final class Journal: Sendable {
             let writer = Writer(
                 file: file, segment: nextSegment, segmentSize: JournalFrame.segmentMagic.count,
                 nextSequence: recovery.lastSequence + 1,
-                recordsSinceSnapshot: recovery.records.count, bytesSinceSnapshot: recovery.recordBytes)
+                recordsSinceSnapshot: recovery.records.count, bytesSinceSnapshot: recovery.recordBytes,
+                directoryKeys: JournalDirectoryKeys.recovered(recovery))
             let journal = Journal(
                 writer: writer, directory: directory, options: options, lockFile: lockFile, report: report)
             return (journal, recovery)
@@ -111,6 +117,7 @@ public final class Journal: Sendable {
             state.appended += UInt64(frame.count)
             state.recordsSinceSnapshot += 1
             state.bytesSinceSnapshot += frame.count
+            if let key = entry.directoryKey { state.directoryKeys.append(key) }
             return (state.nextSequence - 1, state.appended, claimSnapshot(&state))
         }
         if options.fsync == .always { try flush(upTo: position) }

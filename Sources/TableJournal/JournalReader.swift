@@ -25,6 +25,7 @@ struct JournalReader {
             }
             recovery.hasSnapshot = true
             recovery.snapshotTables = snapshot.tables
+            recovery.snapshotDirectoryKeys = snapshot.directoryKeys
             recovery.listedSequence = snapshot.listedSequence
             base = latest
         }

@@ -6,15 +6,26 @@ import TableModel
 /// Payloads are JSON: `{"create": Table}` (the Table document of docs/FORMAT.md, with its
 /// `version`), `{"table": "t", "changes": [{"version": 8, "batch": {...}}, ...]}`
 /// (the changes as `/changes` publishes them, each with the `Idempotency-Key`
-/// it was made under when it was: `ChangeKey`), or `{"delete": "t"}`.
+/// it was made under when it was: `ChangeKey`), or `{"delete": "t"}`. A create
+/// or a delete made under an `Idempotency-Key` carries it as a second member,
+/// `"idempotency"`.
 public enum JournalRecord: Sendable, Equatable {
-    /// A table added (`POST /api/tables`, or a seed table at start-up), at its version.
-    case create(Table)
+    /// A table added (`POST /api/tables`, or a seed table at start-up), at its
+    /// version, with the key of the request that created it.
+    case create(Table, key: ChangeKey? = nil)
     /// One request's changes to a table, in order: one for a batch or a PATCH,
     /// several for a snapshot `PUT`. One record, so they are kept or lost together.
     case changes(tableID: String, [JournalChange])
-    /// A table deleted.
-    case delete(tableID: String)
+    /// A table deleted, with the key of the request that deleted it.
+    case delete(tableID: String, key: ChangeKey? = nil)
+
+    /// The `Idempotency-Key` of a create or a delete.
+    var directoryKey: ChangeKey? {
+        switch self {
+        case .create(_, let key), .delete(_, let key): key
+        case .changes: nil
+        }
+    }
 }
 
 /// One applied batch and the version it made: replaying `batch` with
@@ -35,14 +46,18 @@ public struct JournalChange: Sendable, Equatable {
 /// A record encoded for writing.
 public struct JournalEntry: Sendable {
     let payload: [UInt8]
+    /// The `Idempotency-Key` of a create or a delete, which the journal keeps
+    /// for its snapshots (`Journal.Writer.directoryKeys`).
+    let directoryKey: ChangeKey?
 
-    /// A table added, at its version.
-    public static func create(_ table: Table) -> JournalEntry {
+    /// A table added, at its version, under `key` when the request sent one.
+    public static func create(_ table: Table, key: ChangeKey? = nil) -> JournalEntry {
         var writer = JSONWriter(reservingCapacity: table.estimatedJSONCount)
         writer.beginObject()
         writer.key("create"); table.writeJSON(to: &writer)
+        if let key { writer.key("idempotency"); key.writeJSON(to: &writer) }
         writer.endObject()
-        return JournalEntry(payload: writer.bytes)
+        return JournalEntry(payload: writer.bytes, directoryKey: key)
     }
 
     /// Changes to table `tableID`, each already encoded as `{"version", "batch"}`
@@ -54,22 +69,23 @@ public struct JournalEntry: Sendable {
         writer.key("changes")
         writer.array { writer in for json in changeJSON { writer.rawValue(json) } }
         writer.endObject()
-        return JournalEntry(payload: writer.bytes)
+        return JournalEntry(payload: writer.bytes, directoryKey: nil)
     }
 
-    /// A table deleted.
-    public static func delete(tableID: String) -> JournalEntry {
+    /// A table deleted, under `key` when the request sent one.
+    public static func delete(tableID: String, key: ChangeKey? = nil) -> JournalEntry {
         var writer = JSONWriter()
         writer.beginObject()
         writer.key("delete"); writer.string(tableID)
+        if let key { writer.key("idempotency"); key.writeJSON(to: &writer) }
         writer.endObject()
-        return JournalEntry(payload: writer.bytes)
+        return JournalEntry(payload: writer.bytes, directoryKey: key)
     }
 
     /// `record`, encoded.
     public init(_ record: JournalRecord) {
         switch record {
-        case .create(let table): self = .create(table)
+        case .create(let table, let key): self = .create(table, key: key)
         case .changes(let id, let changes):
             self = .changes(
                 tableID: id,
@@ -77,12 +93,13 @@ public struct JournalEntry: Sendable {
                     let json = change.batch.changeJSONBytes(version: change.version)
                     return change.key?.appended(to: json) ?? json
                 })
-        case .delete(let id): self = .delete(tableID: id)
+        case .delete(let id, let key): self = .delete(tableID: id, key: key)
         }
     }
 
-    private init(payload: [UInt8]) {
+    private init(payload: [UInt8], directoryKey: ChangeKey?) {
         self.payload = payload
+        self.directoryKey = directoryKey
     }
 }
 
@@ -90,10 +107,11 @@ extension JournalRecord {
     /// Decodes a record's payload; `.damaged` when it is not a record this journal writes.
     init(payload: ArraySlice<UInt8>) throws(JournalError) {
         guard case .object(let object) = try Self.parse(payload) else { throw Self.malformed("not an object") }
-        if let table = object["create"], object.members.count == 1 {
-            self = .create(try Self.table(from: table))
-        } else if case .string(let id) = object["delete"], object.members.count == 1 {
-            self = .delete(tableID: id)
+        let key = try Self.directoryKey(in: object)
+        if let table = object["create"], object.members.count == (key == nil ? 1 : 2) {
+            self = .create(try Self.table(from: table), key: key)
+        } else if case .string(let id) = object["delete"], object.members.count == (key == nil ? 1 : 2) {
+            self = .delete(tableID: id, key: key)
         } else if case .string(let id) = object["table"], case .array(let values) = object["changes"],
             object.members.count == 2, !values.isEmpty
         {
@@ -109,6 +127,16 @@ extension JournalRecord {
             self = .changes(tableID: id, changes)
         } else {
             throw Self.malformed("unknown record")
+        }
+    }
+
+    /// The `"idempotency"` member of a create or a delete, when it has one.
+    private static func directoryKey(in object: JSONObject) throws(JournalError) -> ChangeKey? {
+        guard let value = object["idempotency"] else { return nil }
+        do throws(ValidationError) {
+            return try ChangeKey(from: value)
+        } catch {
+            throw malformed("idempotency: \(firstIssue(error))")
         }
     }
 

@@ -24,17 +24,25 @@ public protocol JournalReplayTarget {
     mutating func remove(tableID id: String)
     /// Remembers the `Idempotency-Key`s a snapshot kept for table `id`, just restored.
     mutating func restoreKeys(_ keys: [SnapshotKey], ofTable id: String) throws(JournalError)
+    /// Remembers the `Idempotency-Key` of a create or a delete (from a
+    /// snapshot or a record), whether or not its table is still there.
+    mutating func restoreDirectoryKey(_ key: ChangeKey)
 }
 
 extension JournalReplayTarget {
     /// Keys are not kept (`RecoveredTables`).
     public mutating func restoreKeys(_ keys: [SnapshotKey], ofTable id: String) throws(JournalError) {}
+
+    /// Keys are not kept (`RecoveredTables`).
+    public mutating func restoreDirectoryKey(_ key: ChangeKey) {}
 }
 
 /// What a journal held at start-up: its latest snapshot and the intact records after it.
 public struct JournalRecovery: Sendable {
     /// The latest snapshot's tables, in creation order; empty without a snapshot.
     public var snapshotTables: [SnapshotTable] = []
+    /// The `Idempotency-Key`s of creates and deletes the snapshot kept, oldest first.
+    public var snapshotDirectoryKeys: [ChangeKey] = []
     /// True when a snapshot was found (even one of no table).
     public var hasSnapshot = false
     /// The snapshot's `listedSequence` (0 without one).
@@ -64,7 +72,11 @@ public struct JournalRecovery: Sendable {
     /// while the snapshot was being taken, and is skipped. Anything else that does
     /// not fit — changes that skip a version, a table created twice — is an error,
     /// not a guess.
+    ///
+    /// The keys of creates and deletes are handed over first, the snapshot's
+    /// then each record's, whatever became of their tables.
     public func replay<Target: JournalReplayTarget>(into target: inout Target) throws(JournalError) {
+        for key in JournalDirectoryKeys.recovered(self) { target.restoreDirectoryKey(key) }
         var known: [String: (sequence: UInt64, version: Int)] = [:]
         for entry in snapshotTables {
             try target.restore(entry.table, sequence: entry.sequence)
@@ -74,7 +86,7 @@ public struct JournalRecovery: Sendable {
         for entry in records {
             let sequence = entry.sequence
             switch entry.record {
-            case .create(let table):
+            case .create(let table, _):
                 if let current = known[table.id] {
                     if sequence <= current.sequence { continue }
                     throw inconsistent(sequence, "creates table \"\(table.id)\", which exists")
@@ -94,7 +106,7 @@ public struct JournalRecovery: Sendable {
                 }
                 try target.apply(changes, toTable: id, sequence: sequence)
                 known[id] = (sequence, current.version + changes.count)
-            case .delete(let id):
+            case .delete(let id, _):
                 guard let current = known[id], sequence > current.sequence else { continue }
                 target.remove(tableID: id)
                 known[id] = nil

@@ -40,7 +40,9 @@ public struct SnapshotKey: Sendable, Equatable {
 /// `segment` and later that a table's copy does not already hold (see
 /// `JournalRecovery.replay(into:)`).
 ///
-/// File: the snapshot magic, a header frame `{"segment", "listed", "tables"}`,
+/// File: the snapshot magic, a header frame `{"segment", "listed", "tables"}`
+/// (with `"keys": [ChangeKey]`, the keys of creates and deletes
+/// (`directoryKeys`), when there are any),
 /// then one frame per table (sequence = the table's): its Table document, or
 /// `{"table": Table, "keys": [{"idempotency", "version", "changes"}]}` when it
 /// has keys (each change as a JSON string of its bytes, kept exactly).
@@ -48,6 +50,8 @@ struct JournalSnapshot: Sendable {
     var segment: Int
     var listedSequence: UInt64
     var tables: [SnapshotTable]
+    /// The `Idempotency-Key`s of creates and deletes still kept, oldest first.
+    var directoryKeys: [ChangeKey] = []
 
     /// Writes the snapshot beside its final name, flushes it, then renames it into
     /// place, so that a snapshot file is either complete or absent. Answers its size.
@@ -63,6 +67,10 @@ struct JournalSnapshot: Sendable {
             writer.key("segment"); writer.integer(segment)
             writer.key("listed"); writer.integer(Int(listedSequence))
             writer.key("tables"); writer.integer(tables.count)
+            if !directoryKeys.isEmpty {
+                writer.key("keys")
+                writer.array { writer in for key in directoryKeys { key.writeJSON(to: &writer) } }
+            }
             writer.endObject()
             let header = try JournalFrame.Prepared(payload: writer.bytes).sealed(sequence: listedSequence)
             try file.write(header)
@@ -105,6 +113,17 @@ struct JournalSnapshot: Sendable {
         guard case .object(let header) = try JournalRecord.parse(bytes[headerFrame.payload]),
             case .integer(let segment) = header["segment"], case .integer(let count) = header["tables"], count >= 0
         else { throw damaged("unreadable header") }
+        var directoryKeys: [ChangeKey] = []
+        if let keys = header["keys"] {
+            guard case .array(let values) = keys else { throw damaged("unreadable keys") }
+            for value in values {
+                do throws(ValidationError) {
+                    directoryKeys.append(try ChangeKey(from: value))
+                } catch {
+                    throw damaged("unreadable key")
+                }
+            }
+        }
         var tables: [SnapshotTable] = []
         for _ in 0..<count {
             let frame = try nextFrame()
@@ -115,7 +134,8 @@ struct JournalSnapshot: Sendable {
             )
         }
         guard offset == bytes.count else { throw damaged("\(bytes.count - offset) bytes after the last table") }
-        return JournalSnapshot(segment: segment, listedSequence: headerFrame.sequence, tables: tables)
+        return JournalSnapshot(
+            segment: segment, listedSequence: headerFrame.sequence, tables: tables, directoryKeys: directoryKeys)
     }
 }
 

@@ -70,7 +70,7 @@ import Testing
             let database = try TableDatabase(options: options)
             let first = try #require(try database.create("t", version: 0, json: Array("{}".utf8)))
             #expect(try database.create("t", version: 0, json: Array("{}".utf8)) == nil)
-            try database.edit("t", incarnation: first, version: 0) { _ in .deletion }
+            try database.edit("t", incarnation: first, version: 0) { _ in .deletion(nil) }
             #expect(try database.head(of: "t") == nil)
             let second = try #require(try database.create("t", version: 0, json: Array("{}".utf8)))
             #expect(second > first)
@@ -167,6 +167,43 @@ import Testing
         }
     }
 
+    @Test func theKeyOfACreateOrADeleteOutlivesItsTableAndIsFoundByAnotherReplica() throws {
+        try withDatabase { options in
+            let a = try TableDatabase(options: options)
+            let b = try TableDatabase(options: options)
+            let now = 1_795_000_000
+            let created = StoredKey(key: "c", digest: "aa", madeAt: now)
+            let incarnation = try #require(try a.create("t", version: 0, json: Array("{}".utf8), key: created))
+            #expect(try b.storedKey("c") == created)
+            #expect(try b.storedKey("d") == nil)
+            // The same key again, through another replica: refused, nothing made.
+            let taken = #expect(throws: DatabaseError.self) {
+                try b.create("u", version: 0, json: Array("{}".utf8), key: created)
+            }
+            #expect(taken?.kind == .keyTaken)
+            #expect(try b.head(of: "u") == nil)
+            let deleted = StoredKey(key: "d", digest: "bb", madeAt: now + 1)
+            try b.edit("t", incarnation: incarnation, version: 0) { _ in .deletion(deleted) }
+            #expect(try a.head(of: "t") == nil)
+            // The keys outlive the table's rows; a replica opened later finds them.
+            let reopened = try TableDatabase(options: options)
+            #expect(try reopened.storedKey("c") == created)
+            #expect(try reopened.storedKey("d") == deleted)
+            // A keyed deletion whose key is taken deletes nothing.
+            let again = try #require(try a.create("t", version: 0, json: Array("{}".utf8)))
+            let refused = #expect(throws: DatabaseError.self) {
+                try a.edit("t", incarnation: again, version: 0) { _ in .deletion(deleted) }
+            }
+            #expect(refused?.kind == .keyTaken)
+            #expect(try a.head(of: "t")?.incarnation == again)
+            // A key written after the others' lifetime drops them, and takes a dropped name.
+            let later = StoredKey(key: "c", digest: "cc", madeAt: now + 1 + options.keyLifetime)
+            #expect(try a.create("v", version: 0, json: Array("{}".utf8), key: later) != nil)
+            #expect(try b.storedKey("c") == later)
+            #expect(try b.storedKey("d") == nil)
+        }
+    }
+
     @Test func aRefusalOnAnOldVersionIsJudgedAgainOnTheLatest() throws {
         try withDatabase { options in
             let a = try TableDatabase(options: options)
@@ -260,7 +297,7 @@ import Testing
             let notices = try database.listen()
             let incarnation = try #require(try database.create("t", version: 0, json: Array("{}".utf8)))
             try database.edit("t", incarnation: incarnation, version: 0) { _ in .changes([change(1), change(2)]) }
-            try database.edit("t", incarnation: incarnation, version: 2) { _ in .deletion }
+            try database.edit("t", incarnation: incarnation, version: 2) { _ in .deletion(nil) }
             var heard: [TableNotice] = []
             let deadline = ContinuousClock.now + .seconds(10)
             while heard.count < 3 && ContinuousClock.now < deadline {

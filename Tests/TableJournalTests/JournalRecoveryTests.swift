@@ -35,6 +35,38 @@ import Testing
         return records
     }
 
+    @Test func theKeysOfCreatesAndDeletesComeBackAndASnapshotKeepsTheYoungOnes() throws {
+        try withJournalDirectory { directory in
+            let now = Int(Date().timeIntervalSince1970)
+            let created = ChangeKey(key: "c", digest: "aa", madeAt: now)
+            let deleted = ChangeKey(key: "d", digest: "bb", madeAt: now)
+            let old = ChangeKey(key: "old", digest: "cc", madeAt: now - ChangeKey.lifetime - 1)
+            let records: [JournalRecord] = [
+                .delete(tableID: "u", key: old), .create(journalTable("t"), key: created),
+                .delete(tableID: "t", key: deleted),
+            ]
+            do {
+                let (journal, _) = try Journal.open(journalOptions(directory))
+                for record in records { try journal.append(JournalEntry(record)) }
+                journal.close()
+            }
+            do {
+                let (journal, recovery) = try Journal.open(journalOptions(directory))
+                #expect(recovery.records.map(\.record) == records)
+                // No table is left: the snapshot alone keeps the keys.
+                journal.start { [] }
+                try journal.snapshot()
+                journal.close()
+            }
+            let (journal, recovery) = try Journal.open(journalOptions(directory))
+            defer { journal.close() }
+            #expect(recovery.records.isEmpty && recovery.snapshotTables.isEmpty)
+            #expect(recovery.snapshotDirectoryKeys == [created, deleted])
+            // A key in a snapshot and in a record after it is kept once, as the latest.
+            #expect(JournalDirectoryKeys.kept([created, old, deleted, created], now: now) == [deleted, created])
+        }
+    }
+
     @Test func recordsComeBackAsWritten() throws {
         try withJournalDirectory { directory in
             let records = try writeFourRecords(directory)

@@ -31,7 +31,8 @@ import Testing
         private let entered = DispatchSemaphore(value: 0)
         private let gate = DispatchSemaphore(value: 0)
 
-        func recordCreation(of table: Table) throws -> UInt64 { 1 }
+        func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64 { 1 }
+        func directoryKey(_ key: String) -> ChangeKey? { nil }
 
         func lookUp(_ id: String) -> Bool { false }
 
@@ -69,18 +70,14 @@ import Testing
         try store.create(Table(id: "t", sections: [Section(id: "s", rows: [])]))
     }
 
-    /// Inserts a row on its own thread; `answer` is the version or the error.
-    final class Insert: Sendable {
+    /// Makes an edit on its own thread; `answer` is the version or the error.
+    final class Edit: Sendable {
         let answer = Mutex<Result<Int, any Error>?>(nil)
         private let done = DispatchSemaphore(value: 0)
 
-        init(_ store: TableStore, text: String, ifMatch: String? = nil, key: IdempotentRequest? = nil) {
+        init(_ make: @escaping @Sendable () throws -> Int) {
             Thread.detachNewThread { [self] in
-                let result = Result {
-                    try store.apply("t", ifMatch: ifMatch, key: key) { _ in
-                        Batch(insertRows: [.init(at: TableIndexPath(0, 0), row: Row(id: text, text: text))])
-                    }.version
-                }
+                let result = Result { try make() }
                 answer.withLock { $0 = result }
                 done.signal()
             }
@@ -92,6 +89,15 @@ import Testing
             }
             done.signal()
             return answer.withLock { $0! }
+        }
+    }
+
+    /// Inserts a row with id and text `text` on its own thread.
+    func insert(text: String, ifMatch: String? = nil, key: IdempotentRequest? = nil) -> Edit {
+        Edit { [store] in
+            try store.apply("t", ifMatch: ifMatch, key: key) { _ in
+                Batch(insertRows: [.init(at: TableIndexPath(0, 0), row: Row(id: text, text: text))])
+            }.version
         }
     }
 
@@ -111,14 +117,14 @@ import Testing
     }
 
     @Test func editsQueuedBehindACommitAreRecordedTogetherOnTheTip() throws {
-        let first = Insert(store, text: "a")
+        let first = insert(text: "a")
         try log.awaitRecord()
         // Queued behind "a", not committed yet: If-Match is judged on version 1.
-        let onTip = Insert(store, text: "b", ifMatch: "\"1\"")
+        let onTip = insert(text: "b", ifMatch: "\"1\"")
         try awaitQueued(1)
-        let stale = Insert(store, text: "stale", ifMatch: "\"0\"")
+        let stale = insert(text: "stale", ifMatch: "\"0\"")
         try awaitQueued(2)
-        let last = Insert(store, text: "c")
+        let last = insert(text: "c")
         try awaitQueued(3)
         // Nothing is made while the commit is in flight.
         #expect(try store.table("t").version == 0)
@@ -142,9 +148,9 @@ import Testing
     /// its answer and nothing more is recorded.
     @Test func aKeyInFlightIsInUseAndARepeatAfterItsCommitIsAnsweredAsTheFirst() throws {
         let key = IdempotentRequest(key: "k", digest: "d", madeAt: IdempotencyKeys.now())
-        let first = Insert(store, text: "a", key: key)
+        let first = insert(text: "a", key: key)
         try log.awaitRecord()
-        let racing = Insert(store, text: "a", key: key)
+        let racing = insert(text: "a", key: key)
         try awaitQueued(1)
         log.release()
         #expect(try first.wait().get() == 1)
@@ -154,7 +160,7 @@ import Testing
         #expect(throws: TableServerError.self) { try raced.get() }
         if case .failure(let error) = raced { #expect((error as? TableServerError)?.type == "idempotency-key-in-use") }
 
-        let repeated = Insert(store, text: "a", key: key)
+        let repeated = insert(text: "a", key: key)
         try log.awaitRecord()
         log.release()
         guard case .failure(let error) = try repeated.wait(), let answer = (error as? IdempotentRepeat)?.answer else {
@@ -166,14 +172,32 @@ import Testing
         #expect(try rowIDs() == ["a"])
     }
 
+    /// The key of a table's delete still committing makes another delete with
+    /// it `409` `idempotency-key-in-use` at once; once the table is deleted, a
+    /// repeat is answered as the first, and the log sees no second record.
+    @Test func aDeletesKeyInFlightIsInUseAndARepeatIsAnsweredOnceTheTableIsGone() throws {
+        let key = IdempotentRequest(key: "d", digest: "delete", madeAt: IdempotencyKeys.now())
+        let first = Edit { [store] in
+            try store.delete("t", ifMatch: nil, key: key)
+            return 0
+        }
+        try log.awaitRecord()
+        let racing = #expect(throws: TableServerError.self) { try store.delete("t", ifMatch: nil, key: key) }
+        #expect(racing?.type == "idempotency-key-in-use")
+        log.release()
+        #expect(try first.wait().get() == 0)
+        #expect(throws: IdempotentRepeat.self) { try store.delete("t", ifMatch: nil, key: key) }
+        #expect(throws: TableServerError.self) { try store.table("t") }
+    }
+
     @Test func aFailedRecordAnswersAndMakesNothingOfItsGroupOrBehindIt() throws {
-        let kept = Insert(store, text: "kept")
+        let kept = insert(text: "kept")
         try log.awaitRecord()
         log.release()
         #expect(try kept.wait().get() == 1)
-        let first = Insert(store, text: "a")
+        let first = insert(text: "a")
         try log.awaitRecord()
-        let queued = [Insert(store, text: "b", ifMatch: "\"2\""), Insert(store, text: "c")]
+        let queued = [insert(text: "b", ifMatch: "\"2\""), insert(text: "c")]
         try awaitQueued(2)
         log.failing.store(true, ordering: .releasing)
         log.release()
@@ -186,7 +210,7 @@ import Testing
         #expect(try store.changes("t", since: 0).changes?.map(\.version) == [1])
         // Nothing waits any more; the next edit takes version 2.
         log.failing.store(false, ordering: .releasing)
-        let next = Insert(store, text: "d")
+        let next = insert(text: "d")
         try log.awaitRecord()
         log.release()
         #expect(try next.wait().get() == 2)

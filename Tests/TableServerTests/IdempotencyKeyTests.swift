@@ -10,8 +10,9 @@ import Testing
 
 /// `Idempotency-Key` on edits (docs/API.md, "Idempotency-Key"): a repeat is
 /// answered with the first answer and made once; the key with another request
-/// is 422; a malformed key is 400; keys survive a restart from the journal, and
-/// a key another replica committed is found after catching up with the log.
+/// is 422; a malformed key is 400; creates, deletes and PATCHes take keys too;
+/// keys survive a restart from the journal (and its snapshots), and a key
+/// another replica committed is found after catching up with the log.
 @Suite struct IdempotencyKeyTests {
     static let insert = #"{"insertRows": [{"at": [0, 0], "row": {"text": "once"}}]}"#
 
@@ -63,7 +64,7 @@ import Testing
         }
     }
 
-    @Test func malformedKeysAre400AndKeysOnRoutesThatRefuseThemToo() throws {
+    @Test func malformedKeysAre400() throws {
         try withServer(.inProcess) { client in
             for key in ["", String(repeating: "k", count: 256), "caf\u{e9}", "a b"] {
                 let response = try client.request(
@@ -71,9 +72,9 @@ import Testing
                 #expect(response.status == 400, "\(key)")
                 #expect(try response.json["type"]?.string == "idempotency-key-malformed")
             }
-            let delete = try client.request(.DELETE, "/api/tables/t", headers: headers(key: "d"))
+            let delete = try client.request(.DELETE, "/api/tables/t", headers: headers(key: "a b"))
             #expect(delete.status == 400)
-            #expect(try delete.json["type"]?.string == "idempotency-key-unsupported")
+            #expect(try delete.json["type"]?.string == "idempotency-key-malformed")
             #expect(try version(client) == 0)
         }
     }
@@ -104,6 +105,142 @@ import Testing
             let again = try client.request(.PUT, "/api/tables/t", headers: headers(key: "s"), body: body(snapshot))
             #expect(again.status == 200 && again.body == first.body)
             #expect(try client.request(.GET, "/api/tables/t").json["sections"]?[0]?["rows"]?.array?.count == 2)
+        }
+    }
+
+    static let create = #"{"id": "n", "sections": [{"id": "s", "rows": [{"id": "r", "text": "new"}]}]}"#
+
+    func tableCount(_ client: TestClient) throws -> Int? {
+        try client.request(.GET, "/api/tables").json["tables"]?.array?.count
+    }
+
+    @Test func aCreateIsMadeOnceAndAnsweredAgainAfterItsTableIsGone() throws {
+        try withServer(.inProcess) { client in
+            let first = try client.request(.POST, "/api/tables", headers: headers(key: "c"), body: body(Self.create))
+            #expect(first.status == 201)
+            _ = try client.request(.POST, "/api/tables/n/batch", headers: jsonHeaders, body: body(Self.insert))
+            let again = try client.request(.POST, "/api/tables", headers: headers(key: "c"), body: body(Self.create))
+            #expect(again.status == 201 && again.body == first.body)
+            #expect(again.headers["ETag"] == first.headers["ETag"])
+            #expect(again.headers["Location"] == "/api/tables/n")
+            #expect(try version(client, "n") == 1)
+            // Deleted since: the repeat is still the first answer, and makes no table.
+            #expect(try client.request(.DELETE, "/api/tables/n").status == 204)
+            let afterDelete = try client.request(
+                .POST, "/api/tables", headers: headers(key: "c"), body: body(Self.create))
+            #expect(afterDelete.status == 201 && afterDelete.body == first.body)
+            #expect(try client.request(.GET, "/api/tables/n").status == 404)
+            // The key with another body, and with a delete, is 422; nothing is made.
+            let other = #"{"id": "o", "sections": []}"#
+            let reused = try client.request(.POST, "/api/tables", headers: headers(key: "c"), body: body(other))
+            #expect(reused.status == 422)
+            #expect(try reused.json["type"]?.string == "idempotency-key-reused")
+            #expect(try client.request(.DELETE, "/api/tables/t", headers: headers(key: "c")).status == 422)
+            #expect(try tableCount(client) == 1)
+        }
+    }
+
+    @Test func aDeleteIsMadeOnceAndDoesNotReachANewIncarnation() throws {
+        try withServer(.inProcess) { client in
+            let first = try client.request(.DELETE, "/api/tables/t", headers: headers(key: "d"))
+            #expect(first.status == 204)
+            let again = try client.request(.DELETE, "/api/tables/t", headers: headers(key: "d"))
+            #expect(again.status == 204)
+            // Created again under the same id: a repeat of the delete leaves it.
+            let recreate = #"{"id": "t", "sections": [{"rows": [{"text": "new"}]}]}"#
+            #expect(try client.request(.POST, "/api/tables", headers: jsonHeaders, body: body(recreate)).status == 201)
+            #expect(try client.request(.DELETE, "/api/tables/t", headers: headers(key: "d")).status == 204)
+            #expect(try version(client) == 0)
+            // A refused delete is not remembered: judged again.
+            var stale = headers(key: "e")
+            stale.set("If-Match", "\"9\"")
+            #expect(try client.request(.DELETE, "/api/tables/t", headers: stale).status == 412)
+            #expect(try client.request(.DELETE, "/api/tables/t", headers: headers(key: "e")).status == 204)
+            #expect(try client.request(.GET, "/api/tables/t").status == 404)
+        }
+    }
+
+    @Test func aPatchIsMadeOnce() throws {
+        try withServer(.inProcess) { client in
+            let patch = #"{"title": "Once"}"#
+            let first = try client.request(.PATCH, "/api/tables/t", headers: headers(key: "p"), body: body(patch))
+            #expect(first.status == 200)
+            let again = try client.request(.PATCH, "/api/tables/t", headers: headers(key: "p"), body: body(patch))
+            #expect(again.status == 200 && again.body == first.body)
+            #expect(again.headers["ETag"] == first.headers["ETag"])
+            #expect(try client.request(.GET, "/api/tables/t/changes?since=0").json["changes"]?.array?.count == 1)
+            let other = try client.request(
+                .PATCH, "/api/tables/t", headers: headers(key: "p"), body: body(#"{"title": "Twice"}"#))
+            #expect(other.status == 422)
+            #expect(try version(client) == 1)
+            // Edited since: the repeat answers the table as it is now, and makes nothing.
+            _ = try client.request(.POST, "/api/tables/t/batch", headers: jsonHeaders, body: body(Self.insert))
+            let later = try client.request(.PATCH, "/api/tables/t", headers: headers(key: "p"), body: body(patch))
+            #expect(later.status == 200 && later.headers["ETag"] == "\"2\"")
+            #expect(try later.json["title"]?.string == "Once" && later.json["version"]?.int == 2)
+            #expect(try version(client) == 2)
+        }
+    }
+
+    @Test func keysOfCreatesAndDeletesSurviveRestartsAndSnapshots() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("idem-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = { (snapshotEvery: Int) in
+            { (options: inout ServerOptions) in
+                var journal = JournalOptions(directory: directory)
+                journal.snapshotEveryRecords = snapshotEvery
+                options.journal = journal
+            }
+        }
+        let created: TestResponse
+        do {
+            let server = try makeServer(configure: journal(1_000))
+            let client = TestClient(router: server.router)
+            created = try client.request(.POST, "/api/tables", headers: headers(key: "c"), body: body(Self.create))
+            #expect(created.status == 201)
+            #expect(try client.request(.DELETE, "/api/tables/n", headers: headers(key: "d")).status == 204)
+            server.shutdown()
+        }
+        // Restarted from the records; then a snapshot drops them (no table holds the keys).
+        do {
+            let server = try makeServer(tables: [], configure: journal(1))
+            let client = TestClient(router: server.router)
+            let again = try client.request(.POST, "/api/tables", headers: headers(key: "c"), body: body(Self.create))
+            #expect(again.status == 201 && again.body == created.body)
+            #expect(try client.request(.GET, "/api/tables/n").status == 404)
+            #expect(try client.request(.DELETE, "/api/tables/n", headers: headers(key: "d")).status == 204)
+            #expect(try tableCount(client) == 1)
+            try editUntilNoSegmentHolds("\"key\":\"c\"", in: directory, through: client)
+            server.shutdown()
+        }
+        let server = try makeServer(tables: [], configure: journal(1_000))
+        defer { server.shutdown() }
+        let client = TestClient(router: server.router)
+        let again = try client.request(.POST, "/api/tables", headers: headers(key: "c"), body: body(Self.create))
+        #expect(again.status == 201 && again.body == created.body)
+        #expect(try client.request(.GET, "/api/tables/n").status == 404)
+        #expect(try client.request(.DELETE, "/api/tables/n", headers: headers(key: "d")).status == 204)
+        #expect(try client.request(.DELETE, "/api/tables/t", headers: headers(key: "d")).status == 422)
+        #expect(try tableCount(client) == 1)
+    }
+
+    /// Edits table "t" on (each record may start a snapshot) until a snapshot
+    /// was taken after the record holding `text` and no journal segment in
+    /// `directory` holds it any more.
+    func editUntilNoSegmentHolds(_ text: String, in directory: String, through client: TestClient) throws {
+        func segmentsHold() throws -> Bool {
+            try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wtj") }.contains {
+                // A snapshot may remove the segment meanwhile.
+                let bytes = try? Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent($0))
+                return bytes?.range(of: Data(text.utf8)) != nil
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try segmentsHold() {
+            guard ContinuousClock.now < deadline else { Issue.record("no snapshot dropped the record"); return }
+            let made = try client.request(
+                .POST, "/api/tables/t/sections/0/rows", headers: jsonHeaders, body: body(#"{"row": {}}"#))
+            #expect(made.status == 200)
         }
     }
 
@@ -148,24 +285,7 @@ import Testing
             let client = TestClient(router: server.router)
             first = try client.request(
                 .POST, "/api/tables/t/batch", headers: headers(key: "kept-by-snapshot"), body: body(Self.insert))
-            // Edit on (each record may start a snapshot) until a snapshot holds
-            // the keyed edit and no segment holds its record any more.
-            let deadline = ContinuousClock.now + .seconds(10)
-            func segmentsHoldTheKey() throws -> Bool {
-                try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wtj") }.contains
-                {
-                    // A snapshot may remove the segment meanwhile.
-                    let bytes = try? Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent($0))
-                    return bytes?.range(of: Data("kept-by-snapshot".utf8)) != nil
-                }
-            }
-            while try segmentsHoldTheKey() {
-                guard ContinuousClock.now < deadline else { Issue.record("no snapshot dropped the record"); break }
-                let made = try client.request(
-                    .POST, "/api/tables/t/sections/0/rows", headers: jsonHeaders, body: body(#"{"row": {}}"#))
-                #expect(made.status == 200)
-                Thread.sleep(forTimeInterval: 0.01)
-            }
+            try editUntilNoSegmentHolds("kept-by-snapshot", in: directory, through: client)
             server.shutdown()
         }
         let server = try makeServer(tables: [], configure: options)
@@ -189,7 +309,8 @@ import Testing
         init(committedElsewhere: LoggedChange) { self.committedElsewhere = committedElsewhere }
 
         var commitsInGroups: Bool { true }
-        func recordCreation(of table: Table) throws -> UInt64 { 1 }
+        func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64 { 1 }
+        func directoryKey(_ key: String) -> ChangeKey? { nil }
         func lookUp(_ id: String) -> Bool { false }
 
         func recordEdit(

@@ -1,5 +1,6 @@
 """`Idempotency-Key` across replicas (docs/API.md, "Idempotency-Key"): the key
-is stored with its change in PostgreSQL, so a retry at another replica — one
+is stored with its change in PostgreSQL (a create's or a delete's in a table of
+keys of its own), so a retry at another replica — one
 that was running, or one started after the change's row was trimmed behind a
 snapshot — is answered with the first answer and not made again."""
 
@@ -52,3 +53,38 @@ def test_a_replica_started_after_the_change_was_trimmed_knows_its_key(serve, pos
     assert (status, again) == (200, first)
     assert json.loads(again)["version"] == version
     assert b.json("/api/tables/t")["version"] == latest
+
+
+def test_a_create_and_a_delete_retried_at_another_replica_are_made_once(serve, postgres, tmp_path):
+    a = replica(serve, postgres, tmp_path, "a")
+    b = replica(serve, postgres, tmp_path, "b")
+    table = {"id": "made-once", "sections": [{"rows": [{"text": "a"}]}]}
+    create = {"Idempotency-Key": "create-once"}
+    status, headers, first = a.request("POST", "/api/tables", table, headers=create)
+    assert status == 201, first
+    status, again_headers, again = b.request("POST", "/api/tables", table, headers=create)
+    assert (status, again, again_headers["etag"]) == (201, first, headers["etag"])
+    delete = {"Idempotency-Key": "delete-once"}
+    assert b.request("DELETE", "/api/tables/made-once", headers=delete)[0] == 204
+    # Created again: a repeat of the create or of the delete, at either
+    # replica, answers as the first and leaves the new incarnation alone.
+    wait_until(lambda: a.request("GET", "/api/tables/made-once")[0] == 404, "a follows the deletion")
+    assert a.request("POST", "/api/tables", table)[0] == 201
+    assert a.request("DELETE", "/api/tables/made-once", headers=delete)[0] == 204
+    status, _, again = b.request("POST", "/api/tables", table, headers=create)
+    assert (status, again) == (201, first)
+    status, _, body = b.request("POST", "/api/tables", {"id": "other"}, headers=create)
+    assert status == 422 and json.loads(body)["type"] == "idempotency-key-reused", body
+    for server in (a, b):
+        wait_until(lambda: server.request("GET", "/api/tables/made-once")[0] == 200, "the table is followed")
+        assert server.json("/api/tables/made-once")["version"] == 0
+    assert postgres.psql("SELECT count(*) FROM webtableview_tables WHERE id = 'made-once'") == "1"
+    # Deleted again: a repeat of the create still makes no table, at a replica
+    # started since too.
+    assert a.request("DELETE", "/api/tables/made-once")[0] == 204
+    c = replica(serve, postgres, tmp_path, "c")
+    for server in (b, c):
+        status, _, again = server.request("POST", "/api/tables", table, headers=create)
+        assert (status, again) == (201, first)
+    assert c.request("DELETE", "/api/tables/made-once", headers=delete)[0] == 204
+    assert postgres.psql("SELECT count(*) FROM webtableview_tables WHERE id = 'made-once'") == "0"

@@ -18,6 +18,13 @@ public struct ChangeKey: Sendable, Equatable {
     /// one change.
     public var firstVersion: Int?
 
+    /// How long a key is kept after its edit, in seconds: 24 hours
+    /// (docs/API.md, "Idempotency-Key").
+    public static let lifetime = 24 * 60 * 60
+    /// How many keys a table keeps, and how many the creates and deletes of
+    /// tables keep together.
+    public static let capacity = 10_000
+
     public init(key: String, digest: String, madeAt: Int, firstVersion: Int? = nil) {
         self.key = key
         self.digest = digest

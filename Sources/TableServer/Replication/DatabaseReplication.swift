@@ -93,15 +93,17 @@ final class DatabaseReplication: TableLog {
         guard isReady else { throw TableServerError.storageUnavailable("PostgreSQL is out of reach; reconnecting") }
     }
 
-    func recordCreation(of table: Table) throws -> UInt64 {
+    func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64 {
         try requireReady()
         var writer = JSONWriter()
         table.writeJSON(to: &writer)
         let created: Int64?
         do {
-            created = try database.create(table.id, version: table.version, json: writer.bytes)
+            created = try database.create(table.id, version: table.version, json: writer.bytes, key: key?.stored)
         } catch let error as DatabaseError where error.kind == .outcomeUnknown {
             throw TableServerError.outcomeUnknown(error.message)
+        } catch let error as DatabaseError where error.kind == .keyTaken {
+            throw TableServerError.idempotencyKeyInUse(key?.key ?? "")
         }
         guard let incarnation = created else { throw TableServerError.tableExists(table.id) }
         return UInt64(incarnation)
@@ -113,6 +115,7 @@ final class DatabaseReplication: TableLog {
     ) throws -> UInt64 {
         try requireReady()
         var committed = version
+        var deletedUnder: ChangeKey?
         do {
             try database.edit(id, incarnation: Int64(mark), version: version) { missed in
                 let logged = try edit(missed.map { LoggedChange(version: $0.version, json: $0.json) })
@@ -121,7 +124,9 @@ final class DatabaseReplication: TableLog {
                 case .changes(let changes):
                     committed = (missed.last?.version ?? version) + changes.count
                     return .changes(changes)
-                case .deletion: return .deletion
+                case .deletion(let key):
+                    deletedUnder = key
+                    return .deletion(key?.stored)
                 }
             }
         } catch let error as DatabaseError {
@@ -134,6 +139,8 @@ final class DatabaseReplication: TableLog {
                 throw TableServerError.storageUnavailable("this replica is loading \"\(id)\" again")
             case .outcomeUnknown:
                 throw TableServerError.outcomeUnknown(error.message)
+            case .keyTaken:
+                throw TableServerError.idempotencyKeyInUse(deletedUnder?.key ?? "")
             case .unavailable, .rejected, .statement, .inconsistent:
                 throw TableServerError.storageUnavailable(error.message)
             }
@@ -154,6 +161,16 @@ final class DatabaseReplication: TableLog {
             throw TableServerError.storageUnavailable(error.message)
         }
         return true
+    }
+
+    /// Looks the key of a create or a delete up in the database.
+    func directoryKey(_ key: String) throws -> ChangeKey? {
+        try requireReady()
+        do {
+            return try database.storedKey(key).map { ChangeKey(key: $0.key, digest: $0.digest, madeAt: $0.madeAt) }
+        } catch let error as DatabaseError {
+            throw TableServerError.storageUnavailable(error.message)
+        }
     }
 
     // MARK: Following
@@ -295,5 +312,12 @@ final class DatabaseReplication: TableLog {
                 logger.warning("database: snapshot of \"\(id)\" at version \(version) failed: \(error)")
             }
         }
+    }
+}
+
+extension ChangeKey {
+    /// The key as the database keeps the key of a create or a delete.
+    var stored: StoredKey {
+        StoredKey(key: key, digest: digest, madeAt: madeAt)
     }
 }

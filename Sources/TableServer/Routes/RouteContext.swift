@@ -96,29 +96,16 @@ struct RouteBuilder {
         }
     }
 
-    /// Whether an edit route takes an `Idempotency-Key` (docs/API.md, "Idempotency-Key").
-    enum KeyUse {
-        /// Its handler hands the key to the store; a repeat is answered with
-        /// the first answer (`IdempotentRepeat`).
-        case honoured
-        /// A request with a key is refused (400), so that none is ignored.
-        case refused
-    }
-
     /// An edit: refused from another site unless its origin is allowed, and
-    /// needs the token when one is configured.
+    /// needs the token when one is configured. Its handler hands the request's
+    /// `Idempotency-Key` to the store; a repeat is answered with the first
+    /// answer (`IdempotentRepeat`), unless the handler answers it itself.
     mutating func edit(
         _ method: HTTPMethod,
         _ pattern: String,
-        keys: KeyUse = .honoured,
         _ edit: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
         let handler: @Sendable (HTTPRequest) throws -> HTTPResponse = { request in
-            if keys == .refused, request.headers["Idempotency-Key"] != nil {
-                throw TableServerError.badRequest(
-                    type: "idempotency-key-unsupported",
-                    detail: "\(method.rawValue) \(pattern) does not take an Idempotency-Key: send it without one")
-            }
             do {
                 return try edit(request)
             } catch let repeated as IdempotentRepeat {

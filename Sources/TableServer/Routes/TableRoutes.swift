@@ -9,11 +9,11 @@ struct TableRoutes: RouteCollection {
 
     func register(on routes: inout RouteBuilder) {
         routes.read("/api/tables", listTables)
-        routes.edit(.POST, "/api/tables", keys: .refused, createTable)
+        routes.edit(.POST, "/api/tables", createTable)
         routes.read("/api/tables/{t}", getTable)
         routes.edit(.PUT, "/api/tables/{t}", replaceTable)
-        routes.edit(.PATCH, "/api/tables/{t}", keys: .refused, updateProperties)
-        routes.edit(.DELETE, "/api/tables/{t}", keys: .refused, deleteTable)
+        routes.edit(.PATCH, "/api/tables/{t}", updateProperties)
+        routes.edit(.DELETE, "/api/tables/{t}", deleteTable)
     }
 
     func listTables(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -43,7 +43,14 @@ struct TableRoutes: RouteCollection {
                 try ModelDecoder.table(from: value, limits: limits)
             }
         }
-        let created = try store.create(table)
+        var created = table
+        created.version = 0
+        do {
+            try store.create(created, key: request.idempotencyKey())
+        } catch is IdempotentRepeat {
+            // Created under this key before, from this very body: the same table
+            // is answered again, whatever became of it since.
+        }
         var response = Respond.json(status: 201, version: created.version) { created.writeJSON(to: &$0) }
         response.headers.set("Location", "/api/tables/\(created.id)")
         return response
@@ -102,16 +109,28 @@ struct TableRoutes: RouteCollection {
         let properties = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.properties(from: value, limits: limits)
         }
-        let table = try store.apply(request.tableID, ifMatch: request.ifMatch) { _ in
-            Batch(properties: properties)
-        } answer: { _, table in
-            table
+        let table: Table
+        do {
+            table = try store.apply(request.tableID, ifMatch: request.ifMatch, key: request.idempotencyKey()) { _ in
+                Batch(properties: properties)
+            } answer: { _, table in
+                table
+            }
+        } catch is IdempotentRepeat {
+            // Made before under this key. The answer is the whole table, which is
+            // not kept per version: the table as it is now, the first answer
+            // again unless the table was edited since (docs/API.md, "Idempotency-Key").
+            table = try store.table(request.tableID)
         }
         return Respond.json(version: table.version) { table.writeJSON(to: &$0) }
     }
 
     func deleteTable(_ request: HTTPRequest) throws -> HTTPResponse {
-        try store.delete(request.tableID, ifMatch: request.ifMatch)
+        do {
+            try store.delete(request.tableID, ifMatch: request.ifMatch, key: request.idempotencyKey())
+        } catch is IdempotentRepeat {
+            // Deleted under this key before: answered as then.
+        }
         return HTTPResponse(status: 204)
     }
 }

@@ -129,7 +129,7 @@ struct GroupCommit: Sendable {
             switch staged.logged(under: edit.key) {
             case .nothing: break
             case .changes(let more): changes += more
-            case .deletion: return .deletion
+            case .deletion(let key): return .deletion(key)
             }
         }
         return changes.isEmpty ? .nothing : .changes(changes)

@@ -65,9 +65,9 @@ struct IdempotentRequest: Sendable {
 /// or follows (`ChangeKey`); lives in the table's `TableHandle.State`.
 struct IdempotencyKeys: Sendable {
     /// How long a key is kept, in seconds: 24 hours.
-    static let lifetime = 24 * 60 * 60
+    static let lifetime = ChangeKey.lifetime
     /// How many keys a table keeps.
-    static let capacity = 10_000
+    static let capacity = ChangeKey.capacity
 
     /// What a repeat of a key's edit answers: its changes, as the first answer
     /// carried them.
@@ -181,8 +181,10 @@ extension TableHandle.State {
 }
 
 extension StagedEdit {
-    /// What the log records for it, the last change carrying `key` (`ChangeKey`).
+    /// What the log records for it, the last change (or the deletion)
+    /// carrying `key` (`ChangeKey`).
     func logged(under key: IdempotentRequest?) -> LoggedEdit {
+        if case .deletion = self { return .deletion(key?.changeKey()) }
         guard let key, case .changes(var changes) = logged, let last = changes.indices.last else { return logged }
         let firstVersion: Int? = if case .steps(let steps) = self { steps.first?.table.version } else { nil }
         changes[last] = key.changeKey(firstVersion: firstVersion).appended(to: changes[last])

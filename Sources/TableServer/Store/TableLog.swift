@@ -16,9 +16,12 @@ protocol TableLog: Sendable {
     /// flushes and records under the table's lock.
     var commitsInGroups: Bool { get }
 
-    /// Records a new table at its version; answers the log's mark for the table
-    /// (kept in `TableHandle.State.logMark` and handed back to `recordEdit`).
-    func recordCreation(of table: Table) throws -> UInt64
+    /// Records a new table at its version, with the `Idempotency-Key` of the
+    /// request that creates it; answers the log's mark for the table (kept in
+    /// `TableHandle.State.logMark` and handed back to `recordEdit`). A log
+    /// shared with other replicas throws `idempotencyKeyInUse` when one of
+    /// them recorded `key` meanwhile.
+    func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64
 
     /// Records one edit of table `id`, which this server holds at `version`
     /// with `mark`. Calls `edit` with the changes the log holds after `version`
@@ -40,6 +43,11 @@ protocol TableLog: Sendable {
     /// created, deleted or re-created through one of them. Answers whether
     /// the log is shared (the journal: false, nothing to look up).
     func lookUp(_ id: String) throws -> Bool
+
+    /// The `Idempotency-Key` `key` of a create or a delete made through
+    /// another replica, when the log is shared and keeps it (the journal: nil,
+    /// this server knows every key it recorded).
+    func directoryKey(_ key: String) throws -> ChangeKey?
 }
 
 /// What one edit does, validated against a table without changing it: the
@@ -66,7 +74,7 @@ enum StagedEdit: Sendable {
         case .steps(let steps):
             steps.isEmpty ? .nothing : .changes(steps.map { $0.batch.changeJSONBytes(version: $0.table.version) })
         case .deletion:
-            .deletion
+            .deletion(nil)
         }
     }
 }
@@ -88,8 +96,8 @@ enum LoggedEdit: Sendable {
     case nothing
     /// Changes to the table, each `{"version", "batch"}` as `/changes` publishes it.
     case changes([[UInt8]])
-    /// The table's deletion.
-    case deletion
+    /// The table's deletion, with the `Idempotency-Key` of its request.
+    case deletion(ChangeKey?)
 }
 
 /// One change as a log holds it: the table's version after it and its
@@ -106,8 +114,10 @@ extension Journal: TableLog {
 
     func lookUp(_ id: String) -> Bool { false }
 
-    func recordCreation(of table: Table) throws -> UInt64 {
-        try append(.create(table))
+    func directoryKey(_ key: String) -> ChangeKey? { nil }
+
+    func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64 {
+        try append(.create(table, key: key))
     }
 
     func recordEdit(
@@ -117,7 +127,7 @@ extension Journal: TableLog {
         switch try edit([]) {
         case .nothing: mark
         case .changes(let changes): try append(.changes(tableID: id, changeJSON: changes))
-        case .deletion: try append(.delete(tableID: id))
+        case .deletion(let key): try append(.delete(tableID: id, key: key))
         }
     }
 }

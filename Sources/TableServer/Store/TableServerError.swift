@@ -59,6 +59,16 @@ extension TableServerError {
         default: false
         }
     }
+
+    /// Whether a create or a delete refused with it may have been made
+    /// through another replica under the same key meanwhile: the table is
+    /// there (a create) or gone (a delete), or the key was taken.
+    var mayBeMadeElsewhere: Bool {
+        switch self {
+        case .tableNotFound, .tableGone, .tableExists, .idempotencyKeyInUse: true
+        default: false
+        }
+    }
 }
 
 extension Error {

@@ -57,6 +57,10 @@ extension TableStore {
             }
         }
 
+        func restoreDirectoryKey(_ key: ChangeKey) {
+            store.rememberDirectoryKey(key)
+        }
+
         func remove(tableID id: String) {
             guard let handle = try? store.handle(id) else { return }
             try? handle.withState { TableHandle.markDeleted(&$0) }

@@ -31,6 +31,8 @@ final class TableStore: Sendable {
     let log: (any TableLog)?
     /// Reads waiting for a table's version (`Min-Version`).
     let versionWaiters = VersionWaiters()
+    /// The `Idempotency-Key`s of creates and deletes.
+    let directoryKeys = Mutex(DirectoryKeys())
 
     init(
         history: Int, historyBytes: Int = .max, maxTables: Int = .max,
@@ -61,12 +63,15 @@ final class TableStore: Sendable {
     }
 
     /// Adds a table at version 0; refused when the id is in use or when the
-    /// server holds `maxTables` already.
+    /// server holds `maxTables` already. With `key`, made at most once
+    /// (`makeOnce`): the log records the key with the table.
     @discardableResult
-    func create(_ table: Table) throws -> Table {
+    func create(_ table: Table, key: IdempotentRequest? = nil) throws -> Table {
         var table = table
         table.version = 0
-        try insert(table, limit: maxTables) { try log?.recordCreation(of: table) ?? 0 }
+        try makeOnce(key) {
+            try insert(table, limit: maxTables) { try log?.recordCreation(of: table, key: key?.changeKey()) ?? 0 }
+        }
         return table
     }
 
@@ -98,10 +103,14 @@ final class TableStore: Sendable {
 
     /// Deletes a table: recorded, and marked deleted so no later edit reaches it,
     /// under its lock; then taken out of the directory and its streams ended.
-    func delete(_ id: String, ifMatch: String?) throws {
-        _ = try edit(id) { table in
-            try Self.checkPrecondition(ifMatch, version: table.version)
-            return .deletion
+    /// With `key`, made at most once (`makeOnce`): the log records the key
+    /// with the deletion.
+    func delete(_ id: String, ifMatch: String?, key: IdempotentRequest? = nil) throws {
+        try makeOnce(key) {
+            _ = try edit(id, key: key) { table in
+                try Self.checkPrecondition(ifMatch, version: table.version)
+                return .deletion
+            }
         }
     }
 

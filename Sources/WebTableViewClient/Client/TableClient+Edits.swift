@@ -131,17 +131,17 @@ extension TableClient {
         var body = JSONWriter()
         properties.writeJSON(to: &body)
         return try ClientDecoding.table(
-            try await json(.edit("PATCH", Self.tablePath(id), body.bytes, ifMatch: ifMatch, keyed: false)))
+            try await json(.edit("PATCH", Self.tablePath(id), body.bytes, ifMatch: ifMatch)))
     }
 
     /// `POST /api/tables`: a new table; `409 table-exists` when its id is in use.
     public func createTable(_ table: Table) async throws(TableClientError) {
-        _ = try await perform(.edit("POST", "/api/tables", table.jsonBytes, ifMatch: nil, keyed: false))
+        _ = try await perform(.edit("POST", "/api/tables", table.jsonBytes, ifMatch: nil))
     }
 
     /// `DELETE /api/tables/{t}`: its event streams get `deleted`.
     public func deleteTable(_ id: String, ifMatch: Int? = nil) async throws(TableClientError) {
-        _ = try await perform(.edit("DELETE", Self.tablePath(id), ifMatch: ifMatch, keyed: false))
+        _ = try await perform(.edit("DELETE", Self.tablePath(id), ifMatch: ifMatch))
     }
 
     static func rowPath(_ id: String, _ indexPath: TableIndexPath) -> String {

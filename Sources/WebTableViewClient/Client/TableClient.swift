@@ -8,7 +8,7 @@ import FoundationNetworking
 /// The server's API as typed calls (docs/API.md): reads of tables, sections and
 /// rows, and every edit, each answering the change the server published.
 ///
-/// Every edit of a table's content carries an `Idempotency-Key` made for it and
+/// Every edit carries an `Idempotency-Key` made for it and
 /// sent again, unchanged, on each of its retries, so the server applies it once
 /// however often the answer is lost (docs/API.md, "Idempotency-Key"); `ifMatch`
 /// sends `If-Match` with the version named. Failures
@@ -44,19 +44,15 @@ public struct TableClient: Sendable {
         var query: [URLQueryItem] = []
         var body: [UInt8]?
         var ifMatch: Int?
-        /// Whether an edit is sent with an `Idempotency-Key`: every edit the
-        /// server takes one on (not a table's create, `PATCH` or delete).
-        var keyed = true
 
         static func edit(
-            _ method: String, _ path: String, _ body: [UInt8]? = nil, animation: String? = nil, ifMatch: Int?,
-            keyed: Bool = true
+            _ method: String, _ path: String, _ body: [UInt8]? = nil, animation: String? = nil, ifMatch: Int?
         )
             -> Call
         {
             Call(
                 method: method, path: path, query: animation.map { [URLQueryItem(name: "animation", value: $0)] } ?? [],
-                body: body, ifMatch: ifMatch, keyed: keyed)
+                body: body, ifMatch: ifMatch)
         }
     }
 
@@ -73,17 +69,13 @@ public struct TableClient: Sendable {
 
     /// Sends `call`, retrying as `retry` says, and answers a 2xx answer; every
     /// other status is thrown as its problem. Edits are the calls with a method
-    /// other than GET and HEAD: each keyed one gets its `Idempotency-Key` here,
-    /// once. A keyed edit is sent again, with its key, after any `503`
-    /// (`outcome-unknown` too), a `409` `idempotency-key-in-use` or a
-    /// connection that failed or was cut: the server answers a repeat with the
-    /// first answer and does not make it again. An edit without a key is sent
-    /// again only when it cannot have been applied — a connection that was
-    /// never made, or a `503` whose problem says it was not made
-    /// (docs/CLIENT.md).
+    /// other than GET and HEAD: each gets its `Idempotency-Key` here, once,
+    /// and is sent again, with its key, after any `503` (`outcome-unknown`
+    /// too), a `409` `idempotency-key-in-use` or a connection that failed or
+    /// was cut: the server answers a repeat with the first answer and does not
+    /// make it again (docs/CLIENT.md).
     func perform(_ call: Call) async throws(TableClientError) -> HTTPAnswer {
         let isEdit = call.method != "GET" && call.method != "HEAD"
-        let keyed = isEdit && call.keyed
         var request = URLRequest(url: url(call.path, query: call.query))
         request.httpMethod = call.method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -92,7 +84,7 @@ public struct TableClient: Sendable {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         if let version = call.ifMatch { request.setValue("\"\(version)\"", forHTTPHeaderField: "If-Match") }
-        if keyed { request.setValue(UUID().uuidString, forHTTPHeaderField: "Idempotency-Key") }
+        if isEdit { request.setValue(UUID().uuidString, forHTTPHeaderField: "Idempotency-Key") }
         if isEdit, let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         var attempt = 1
         while true {
@@ -100,7 +92,7 @@ public struct TableClient: Sendable {
             do {
                 answer = try await transport.send(request)
             } catch {
-                guard attempt < retry.attempts, !Task.isCancelled, !isEdit || keyed || Self.wasNeverSent(error) else {
+                guard attempt < retry.attempts, !Task.isCancelled else {
                     throw .unreachable(String(describing: error))
                 }
                 try await pause(retry.delay(after: attempt))
@@ -108,11 +100,9 @@ public struct TableClient: Sendable {
                 continue
             }
             if (200..<300).contains(answer.status) { return answer }
-            let problem = answer.status == 503 || answer.status == 409 ? TableProblem(answer).kind : nil
             let retried =
                 answer.status == 503
-                ? !isEdit || keyed || problem?.wasNotMade == true
-                : keyed && problem == .other("idempotency-key-in-use")
+                || (isEdit && answer.status == 409 && TableProblem(answer).kind == .other("idempotency-key-in-use"))
             if retried, attempt < retry.attempts {
                 try await pause(retry.delay(after: attempt, retryAfter: answer.retryAfter))
                 attempt += 1
@@ -120,12 +110,6 @@ public struct TableClient: Sendable {
             }
             throw .problem(TableProblem(answer))
         }
-    }
-
-    /// Whether `error` says the request never reached the server.
-    private static func wasNeverSent(_ error: any Error) -> Bool {
-        guard let error = error as? URLError else { return false }
-        return [.cannotConnectToHost, .cannotFindHost, .dnsLookupFailed].contains(error.code)
     }
 
     private func pause(_ delay: Duration) async throws(TableClientError) {

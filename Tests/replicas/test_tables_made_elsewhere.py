@@ -56,3 +56,20 @@ def test_an_edit_of_a_table_recreated_elsewhere_goes_to_the_new_one(serve, postg
         status, _, body = a.request("GET", f"/api/tables/{table}", headers={"Min-Version": "1"})
         rows = [row["text"] for row in json.loads(body)["sections"][0]["rows"]]
         assert status == 200 and rows == ["new", "b"], rows
+
+
+def test_a_create_right_after_a_delete_elsewhere_is_made(serve, postgres, tmp_path):
+    a, b = start_replicas(serve, postgres, tmp_path, 2)
+    for n in range(20):
+        table = f"reborn{n}"
+        assert a.request("POST", "/api/tables", {"id": table, **EMPTY})[0] == 201
+        assert b.request("GET", f"/api/tables/{table}", headers={"Min-Version": "0"})[0] == 200
+        assert a.request("DELETE", f"/api/tables/{table}")[0] == 204
+        status, _, body = b.request("POST", "/api/tables", {"id": table, "sections": [{"rows": [{"text": "b"}]}]})
+        assert status == 201, body
+        status, _, body = a.request("GET", f"/api/tables/{table}", headers={"Min-Version": "0"})
+        rows = [row["text"] for row in json.loads(body)["sections"][0]["rows"]]
+        assert status == 200 and rows == ["b"], body
+        # A table that is there in PostgreSQL too stays 409 at every replica.
+        assert a.request("POST", "/api/tables", {"id": table, **EMPTY})[0] == 409
+        assert b.request("POST", "/api/tables", {"id": table, **EMPTY})[0] == 409

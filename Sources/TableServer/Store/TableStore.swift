@@ -65,12 +65,28 @@ final class TableStore: Sendable {
     /// Adds a table at version 0; refused when the id is in use or when the
     /// server holds `maxTables` already. With `key`, made at most once
     /// (`makeOnce`): the log records the key with the table.
+    ///
+    /// A table this server holds may have been deleted through another
+    /// replica: before it answers `tableExists`, the create asks the log
+    /// (`TableLog.lookUp`), as an edit does before a 404 (docs/API.md,
+    /// "Replicas").
     @discardableResult
     func create(_ table: Table, key: IdempotentRequest? = nil) throws -> Table {
         var table = table
         table.version = 0
+        let made = table
+        let insertIt = { [self] in
+            try insert(made, limit: maxTables) { try log?.recordCreation(of: made, key: key?.changeKey()) ?? 0 }
+        }
         try makeOnce(key) {
-            try insert(table, limit: maxTables) { try log?.recordCreation(of: table, key: key?.changeKey()) ?? 0 }
+            do {
+                try insertIt()
+            } catch TableServerError.tableExists(let id) {
+                guard let log, try Self.storageErrors({ try log.lookUp(id) }) else {
+                    throw TableServerError.tableExists(id)
+                }
+                try insertIt()
+            }
         }
         return table
     }

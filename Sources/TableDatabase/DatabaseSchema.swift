@@ -1,3 +1,5 @@
+import Glibc
+
 /// The tables WebTableView keeps in PostgreSQL, and the migrations that make
 /// them. Every statement of the product is in this target (docs/ARCHITECTURE.md).
 ///
@@ -71,28 +73,76 @@ public enum DatabaseSchema {
     public static var version: Int { migrations.count }
 
     /// The channel replicas `LISTEN` on. A notification is only a hint; its
-    /// payload is `"table-id:version"` (well under PostgreSQL's 8,000 bytes).
+    /// payload is `TableNotice.payload`, under PostgreSQL's 8,000 bytes.
     static let channel = "webtableview"
 }
 
 /// What a notification says: table `id` reached `version` (-1: it was created
-/// or deleted; look it up).
+/// or deleted; look it up). An edit's notice also carries, when they fit,
+/// the table's incarnation and the changes that made `version` (`carried`):
+/// a replica that holds the version before them applies them without asking
+/// the database (docs/SCALING.md, "Following").
 public struct TableNotice: Sendable, Equatable {
     public var id: String
     public var version: Int
+    /// The incarnation, and the changes up to `version`, in order; nil when
+    /// the notice carries none.
+    public var carried: (incarnation: Int64, changes: [[UInt8]])?
+
+    /// The most a payload holds with the changes it carries; a notice whose
+    /// changes would make it longer carries none. PostgreSQL refuses a
+    /// payload of 8,000 bytes or more.
+    public static let payloadLimit = 7_000
 
     public init(id: String, version: Int) {
         self.id = id
         self.version = version
     }
 
-    /// `"id:version"`; ids never hold a colon, so the last one splits.
-    public var payload: String { "\(id):\(version)" }
+    /// Whether notices carry changes. `WEBTABLEVIEW_ABLATE` naming
+    /// `notice-changes` in the environment turns it off, so that `make bench`
+    /// measures what it buys: every replica then reads every change by query.
+    static let carriesChanges = !(getenv("WEBTABLEVIEW_ABLATE").map { String(cString: $0) } ?? "")
+        .split(separator: ",").contains("notice-changes")
+
+    /// The notice of `changes`, the last of which is `version`: with them
+    /// when the payload stays within `payloadLimit` and none holds a line
+    /// break (changes are compact JSON, which never does).
+    public init(id: String, version: Int, incarnation: Int64, changes: [[UInt8]]) {
+        self.init(id: id, version: version)
+        let size = "\(id):\(version)\n\(incarnation)".utf8.count + changes.reduce(0) { $0 + 1 + $1.count }
+        guard Self.carriesChanges, !changes.isEmpty, size <= Self.payloadLimit,
+            !changes.contains(where: { $0.contains(0x0A) })
+        else { return }
+        carried = (incarnation, changes)
+    }
+
+    /// `"id:version"` (ids never hold a colon, so the last one splits), then,
+    /// when it carries changes, a line with the incarnation and a line with
+    /// each change.
+    public var payload: String {
+        var text = "\(id):\(version)"
+        if let carried {
+            text += "\n\(carried.incarnation)"
+            for change in carried.changes { text += "\n" + String(decoding: change, as: UTF8.self) }
+        }
+        return text
+    }
 
     public init?(payload: String) {
-        guard let colon = payload.lastIndex(of: ":"), let version = Int(payload[payload.index(after: colon)...]) else {
+        let lines = payload.split(separator: "\n", omittingEmptySubsequences: false)
+        let head = lines[0]
+        guard let colon = head.lastIndex(of: ":"), let version = Int(head[head.index(after: colon)...]) else {
             return nil
         }
-        self.init(id: String(payload[..<colon]), version: version)
+        self.init(id: String(head[..<colon]), version: version)
+        guard lines.count > 1 else { return }
+        guard lines.count > 2, let incarnation = Int64(lines[1]) else { return nil }
+        carried = (incarnation, lines.dropFirst(2).map { Array($0.utf8) })
+    }
+
+    public static func == (a: TableNotice, b: TableNotice) -> Bool {
+        a.id == b.id && a.version == b.version && a.carried?.incarnation == b.carried?.incarnation
+            && a.carried?.changes == b.carried?.changes
     }
 }

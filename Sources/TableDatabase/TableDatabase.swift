@@ -224,7 +224,7 @@ public final class TableDatabase: Sendable {
         let next = version + jsons.count
         var parameters: [String?] = [
             id, "\(incarnation)", "\(version)", "\(next)", DatabaseSchema.channel,
-            TableNotice(id: id, version: next).payload, "\(commit)",
+            TableNotice(id: id, version: next, incarnation: incarnation, changes: jsons).payload, "\(commit)",
         ]
         for (offset, json) in jsons.enumerated() {
             parameters.append("\(version + 1 + offset)")
@@ -310,7 +310,10 @@ public final class TableDatabase: Sendable {
                 WITH moved AS (UPDATE webtableview_tables SET version = $2 WHERE id = $1)
                 SELECT pg_notify($3, $4)
                 """,
-                [id, "\(next)", DatabaseSchema.channel, TableNotice(id: id, version: next).payload])
+                [
+                    id, "\(next)", DatabaseSchema.channel,
+                    TableNotice(id: id, version: next, incarnation: incarnation, changes: jsons).payload,
+                ])
         case .deletion(let key):
             try connection.query("DELETE FROM webtableview_tables WHERE id = $1", [id])
             if let key { try insertKey(key, on: connection) }

@@ -303,9 +303,11 @@ import Testing
             while heard.count < 3 && ContinuousClock.now < deadline {
                 heard += try notices.next(waitingUpTo: 500)
             }
+            // The edit's notice carries its two changes, as they were stored.
             #expect(
                 heard == [
-                    TableNotice(id: "t", version: -1), TableNotice(id: "t", version: 2),
+                    TableNotice(id: "t", version: -1),
+                    TableNotice(id: "t", version: 2, incarnation: incarnation, changes: [change(1), change(2)]),
                     TableNotice(id: "t", version: -1),
                 ])
         }

@@ -114,26 +114,34 @@ def data_file(work):
     return path
 
 
-def replicas(product, data, url, count=3):
+# The one optimisation of this path, switched off for the ablation rows: notices that
+# carry their changes, which replicas then apply without a query (docs/SCALING.md).
+WITHOUT_NOTICE_CHANGES = {**os.environ, "WEBTABLEVIEW_ABLATE": "notice-changes"}
+
+
+def replicas(product, data, url, count=3, env=None):
     """`count` replicas of one database; the first seeds it from `data`."""
     started = []
     for index in range(count):
         started.append(Server(f"replica {'ABC'[index]}", [
-            product, "serve", "--port", "0", "--log-level", "warning", "--data", data, "--database", url]))
+            product, "serve", "--port", "0", "--log-level", "warning", "--data", data, "--database", url], env=env))
     return started
 
 
 def writes(product, data, postgres, work, rounds, seconds, connections=4):
-    """Single-row moves on one table: at a replica (PostgreSQL) vs `--journal --fsync always`."""
+    """Single-row moves on one table: at a replica (PostgreSQL) vs `--journal --fsync always`,
+    and at a replica whose notices carry no changes (the ablation)."""
     script = os.path.join(SCRIPTS, "move.lua")
     os.environ["BENCH_TABLE"], os.environ["BENCH_ROWS"] = TABLES[0], str(ROWS)
     journal = Server("journal", [product, "serve", "--port", "0", "--log-level", "warning", "--data", data,
                                  "--journal", tempfile.mkdtemp(prefix="journal-", dir=work), "--fsync", "always"])
     group = replicas(product, data, postgres.url())
-    results = {name: {"rate": [], "p50_ms": [], "p99_ms": []} for name in ("database", "journal")}
+    ablated = replicas(product, data, postgres.url(), env=WITHOUT_NOTICE_CHANGES)
+    names = ("database", "journal", "database_without_notice_changes")
+    results = {name: {"rate": [], "p50_ms": [], "p99_ms": []} for name in names}
     try:
         for round_index in range(rounds):
-            order = [("database", group[0]), ("journal", journal)]
+            order = [("database", group[0]), ("journal", journal), ("database_without_notice_changes", ablated[0])]
             for name, server in order if round_index % 2 == 0 else order[::-1]:
                 rate, p50, p99, errors = wrk_latency(server.base, seconds, connections, script)
                 if errors:
@@ -142,12 +150,16 @@ def writes(product, data, postgres, work, rounds, seconds, connections=4):
                     results[name][key].append(value)
     finally:
         journal.stop()
-        for server in group:
+        for server in group + ablated:
             server.stop()
+    rates = {name: results[name]["rate"] for name in names}
     return {
         "connections": connections,
         **{name: {key: summary(values) for key, values in r.items()} for name, r in results.items()},
-        "rate_ratio": summary([a / b for a, b in zip(results["database"]["rate"], results["journal"]["rate"])]),
+        "rate_ratio": summary([a / b for a, b in zip(rates["database"], rates["journal"])]),
+        # Off/on, as the ablation step gives it: below 1 when carrying changes buys writes.
+        "notice_changes_rate_ratio": summary(
+            [a / b for a, b in zip(rates["database_without_notice_changes"], rates["database"])]),
     }
 
 
@@ -267,11 +279,11 @@ def paced_writes(port, rate, seconds):
     return acknowledged, len(acknowledged) / elapsed
 
 
-def lag(product, data, postgres, rates, seconds):
+def lag(product, data, postgres, rates, seconds, env=None):
     """Acknowledged at replica A → event received from replica C, at each rate."""
     results = {}
     for rate in rates:
-        group = replicas(product, data, postgres.url())
+        group = replicas(product, data, postgres.url(), env=env)
         try:
             a, c = group[0], group[2]
             versions = {table: json.loads(http_get(c.port, f"/api/tables/{table}"))["version"] for table in TABLES}
@@ -336,6 +348,8 @@ def measure(product, work, quick):
         return {
             "writes": writes(product, data, postgres, work, rounds, seconds),
             "lag": lag(product, data, postgres, (200, 1000), 2 if quick else 10),
+            "lag_without_notice_changes": lag(product, data, postgres, (200, 1000), 2 if quick else 10,
+                                              env=WITHOUT_NOTICE_CHANGES),
             # A ratio that must fall within 5 % either way: seven rounds, since
             # two servers of the same build differ by up to 5 % in one round here.
             "reads": reads(product, data, postgres, 1 if quick else 7, seconds if quick else 3),

@@ -298,11 +298,15 @@ def replication_rows(r):
          f"{db['rate']['median']:,.0f} vs {journal['rate']['median']:,.0f} writes/s; p50/p99 "
          f"{db['p50_ms']['median']:.1f}/{db['p99_ms']['median']:.1f} ms vs "
          f"{journal['p50_ms']['median']:.1f}/{journal['p99_ms']['median']:.1f} ms",
-         f"×{w['rate_ratio']['median']:.2f} writes/s", "≥ ×0.5", verdict(w["rate_ratio"]["median"] >= 0.5)),
+         f"×{w['rate_ratio']['median']:.2f} writes/s", "≥ ×1.00 (the journal's)",
+         verdict(w["rate_ratio"]["median"] >= 1.0)),
+        ("replicated writes' p99 (4 connections, one table)", f"{db['p99_ms']['median']:.1f} ms at "
+         f"{db['rate']['median']:,.0f} writes/s", "—", "≤ 10 ms at 2,000 writes/s",
+         verdict(db["p99_ms"]["median"] <= 10 and db["rate"]["median"] >= 2000)),
         *[(f"replication lag A → C at {rate:,} writes/s", f"p50 {v['p50_ms']:.1f} ms, p99 {v['p99_ms']:.1f} ms "
            f"(achieved {v['achieved']:,.0f} writes/s, {v['writes']:,} writes)", "—",
-           "p99 ≤ 10 ms" if rate == 200 else "not a target",
-           verdict(v["p99_ms"] <= 10) if rate == 200 else "not a target") for rate, v in lag.items()],
+           "p99 ≤ 10 ms" if rate == 200 else "p99 ≤ 5 ms",
+           verdict(v["p99_ms"] <= (10 if rate == 200 else 5))) for rate, v in lag.items()],
         ("read one row: replica vs single server, server CPU", f"{reads['replica_us']['median']:.2f} vs "
          f"{reads['single_us']['median']:.2f} µs", f"×{reads['ratio']['median']:.2f}", "≤ ×1.05 (no dearer, within 5 %)",
          verdict(reads["ratio"]["median"] <= 1.05)),
@@ -311,7 +315,7 @@ def replication_rows(r):
 
 def replication_section(r):
     """The raw figures of replication (markdown lines)."""
-    w, lag, reads = r["writes"], r["lag"], r["reads"]
+    w, reads = r["writes"], r["reads"]
     out = ["### Replicas through PostgreSQL (`scripts/bench/replication.py`)", "",
            "Three replicas (`serve --database`) of a private PostgreSQL 15 cluster on loopback (Debian's package, "
            "default settings: `fsync` and `synchronous_commit` on), four tables of 1,000 rows; the single server "
@@ -319,15 +323,22 @@ def replication_section(r):
            f"Writes: `wrk -c{w['connections']} --latency -s scripts/bench/move.lua` (random single-row moves) on one "
            "table, at replica A while B and C follow, and at the single server, rounds interleaved:", "",
            "| server | writes/s | p50 | p99 |", "|---|---|---|---|"]
-    for name, label in (("database", "replica (PostgreSQL)"), ("journal", "single server, journal fsync always")):
-        v = w[name]
+    for name, label in (("database", "replica (PostgreSQL)"), ("journal", "single server, journal fsync always"),
+                        ("database_without_notice_changes", "replica, notices without their changes (ablation)")):
+        v = w.get(name)
+        if not v:
+            continue
         out.append(f"| {label} | {spread(v['rate'], 0)} | {spread(v['p50_ms'], 2, ' ms')} | {spread(v['p99_ms'], 2, ' ms')} |")
     out += ["", "Lag: moves paced over 8 connections (40 at 1,000/s) to replica A, spread over the four tables; for each "
-            "acknowledged version, the time from A's answer to its event arriving on replica C's stream of that table "
-            "(one clock, one process):", "", "| asked | achieved | writes | p50 | p99 | max |", "|---|---|---|---|---|---|"]
-    for rate, v in lag.items():
-        out.append(f"| {rate:,}/s | {v['achieved']:,.0f}/s | {v['writes']:,} | {v['p50_ms']:.2f} ms | "
-                   f"{v['p99_ms']:.2f} ms | {v['max_ms']:.2f} ms |")
+            "acknowledged version, the time from A's answer to its event arriving on replica C's stream of that table, "
+            "both as the kernel stamped their arrival (`SO_TIMESTAMPNS`), so that a Python thread scheduled late does "
+            "not count; the ablation rows run replicas whose notices carry no changes (`WEBTABLEVIEW_ABLATE="
+            "notice-changes`: every replica reads every change by query):", "",
+            "| replicas | asked | achieved | writes | p50 | p99 | max |", "|---|---|---|---|---|---|---|"]
+    for label, key in (("as built", "lag"), ("notices without changes", "lag_without_notice_changes")):
+        for rate, v in r.get(key, {}).items():
+            out.append(f"| {label} | {rate:,}/s | {v['achieved']:,.0f}/s | {v['writes']:,} | {v['p50_ms']:.2f} ms | "
+                       f"{v['p99_ms']:.2f} ms | {v['max_ms']:.2f} ms |")
     out += ["", f"Reads (`GET` one row, `wrk -c32`): server CPU per request at a replica {spread(reads['replica_us'], 2, ' µs')}, "
             f"at a single server {spread(reads['single_us'], 2, ' µs')}; ratio {spread(reads['ratio'], 2)}.", ""]
     return out

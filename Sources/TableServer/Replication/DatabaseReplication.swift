@@ -12,8 +12,10 @@ import TableModel
 /// - As the store's `TableLog`, it makes every edit one transaction that locks
 ///   the table's row, catches this replica up, has the store validate the edit
 ///   against the latest version, and commits it before the store applies it.
-/// - Its follower thread `LISTEN`s for notices of new versions and reads the
-///   changes from the database. A notice is only a hint: after every
+/// - Its follower thread `LISTEN`s for notices of new versions. An edit's
+///   notice carries its changes when they fit (`TableNotice.carried`), and a
+///   replica at the version before them applies them at once; otherwise it
+///   reads the changes from the database. A notice is only a hint: after every
 ///   (re)connection, and every `pollInterval`, it compares every table with the
 ///   database, so a lost notice delays a change and never loses it.
 /// - Every `snapshotEvery` versions of a table, it stores a snapshot (on a
@@ -220,6 +222,20 @@ final class DatabaseReplication: TableLog {
     private func sync(_ notice: TableNotice) throws {
         if notice.version >= 0, let local = currentStore?.logPosition(notice.id), local.version >= notice.version {
             return
+        }
+        if let carried = notice.carried, let store = currentStore, let local = store.logPosition(notice.id),
+            local.mark == UInt64(carried.incarnation)
+        {
+            // The changes came with the notice: no round trip when they follow on.
+            let first = notice.version - carried.changes.count + 1
+            let changes = carried.changes.enumerated().map {
+                LoggedChange(version: first + $0.offset, json: $0.element)
+            }
+            if try store.follow(notice.id, mark: local.mark, changes: changes),
+                let now = store.logPosition(notice.id), now.version >= notice.version
+            {
+                return
+            }
         }
         if let head = try database.head(of: notice.id) {
             try sync(head)

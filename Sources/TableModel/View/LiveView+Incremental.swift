@@ -31,7 +31,7 @@
 // ordered by them), and once the batch is applied, the untouched rows' labels
 // move through the map (`LabelShift`) — lazily: the view logs the map's steps,
 // a label read is moved through the maps logged since it was stored, and every
-// 64 maps all labels are moved through them at once, composed (`ViewLabels`).
+// 128 maps all labels are moved through them at once, composed (`ViewLabels`).
 //
 // ## Algorithm, for the touched rows T (rows reloaded with a new content,
 // inserted, deleted or moved; a moved row has an old place and a new one and
@@ -86,20 +86,21 @@
 //
 // ## Complexity
 // k touched rows, n rows in the view, s sections in it, c label chunks of at
-// most b labels, e maps logged (`ViewLabels`, fewer than 64) of t steps (two
+// most b labels, e maps logged (`ViewLabels`, fewer than 128) of t steps (two
 // for a one-row edit): O(k · (log s + log n) · (log n + e log t)) to find
-// places (probes reading a row's keys and a label moved through the log), O(k²) to combine them, O(k log n)
-// to apply the batch, O(k (b + c + b log(e t))) for the labels (`LabelList`),
-// and, when rows are inserted, deleted or moved, O(1) to log the shift, and,
-// once every 64 such batches, O(n log(e t)) plain integer work to move every
-// label (at different batches for different views of a table); O(s) when the
-// view gains or loses a section, and the section's rows when a group header
-// changes (the section is reloaded whole). A view the row is in neither before
-// nor after costs two matches of the query, O(1), and the shift logged.
-// With 100 views of 20,000 rows each open on a 1,000,000-row table
-// (`ModelBench views`), a row inserted, deleted or moved in the middle of the
-// section costs about 1–2 ms of CPU an edit for all the views, against 13–15 ms
-// when every view rewrote its labels each time (scripts/bench/findings.md).
+// places (probes reading a row's keys and a label moved through the log),
+// O(k²) to combine them, O(k log n) to apply the batch, O(k (b + c + b log(e
+// t))) for the labels (`LabelList`), and, when rows are inserted, deleted or
+// moved, O(1) to log the shift and, once every 128 such batches, O(n log(e t))
+// plain integer work to move every label (at different batches for different
+// views of a table); O(s) when the view gains or loses a section, and the
+// section's rows when a group header changes (the section is reloaded whole).
+// A view the row is in neither before nor after costs two matches of the
+// query, O(1), and the shift logged. With 100 views of 20,000 rows each open
+// on a 1,000,000-row table (`ModelBench views`), a row inserted, deleted or
+// moved in the middle of the section costs about 1 ms of CPU an edit for all
+// the views, against 11–16 ms when every view rewrote its labels each time
+// (scripts/bench/findings.md).
 
 extension LiveView {
     /// Most row edits a batch may carry to be followed incrementally.

@@ -14,9 +14,16 @@ struct LabelLog: Sendable {
         maps[epoch...].reduce(stored) { label, map in map(label) }
     }
 
-    /// The maps from `epoch` on, composed.
+    /// The maps from `epoch` on, composed: in pairs, then pairs of those, so
+    /// that no map is composed more than log e times (e maps).
     func map(from epoch: Int) -> LabelMap {
-        maps[epoch...].reduce(LabelMap.identity) { composed, map in composed.then(map) }
+        var composed = Array(maps[epoch...])
+        while composed.count > 1 {
+            composed = stride(from: 0, to: composed.count, by: 2).map { index in
+                index + 1 < composed.count ? composed[index].then(composed[index + 1]) : composed[index]
+            }
+        }
+        return composed.first ?? .identity
     }
 }
 
@@ -39,12 +46,12 @@ struct LabelLog: Sendable {
 /// Complexity, n labels, e maps in the log of t steps each (a one-row edit's
 /// has two): logging a map O(1); reading a label O(log c + e log t) (c chunks
 /// of its section); inserting one O(b + c + b log(e t)) (b labels a chunk);
-/// compaction O(e² t² + n log(e t)), once every `bound` logged maps, so
-/// O(n log(e t) / bound) a batch. Memory: the log's maps, a few dozen bytes a
+/// compaction O(e t log² (e t) + n log(e t)), once every `bound` logged
+/// maps, so O(n log(e t) / bound) a batch. Memory: the log's maps, a few dozen bytes a
 /// map, and one epoch a chunk of up to 1,024 labels.
 struct ViewLabels: Sendable, Equatable {
     /// Maps logged before compaction, unless told otherwise.
-    static let defaultBound = 64
+    static let defaultBound = 128
 
     let bound: Int
     private var lists: [LabelList]

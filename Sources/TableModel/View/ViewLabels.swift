@@ -47,8 +47,9 @@ struct LabelLog: Sendable {
 /// has two): logging a map O(1); reading a label O(log c + e log t) (c chunks
 /// of its section); inserting one O(b + c + b log(e t)) (b labels a chunk);
 /// compaction O(e t log² (e t) + n log(e t)), once every `bound` logged
-/// maps, so O(n log(e t) / bound) a batch. Memory: the log's maps, a few dozen
-/// bytes a map, and one epoch a chunk of up to 1,024 labels.
+/// maps, so O(n log(e t) / bound) a batch. Memory: the log's maps, two small
+/// arrays each (about 130 bytes for a one-row edit's, 16 KiB for 128), and one
+/// epoch a chunk of up to 1,024 labels.
 struct ViewLabels: Sendable, Equatable {
     /// Maps logged before compaction, unless told otherwise.
     static let defaultBound = 128

@@ -31,9 +31,14 @@ struct LabelShiftTests {
                 #expect(row == before.row(at: path), "\(path) in \(batch)")
                 remaining.append(label)
             }
-            var list = LabelList(remaining)
-            list.rewrite(by: shift)
-            #expect(list == LabelList(remaining.map { shift($0) }), "\(batch)")
+            // So do the steps of its map, and labels logged or compacted through it.
+            let shifted = remaining.map { shift($0) }
+            #expect(remaining.map { shift.map($0) } == shifted, "\(batch)")
+            for bound in [1, 2] {
+                var logged = ViewLabels([remaining], bound: bound)
+                logged.shift(by: shift)
+                #expect(logged.sections == [shifted], "\(batch)")
+            }
         }
     }
 }

@@ -131,6 +131,8 @@ struct ViewIncrementalTests {
             var table = Self.table(&tables)
             let query = tables.query()
             var live = LiveView(query: query, table: table)
+            // Compaction of the labels' log every few batches, not every 64 (`ViewLabels`).
+            live.labels = ViewLabels(live.labels.sections, bound: Int.random(in: 1...4, using: &tables.random))
             var client = live.view
             for _ in 0..<20 {
                 guard let (batch, incremental) = Self.edit(of: table, &tables), let applied = try? table.apply(batch)

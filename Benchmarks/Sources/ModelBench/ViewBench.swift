@@ -13,13 +13,24 @@ import TableModel
 /// the table's order. So an edit moves, reloads, inserts or deletes a row in
 /// the few views of its states and leaves the others unchanged.
 ///
+/// With `kind` `insert` or `move`, the edits shift the rows after them
+/// instead: a row inserted in the middle half of the section (a random state,
+/// population 1) and deleted again, or a row moved from the middle half to
+/// another place in it — each insert, delete and move an edit measured (scripts/bench/views.py's
+/// `insert_views_us` and `move_views_us`, without HTTP).
+///
 /// Reports thread CPU per edit (the table's edit and all views' together) in
 /// nanoseconds, median, mean and max; the views' rows; and the memory they
 /// take (resident KiB after opening them, less before), per view.
 enum ViewBench {
     static let states = (0..<50).map { "S\($0)" }
 
-    static func run(rows: Int, views count: Int, edits: Int) {
+    /// What the measured edits are.
+    enum Kind: String {
+        case reload, insert, move
+    }
+
+    static func run(rows: Int, views count: Int, edits: Int, kind: Kind = .reload) {
         var random = SplitMix(state: UInt64(rows))
         var table = makeTable(rows: rows, random: &random)
         trim()
@@ -29,12 +40,8 @@ enum ViewBench {
         let opened = residentKiB()
         var times: [Int] = []
         var changed = 0
-        for edit in 0..<edits {
-            let index = Int.random(in: 0..<rows, using: &random)
-            var row = table.sections[0].rows[index]
-            let state = edit % 4 == 0 ? states.randomElement(using: &random)! : nil
-            row.fields = fields(state: state ?? stateOf(row), pop: Int.random(in: 0..<1000, using: &random))
-            let batch = Batch(reloadRows: [Batch.RowItem(at: TableIndexPath(0, index), row: row)])
+        var inserted = 0
+        func follow(_ batch: Batch) {
             times.append(
                 measure {
                     guard let applied = try? table.apply(batch) else { fatalError("refused") }
@@ -44,9 +51,30 @@ enum ViewBench {
                     }
                 })
         }
+        for edit in 0..<edits {
+            let index = Int.random(in: 0..<rows, using: &random)
+            let middle = rows / 4 + Int.random(in: 0..<(rows / 2), using: &random)
+            switch kind {
+            case .reload:
+                var row = table.sections[0].rows[index]
+                let state = edit % 4 == 0 ? states.randomElement(using: &random)! : nil
+                row.fields = fields(state: state ?? stateOf(row), pop: Int.random(in: 0..<1000, using: &random))
+                follow(Batch(reloadRows: [Batch.RowItem(at: TableIndexPath(0, index), row: row)]))
+            case .insert where edit % 2 == 0:
+                let row = Row(
+                    text: "New \(middle)", fields: fields(state: states.randomElement(using: &random)!, pop: 1))
+                follow(Batch(insertRows: [Batch.RowItem(at: TableIndexPath(0, middle), row: row)]))
+                inserted = middle
+            case .insert:
+                follow(Batch(deleteRows: [TableIndexPath(0, inserted)]))
+            case .move:
+                let to = rows / 4 + Int.random(in: 0..<(rows / 2), using: &random)
+                follow(Batch(moveRows: [Batch.RowMove(from: TableIndexPath(0, middle), to: TableIndexPath(0, to))]))
+            }
+        }
         let sorted = times.sorted()
         report(
-            "views",
+            kind == .reload ? "views" : "views_\(kind)",
             [
                 ("rows", rows), ("views", count), ("edits", edits),
                 ("view_rows", views.reduce(0) { $0 + $1.view.rowCount }), ("changed_views", changed),

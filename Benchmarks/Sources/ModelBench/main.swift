@@ -6,7 +6,7 @@
 //   ModelBench diff-shapes ROUNDS [DIVISOR]   (the six shapes of DiffBench.shapes)
 //   ModelBench memory ROWS MOVES               (memory after loading and after random moves)
 //   ModelBench follow ROWS OPERATIONS ROUNDS   (the client's mirror: one published change)
-//   ModelBench views ROWS VIEWS EDITS          (one-row edits with that many live views open)
+//   ModelBench views ROWS VIEWS EDITS [insert|move]  (one-row edits with that many live views open)
 import Glibc
 
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
@@ -23,14 +23,15 @@ case ("diff-shapes", 2), ("diff-shapes", 3):
 case ("follow", 4):
     FollowBench.run(
         rows: Int(arguments[1]) ?? 100_000, operations: Int(arguments[2]) ?? 1000, rounds: Int(arguments[3]) ?? 5)
-case ("views", 4):
+case ("views", 4), ("views", 5):
     ViewBench.run(
-        rows: Int(arguments[1]) ?? 1_000_000, views: Int(arguments[2]) ?? 100, edits: Int(arguments[3]) ?? 200)
+        rows: Int(arguments[1]) ?? 1_000_000, views: Int(arguments[2]) ?? 100, edits: Int(arguments[3]) ?? 200,
+        kind: arguments.count == 5 ? ViewBench.Kind(rawValue: arguments[4]) ?? .reload : .reload)
 case ("memory", 3):
     MemoryBench.run(rows: Int(arguments[1]) ?? 1_000_000, moves: Int(arguments[2]) ?? 1_000_000)
 default:
     print(
-        "usage: ModelBench edits ROWS OPERATIONS ROUNDS | diff ROWS SECTIONS ROUNDS [swift] | diff-shapes ROUNDS [DIVISOR] | memory ROWS MOVES | follow ROWS OPERATIONS ROUNDS | views ROWS VIEWS EDITS"
+        "usage: ModelBench edits ROWS OPERATIONS ROUNDS | diff ROWS SECTIONS ROUNDS [swift] | diff-shapes ROUNDS [DIVISOR] | memory ROWS MOVES | follow ROWS OPERATIONS ROUNDS | views ROWS VIEWS EDITS [insert|move]"
     )
     exit(2)
 }

@@ -1,49 +1,67 @@
 /// The labels (`ViewLabel`) of one section of a live view, in the view's order,
-/// beside its rows: position `i` holds the label of the view's row `i`.
+/// beside its rows: position `i` holds the label of the view's row `i`, as
+/// stored, to be moved through the maps of the view's log (`LabelLog`) it has
+/// not been through.
 ///
 /// Cut into chunks of at most `chunkCapacity` labels, with the position of each
-/// chunk's first label kept in `starts`. With c chunks and b = `chunkCapacity`:
-/// reading a position is a binary search of `starts`, O(log c); inserting or
-/// removing one shifts labels within its chunk and the starts after it, O(b + c)
-/// plain integer moves (about a microsecond at a million labels). A full chunk
-/// splits in two; an empty one goes.
+/// chunk's first label kept in `starts`, and with each chunk's epoch: how many
+/// of the log's maps its labels went through. With c chunks and b =
+/// `chunkCapacity`: reading a position is a binary search of `starts`,
+/// O(log c), then the label moved through the maps its chunk has not been
+/// through; inserting or removing one shifts labels within its chunk and the
+/// starts after it, O(b + c) plain integer moves (about a microsecond at a
+/// million labels), and an insert first brings its chunk's labels up to the
+/// log's end (O(b log s), s steps of the maps composed). A full chunk splits in
+/// two; an empty one goes.
 ///
 /// Invariants: no chunk is empty; `starts[i]` is the number of labels in the
-/// chunks before `i`; `count` is the number of labels.
-struct LabelList: Sendable, Equatable {
+/// chunks before `i`; `count` is the number of labels; `epochs[i]` is at most
+/// the log's length, the same for every label of chunk `i`.
+struct LabelList: Sendable {
     static let chunkCapacity = 1024
 
     private var chunks: [[UInt64]] = []
+    private var epochs: [Int] = []
     private var starts: [Int] = []
     private(set) var count = 0
 
-    init(_ labels: [UInt64]) {
+    /// The list of `labels`, each through the first `epoch` maps of the log.
+    init(_ labels: [UInt64], epoch: Int) {
         var start = 0
         while start < labels.count {
             let end = min(start + Self.chunkCapacity / 2, labels.count)
             chunks.append(Array(labels[start..<end]))
+            epochs.append(epoch)
             starts.append(start)
             start = end
         }
         count = labels.count
     }
 
-    /// The label at `position` (`0..<count`).
-    subscript(position: Int) -> UInt64 {
+    /// The label at `position` (`0..<count`), through every map of `log`.
+    func label(at position: Int, through log: LabelLog) -> UInt64 {
         let chunk = chunk(holding: position)
-        return chunks[chunk][position - starts[chunk]]
+        return log.label(chunks[chunk][position - starts[chunk]], from: epochs[chunk])
     }
 
-    /// Inserts `label` so that it ends up at `position` (`0...count`).
-    mutating func insert(_ label: UInt64, at position: Int) {
+    /// Every label, in order, through every map of `log`.
+    func labels(through log: LabelLog) -> [UInt64] {
+        (0..<count).map { label(at: $0, through: log) }
+    }
+
+    /// Inserts `label` (through every map of `log`) so that it ends up at
+    /// `position` (`0...count`).
+    mutating func insert(_ label: UInt64, at position: Int, through log: LabelLog) {
         guard !chunks.isEmpty else {
             chunks = [[label]]
+            epochs = [log.epoch]
             starts = [0]
             count = 1
             return
         }
         // The end of the list goes into the last chunk.
         let chunk = position == count ? chunks.count - 1 : chunk(holding: position)
+        if epochs[chunk] < log.epoch { rewrite(chunk, by: log.map(from: epochs[chunk]), epoch: log.epoch) }
         chunks[chunk].insert(label, at: position - starts[chunk])
         for index in (chunk + 1)..<starts.count { starts[index] += 1 }
         count += 1
@@ -52,6 +70,7 @@ struct LabelList: Sendable, Equatable {
             let tail = Array(chunks[chunk][half...])
             chunks[chunk].removeSubrange(half...)
             chunks.insert(tail, at: chunk + 1)
+            epochs.insert(epochs[chunk], at: chunk + 1)
             starts.insert(starts[chunk] + half, at: chunk + 1)
         }
     }
@@ -64,16 +83,23 @@ struct LabelList: Sendable, Equatable {
         count -= 1
         if chunks[chunk].isEmpty {
             chunks.remove(at: chunk)
+            epochs.remove(at: chunk)
             starts.remove(at: chunk)
         }
     }
 
-    /// Rewrites every label through `shift` (each of a row that remains in
-    /// the table): O(count) plain integer work, chunk by chunk in place.
-    mutating func rewrite(by shift: LabelShift) {
+    /// Moves every label through the maps of the log its chunk has not been
+    /// through (`map(epoch)`: those maps composed), so that it has been
+    /// through none of a log begun again: O(count log s) plain integer work.
+    mutating func compact(_ map: (_ epoch: Int) -> LabelMap?) {
         for chunk in chunks.indices {
-            chunks[chunk].withUnsafeMutableBufferPointer { shift.rewrite($0) }
+            if let map = map(epochs[chunk]) { rewrite(chunk, by: map, epoch: 0) } else { epochs[chunk] = 0 }
         }
+    }
+
+    private mutating func rewrite(_ chunk: Int, by map: LabelMap, epoch: Int) {
+        chunks[chunk].withUnsafeMutableBufferPointer { map.rewrite($0) }
+        epochs[chunk] = epoch
     }
 
     /// The chunk holding `position`: the last whose start is at or before it.
@@ -86,9 +112,5 @@ struct LabelList: Sendable, Equatable {
             if starts[middle] <= position { low = middle } else { high = middle - 1 }
         }
         return low
-    }
-
-    static func == (lhs: LabelList, rhs: LabelList) -> Bool {
-        lhs.count == rhs.count && (0..<lhs.count).allSatisfy { lhs[$0] == rhs[$0] }
     }
 }

@@ -29,8 +29,9 @@
 // row's old place is found with the old labels, its new place comparing its
 // new label with the shifted labels of the rows stored (a section stays
 // ordered by them), and once the batch is applied, the untouched rows' labels
-// are rewritten through the map (`LabelShift`, a tight loop over the label
-// chunks of the view sections that show a shifted table section).
+// move through the map (`LabelShift`) — lazily: the view logs the map's steps,
+// a label read is moved through the maps logged since it was stored, and every
+// 128 maps all labels are moved through them at once, composed (`ViewLabels`).
 //
 // ## Algorithm, for the touched rows T (rows reloaded with a new content,
 // inserted, deleted or moved; a moved row has an old place and a new one and
@@ -75,29 +76,31 @@
 //    against UIKit's rules (a refusal, which the property tests rule out, falls
 //    back to deriving the view); the labels, and the table sections the view's
 //    sections show, follow the same deletes and inserts, the untouched rows'
-//    labels rewritten through the shift between them (`EditOutcome.move`).
+//    labels moved through the shift between them (`EditOutcome.move`).
 //
 // ## Invariants (between updates)
-// - `labels[i]` holds, for every row of view section i, its place in `source`,
-//   in the section's order; without group, `tableSections[i]` is the table
+// - `labels` holds, for every row of view section i, its place in `source`
+//   (as stored, moved through the maps logged since), in the section's order; without group, `tableSections[i]` is the table
 //   section view section i shows, ascending.
 // - The view equals `query.view(of: table)` for the table at `sourceVersion`.
 //
 // ## Complexity
 // k touched rows, n rows in the view, s sections in it, c label chunks of at
-// most b labels: O(k · (log s + log n) · log n) key reads and comparisons to
-// find places, O(k²) to combine them, O(k log n) to apply the batch,
-// O(k (b + c)) for the labels (`LabelList`), plus, when rows are inserted,
-// deleted or moved, one pass over the labels of the view sections showing the
-// table sections they are in (every section with group): O(n) plain integer
-// work, a few steps a label, O(s) when the view gains or loses
-// a section, and the section's rows when a group header changes (the section
-// is reloaded whole). A view the row is in neither before nor after costs two
-// matches of the query, O(1), and the pass over its labels when the row shifts others.
-// That pass is what a row inserted, deleted or moved in the middle of a
-// section costs most: with 100 views of 20,000 rows each open on a 1,000,000-row
-// table (scripts/bench/views.py), about 13–15 ms of server CPU an edit for all
-// the views, against 0.2 ms for a reload.
+// most b labels, e maps logged (`ViewLabels`, fewer than 128) of t steps (two
+// for a one-row edit): O(k · (log s + log n) · (log n + e log t)) to find
+// places (probes reading a row's keys and a label moved through the log),
+// O(k²) to combine them, O(k log n) to apply the batch, O(k (b + c + b log(e
+// t))) for the labels (`LabelList`), and, when rows are inserted, deleted or
+// moved, O(1) to log the shift and, once every 128 such batches, O(n log(e t))
+// plain integer work to move every label (at different batches for different
+// views of a table); O(s) when the view gains or loses a section, and the
+// section's rows when a group header changes (the section is reloaded whole).
+// A view the row is in neither before nor after costs two matches of the
+// query, O(1), and the shift logged. With 100 views of 20,000 rows each open
+// on a 1,000,000-row table (`ModelBench views`), a row inserted, deleted or
+// moved in the middle of the section costs about 1 ms of CPU an edit for all
+// the views, against 11–16 ms when every view rewrote its labels each time
+// (scripts/bench/findings.md).
 
 extension LiveView {
     /// Most row edits a batch may carry to be followed incrementally.
@@ -183,24 +186,23 @@ private struct EditOutcome {
     }
 
     /// Moves the labels and table sections as the first batch moves rows and
-    /// sections, and rewrites the labels of the rows not touched, which stay
+    /// sections, and moves the labels of the rows not touched, which stay
     /// in the view where they were, through `shift`.
-    func move(_ labels: inout [LabelList], _ tableSections: inout [Int], shift: LabelShift) {
-        for path in leaving { labels[path.section].remove(at: path.row) }
+    func move(_ labels: inout ViewLabels, _ tableSections: inout [Int], shift: LabelShift) {
+        for path in leaving { labels.remove(at: path) }
         for section in deletedSections {
-            labels.remove(at: section)
+            labels.removeSection(at: section)
             if !tableSections.isEmpty { tableSections.remove(at: section) }
         }
         // Without group, a view section's labels are of its table section alone.
-        for index in labels.indices
-        where !shift.isEmpty && (tableSections.isEmpty || shift.shifts(tableSections[index])) {
-            labels[index].rewrite(by: shift)
+        if !shift.isEmpty && (tableSections.isEmpty || tableSections.contains(where: shift.shifts)) {
+            labels.shift(by: shift)
         }
         for inserted in insertedSections {
-            labels.insert(LabelList(inserted.labels), at: inserted.at)
+            labels.insertSection(inserted.labels, at: inserted.at)
             if inserted.tableSection >= 0 { tableSections.insert(inserted.tableSection, at: inserted.at) }
         }
-        for (path, label) in arriving { labels[path.section].insert(label, at: path.row) }
+        for (path, label) in arriving { labels.insert(label, at: path) }
     }
 }
 
@@ -254,7 +256,7 @@ private struct EditPlan {
 
     let query: TableQuery
     let view: Table
-    let labels: [LabelList]
+    let labels: ViewLabels
     let source: [Section]
     let tableSections: [Int]
     private(set) var touched: [TouchedRow] = []
@@ -311,7 +313,7 @@ private struct EditPlan {
                 let section = lowerBound(key)
                 guard section < view.sections.count, compare(key, oldKey(section)) == .same else { return nil }
                 let index = lowerBound(keys.sort, label, in: section, shifted: false)
-                guard index < labels[section].count, labels[section][index] == label else { return nil }
+                guard index < labels.count(section), labels[section, index] == label else { return nil }
                 row.oldPath = TableIndexPath(section, index)
             }
             touched.append(row)
@@ -340,7 +342,7 @@ private struct EditPlan {
     private func oldKey(_ index: Int) -> SectionKey {
         guard let group = query.group else { return .table(tableSections[index]) }
         let first = view.sections[index].rows[0]
-        return .group(ViewValue(group.key, of: first, in: source[ViewLabel.section(of: labels[index][0])]))
+        return .group(ViewValue(group.key, of: first, in: source[ViewLabel.section(of: labels[index, 0])]))
     }
 
     private func compare(_ left: SectionKey, _ right: SectionKey) -> Ordering {
@@ -369,7 +371,7 @@ private struct EditPlan {
     /// moved through `shift` (monotone, so the section stays ordered by it).
     private func lowerBound(_ keys: [ViewValue?], _ label: UInt64, in section: Int, shifted: Bool) -> Int {
         var low = 0
-        var high = labels[section].count
+        var high = labels.count(section)
         while low < high {
             let middle = (low + high) / 2
             if order(keys, label, against: section, middle, shifted: shifted) == .after {
@@ -385,7 +387,7 @@ private struct EditPlan {
     private func order(_ keys: [ViewValue?], _ label: UInt64, against section: Int, _ index: Int, shifted: Bool)
         -> Ordering
     {
-        let stored = labels[section][index]
+        let stored = labels[section, index]
         let other = shifted ? shift(stored) : stored
         if !sort.isEmpty {
             let row = view.sections[section].rows[index]
@@ -475,7 +477,7 @@ private struct EditPlan {
                 let left = Set(touched.filter { $0.oldPath?.section == section }.map { $0.oldPath!.row })
                 var index = 0
                 while left.contains(index) { index += 1 }
-                first = (view.sections[section].rows[index], source[ViewLabel.section(of: labels[section][index])])
+                first = (view.sections[section].rows[index], source[ViewLabel.section(of: labels[section, index])])
             }
             let heading = TableQuery.groupHeading(ViewValue(group.key, of: first.row, in: first.section))
             let kept = view.sections[section]

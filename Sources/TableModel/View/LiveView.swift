@@ -9,9 +9,8 @@
 ///
 /// Told the batch that made the table's new version (`update(to:by:)`), a
 /// view follows a batch of up to 64 row reloads, inserts, deletes and moves
-/// incrementally, in O(k log² n) for k rows, plus one pass over the view's
-/// row labels when rows are inserted, deleted or moved
-/// (`LiveView+Incremental.swift`); any other change derives the
+/// incrementally, in O(k log² n) for k rows, its rows' labels moved lazily
+/// (`LiveView+Incremental.swift`, `ViewLabels`); any other change derives the
 /// view again and diffs it with the view as it was (`SnapshotDiff`, O(n)),
 /// rows followed by their id, a row without one by its content.
 public struct LiveView: Sendable {
@@ -30,7 +29,7 @@ public struct LiveView: Sendable {
     var sourceVersion: Int
     /// For each section of the view, the labels of its rows (`ViewLabel`):
     /// their places in `source`, which break the ties of the view's order.
-    var labels: [LabelList]
+    var labels: ViewLabels
     /// Without `group`: for each section of the view, the index of the
     /// table's section it shows, ascending.
     var tableSections: [Int]
@@ -44,7 +43,7 @@ public struct LiveView: Sendable {
         view = derived.view
         source = table.sections
         sourceVersion = table.version
-        labels = derived.sections.map { LabelList($0.labels) }
+        labels = ViewLabels(derived.sections.map(\.labels))
         tableSections = derived.tableSections
     }
 
@@ -69,7 +68,7 @@ public struct LiveView: Sendable {
         view = derived.view
         source = table.sections
         sourceVersion = table.version
-        labels = derived.sections.map { LabelList($0.labels) }
+        labels = ViewLabels(derived.sections.map(\.labels), bound: labels.bound)
         tableSections = derived.tableSections
         return applies ? steps : nil
     }

@@ -51,18 +51,16 @@ struct RowShift: Sendable {
 /// rows from, as a map of view labels (`ViewLabel`): a label of another
 /// section stays.
 ///
-/// For rewriting many labels at once, the map of the remaining rows' labels is
-/// also kept as steps: from each label `from` on (to the next step), a
-/// remaining row's label moves by `by` — two steps a row edit at most, and one
-/// where a shifted section ends — held as each step's start and change of
-/// shift (`froms`, `changes`), four at least, an unused one starting past
-/// every label.
+/// For moving many labels at once, the map of the remaining rows' labels is
+/// also kept in steps (`map`): from each label on (to the next step), a
+/// remaining row's label moves by the same amount — two steps a row edit at
+/// most, and one where a shifted section ends.
 struct LabelShift: Sendable {
     /// The sections shifted, ascending, and their shifts.
     private var sections: [Int] = []
     private var shifts: [RowShift] = []
-    private var froms: [UInt64] = []
-    private var changes: [UInt64] = []
+    /// The map of the labels of the rows the batch leaves in place.
+    private(set) var map = LabelMap.identity
 
     /// The shifts of `batch`'s row deletes, inserts and moves (it edits no section).
     init(_ batch: Batch) {
@@ -90,12 +88,7 @@ struct LabelShift: Sendable {
             }
             if steps.last?.by != 0 { steps.append((ViewLabel.of(row: 0, section: section + 1), 0)) }
         }
-        froms = steps.map(\.from)
-        changes = zip(steps.map(\.by), [0] + steps.map(\.by)).map { UInt64(bitPattern: $0 &- $1) }
-        while froms.count < 4 {
-            froms.append(1 << 62)
-            changes.append(0)
-        }
+        map = LabelMap(steps: steps)
     }
 
     var isEmpty: Bool { sections.isEmpty }
@@ -120,34 +113,5 @@ struct LabelShift: Sendable {
         let section = ViewLabel.section(of: label)
         guard let shift = shift(of: section) else { return label }
         return ViewLabel.of(row: shift(ViewLabel.row(of: label)), section: section)
-    }
-
-    /// Rewrites `labels`, each of a row that remains, to its label after the
-    /// batch: each step adds its change of shift to the labels at or past it,
-    /// in plain arithmetic, without a branch or a select (in a sorted view the
-    /// labels come in no order, so a branch is mispredicted half the time), the
-    /// first four steps held in registers (a batch of one edit has at most
-    /// three).
-    func rewrite(_ labels: UnsafeMutableBufferPointer<UInt64>) {
-        let (froms, changes) = (froms, changes)
-        // Labels and starts are below 2^62 (`ViewLabel`): `label - from` is
-        // negative, its top bit set, exactly when the label is below the start.
-        @inline(__always) func change(_ label: UInt64, _ from: UInt64, _ change: UInt64) -> UInt64 {
-            change & (0 &- (1 &- (label &- from) >> 63))
-        }
-        guard froms.count == 4 else {
-            for index in labels.indices {
-                let label = labels[index]
-                labels[index] = label &+ froms.indices.reduce(0) { $0 &+ change(label, froms[$1], changes[$1]) }
-            }
-            return
-        }
-        let (f0, f1, f2, f3) = (froms[0], froms[1], froms[2], froms[3])
-        let (c0, c1, c2, c3) = (changes[0], changes[1], changes[2], changes[3])
-        for index in labels.indices {
-            let label = labels[index]
-            let by = change(label, f0, c0) &+ change(label, f1, c1) &+ change(label, f2, c2)
-            labels[index] = label &+ by &+ change(label, f3, c3)
-        }
     }
 }

@@ -11,9 +11,9 @@ import TableModel
 /// follows costs nothing, and an idle table costs no CPU for its views. Each
 /// change of the table moves every open view (`LiveView`): a batch of row
 /// reloads (a one-row edit, by index or id), inserts, deletes or moves
-/// incrementally, O(k log² n) a view for k rows (plus a pass over the view's
-/// labels when rows are inserted, deleted or moved); any
-/// other change by deriving the view again and diffing it with
+/// incrementally, O(k log² n) a view for k rows (its labels moved lazily when
+/// rows are inserted, deleted or moved: a pass over them every 128 such
+/// batches); any other change by deriving the view again and diffing it with
 /// the view as it was, O(n) a view, n the table's rows. The view's streams get
 /// one `update` when the view changed, nothing when not.
 /// Each view keeps its last `kept` updates so a stream that reconnects with

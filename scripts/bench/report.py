@@ -333,7 +333,9 @@ def replication_section(r):
             "acknowledged version, the time from A's answer to its event arriving on replica C's stream of that table, "
             "both as the kernel stamped their arrival (`SO_TIMESTAMPNS`), so that a Python thread scheduled late does "
             "not count; the ablation rows run replicas whose notices carry no changes (`WEBTABLEVIEW_ABLATE="
-            "notice-changes`: every replica reads every change by query):", "",
+            "notice-changes`: every replica reads every change by query). A negative lag is an event that reached "
+            "the reader at C before A's answer reached its writer: C applied the change from PostgreSQL's notice while "
+            "A was still answering.", "",
             "| replicas | asked | achieved | writes | p50 | p99 | max |", "|---|---|---|---|---|---|---|"]
     for label, key in (("as built", "lag"), ("notices without changes", "lag_without_notice_changes")):
         for rate, v in r.get(key, {}).items():

@@ -169,7 +169,7 @@ final class DatabaseReplication: TableLog {
     func directoryKey(_ key: String) throws -> ChangeKey? {
         try requireReady()
         do {
-            return try database.storedKey(key).map { ChangeKey(key: $0.key, digest: $0.digest, madeAt: $0.madeAt) }
+            return try database.storedKey(key).map(ChangeKey.init(stored:))
         } catch let error as DatabaseError {
             throw TableServerError.storageUnavailable(error.message)
         }
@@ -335,5 +335,10 @@ extension ChangeKey {
     /// The key as the database keeps the key of a create or a delete.
     var stored: StoredKey {
         StoredKey(key: key, digest: digest, madeAt: madeAt)
+    }
+
+    /// The key of a create or a delete, as the database kept it.
+    init(stored: StoredKey) {
+        self.init(key: stored.key, digest: stored.digest, madeAt: stored.madeAt)
     }
 }

@@ -72,10 +72,9 @@ final class TableStore: Sendable {
     /// "Replicas").
     @discardableResult
     func create(_ table: Table, key: IdempotentRequest? = nil) throws -> Table {
-        var table = table
-        table.version = 0
-        let made = table
-        let insertIt = { [self] in
+        var made = table
+        made.version = 0
+        let insertIt = { [self, made] in
             try insert(made, limit: maxTables) { try log?.recordCreation(of: made, key: key?.changeKey()) ?? 0 }
         }
         try makeOnce(key) {
@@ -88,7 +87,7 @@ final class TableStore: Sendable {
                 try insertIt()
             }
         }
-        return table
+        return made
     }
 
     /// Adds `table` as it is, version included, with the log's mark `record()`

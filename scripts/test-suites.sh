@@ -10,12 +10,10 @@
 # prints one line with its time and its last line, one that fails prints its
 # whole log. A lane stops at its first failure; the other lane runs to its end,
 # so that one run shows every failure. The summary lists each suite's time.
-# Usage: scripts/test-suites.sh [debug binary] [release binary]
+# Usage: scripts/test-suites.sh   (from make test, after its debug build)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-bin=${1:-.build/debug/webtableview}
-release_bin=${2:-.build/release/webtableview}
 logs=${WEBTABLEVIEW_TEST_LOGS:-.build/test-logs}
 rm -rf "$logs" && mkdir -p "$logs"
 started=$SECONDS
@@ -37,26 +35,29 @@ run() {
   return "$status"
 }
 
-# The suites' own scripts take the binaries built before them; each also
-# builds what it needs when run alone (the Makefile's targets).
+# Each suite is its Makefile target, so that `make test` runs exactly what
+# `make test-NAME` does (their `build` step finds the debug build done).
+suite() {
+  ${MAKE:-make} -s --no-print-directory "$@"
+}
+
 builds() {
-  run openapi-client scripts/test-openapi-client.sh "$bin" &&
-    run asan scripts/test-sanitizers.sh address &&
-    run tsan scripts/test-sanitizers.sh thread &&
-    run container scripts/container/test.sh
+  run openapi-client suite test-openapi-client &&
+    run sanitizers suite test-sanitizers &&
+    run container suite container-test
 }
 
 servers() {
-  run openapi scripts/test-openapi.sh "$bin" &&
-    run redbot scripts/test-redbot.sh "$bin" &&
-    run docs sh -c "scripts/check-docs.py && scripts/test-docs.py '$bin'" &&
-    run scripts sh -c 'for test in Tests/scripts/*.sh; do echo "$test"; "$test" || exit 1; done' &&
-    run schemathesis scripts/test-schemathesis.sh "$bin" &&
-    run crash scripts/test-crash.sh "$bin" &&
-    run replicas scripts/test-replicas.sh &&
-    run browser scripts/test-browser.sh &&
-    run fuzz scripts/fuzz.sh 20 &&
-    run release swift build -c release ${BUILD_FLAGS:-}
+  run openapi suite test-openapi &&
+    run redbot suite test-redbot &&
+    run docs suite test-docs &&
+    run scripts suite test-scripts &&
+    run schemathesis suite test-schemathesis &&
+    run crash suite test-crash &&
+    run replicas suite test-replicas &&
+    run browser suite test-browser &&
+    run fuzz suite test-fuzz &&
+    run release suite release
 }
 
 builds &
@@ -70,7 +71,7 @@ servers_status=$?
 
 status=1
 if [ "$builds_status" -eq 0 ] && [ "$servers_status" -eq 0 ]; then
-  run load scripts/test-load.sh "$release_bin" && status=0
+  run load suite test-load && status=0
 fi
 
 echo "suites (seconds; the two lanes ran side by side):"

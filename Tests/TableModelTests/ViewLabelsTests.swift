@@ -43,6 +43,32 @@ struct ViewLabelsTests {
         }
     }
 
+    @Test("the maps composed from several epochs at once are each epoch's maps composed alone")
+    func mapsFromEpochs() {
+        var tables = ViewRandomTables(seed: 8_400)
+        for _ in 0..<30 {
+            var table = Self.table(&tables)
+            var log = LabelLog()
+            for _ in 0..<Int.random(in: 0...24, using: &tables.random) {
+                let paths = table.sections.indices.flatMap { s in
+                    table.sections[s].rows.indices.map { TableIndexPath(s, $0) }
+                }
+                guard !paths.isEmpty else { break }
+                let batch = ViewIncrementalTests.mixed(table, paths, &tables)
+                guard (try? table.apply(batch)) != nil else { continue }
+                log.append(LabelShift(batch).map)
+            }
+            let epochs = Set(
+                (0..<Int.random(in: 0...8, using: &tables.random)).map { _ in
+                    Int.random(in: 0...log.epoch, using: &tables.random)
+                })
+            let composed = log.maps(from: epochs)
+            for epoch in epochs {
+                #expect(composed[epoch] == (epoch < log.epoch ? log.map(from: epoch) : nil), "epoch \(epoch)")
+            }
+        }
+    }
+
     @Test(
         "a view of every row in a random order: labels removed, logged, read, inserted and compacted", arguments: 0..<3)
     func loggedLabels(seed: UInt64) {

@@ -7,7 +7,7 @@ import TableModel
 /// a server holds them (`OpenViews`: each moved by every change), then
 /// `edits` one-row edits: a row's population changed, every fourth edit its
 /// state too, made with `Table.apply` and followed by every view
-/// (`LiveView.update(to:by:)`). The views, a quarter each, over one state
+/// (`LiveView.update(_:)`, one `LiveView.Change` for all). The views, a quarter each, over one state
 /// each (2 % of the rows): sorted by population; sorted by text, descending;
 /// grouped by population, sorted by text; searched for the state (`q`), in
 /// the table's order. So an edit moves, reloads, inserts or deletes a row in
@@ -45,8 +45,9 @@ enum ViewBench {
             times.append(
                 measure {
                     guard let applied = try? table.apply(batch) else { fatalError("refused") }
+                    var change = LiveView.Change(to: table, by: [applied])
                     for view in views.indices {
-                        guard let steps = views[view].update(to: table, by: [applied]) else { fatalError("reset") }
+                        guard let steps = views[view].update(&change) else { fatalError("reset") }
                         if !steps.isEmpty { changed += 1 }
                     }
                 })

@@ -21,7 +21,8 @@ struct LabelList: Sendable {
     static let chunkCapacity = 1024
 
     private var chunks: [[UInt64]] = []
-    private var epochs: [Int] = []
+    /// Each chunk's epoch.
+    private(set) var epochs: [Int] = []
     private var starts: [Int] = []
     private(set) var count = 0
 

@@ -95,11 +95,14 @@
 // plain integer work to move every label (at different batches for different
 // views of a table); O(s) when the view gains or loses a section, and the
 // section's rows when a group header changes (the section is reloaded whole).
-// A view the row is in neither before nor after costs two matches of the
-// query, O(1), and the shift logged. With 100 views of 20,000 rows each open
-// on a 1,000,000-row table (`ModelBench views`), a row inserted, deleted or
-// moved in the middle of the section costs about 1 ms of CPU an edit for all
-// the views, against 11–16 ms when every view rewrote its labels each time
+// The batch's shift and its row edits (the rows read in the table before it)
+// are the same for every view of a table: they are worked out once for all
+// (`LiveView.Change`), and a view the rows are in neither before nor after
+// costs two matches of the query a row, O(1), and the shift logged. With 100
+// views of 20,000–220,000 rows each open on a 1,000,000-row table (`ModelBench
+// views`), a row inserted, deleted or moved in the middle of the section costs
+// about 0.3–0.9 ms of CPU an edit for all the views (the mean, with the
+// compactions), against 11–16 ms when every view rewrote its labels each time
 // (scripts/bench/findings.md).
 
 extension LiveView {
@@ -114,9 +117,20 @@ extension LiveView {
         case followed([Step]?)
     }
 
-    /// Follows `batch` (applied to the table at `sourceVersion`, giving
-    /// `table`) when it leaves every staying row where it was (see above).
-    mutating func followIncrementally(to table: Table, by batch: Batch) -> Incremental {
+    /// Whether `batch` edits rows alone, few enough to follow incrementally.
+    static func followsRowEdits(_ batch: Batch) -> Bool {
+        batch.deleteSections.isEmpty && batch.insertSections.isEmpty && batch.reloadSections.isEmpty
+            && batch.moveSections.isEmpty
+            && batch.reloadRows.count + batch.deleteRows.count + batch.insertRows.count + batch.moveRows.count
+                <= incrementalLimit
+    }
+
+    /// Follows `change`'s one batch (applied to the table at `sourceVersion`,
+    /// giving `change.table`) when it leaves every staying row where it was
+    /// (see above).
+    mutating func followIncrementally(_ change: inout Change) -> Incremental {
+        let table = change.table
+        let batch = change.batches[0]
         if query.isEmpty {
             // The view is the table: its batch, less a press (which changes no row).
             var own = batch
@@ -124,14 +138,16 @@ extension LiveView {
             view = table
             return .followed(own.isEmpty ? [] : [Step(batch: own, view: table)])
         }
-        guard batch.deleteSections.isEmpty, batch.insertSections.isEmpty, batch.reloadSections.isEmpty,
-            batch.moveSections.isEmpty,
-            batch.reloadRows.count + batch.deleteRows.count + batch.insertRows.count + batch.moveRows.count
-                <= Self.incrementalLimit
-        else { return .declined }
-        let shift = LabelShift(batch)
+        guard let shift = change.shift else { return .declined }
+        let touched = touchedRows(change.edits(from: source, version: sourceVersion), in: table)
+        // Most views of a table hold none of the rows an edit touches: their
+        // rows stay where they were, and only their labels move.
+        if touched.isEmpty && (batch.properties?.isEmpty ?? true) {
+            labels.shift(by: shift, showing: tableSections)
+            return .followed([])
+        }
         // The plan reads copies of the view and its labels: it is gone before they change.
-        guard let plan = EditPlan(self, table: table, batch: batch, shift: shift)?.outcome(batch, table: table)
+        guard let plan = EditPlan(self, touched: touched, shift: shift)?.outcome(batch, table: table)
         else { return .declined }
         // Declined from here on, the view is derived again, labels and all.
         plan.move(&labels, &tableSections, shift: shift)
@@ -194,15 +210,88 @@ private struct EditOutcome {
             labels.removeSection(at: section)
             if !tableSections.isEmpty { tableSections.remove(at: section) }
         }
-        // Without group, a view section's labels are of its table section alone.
-        if !shift.isEmpty && (tableSections.isEmpty || tableSections.contains(where: shift.shifts)) {
-            labels.shift(by: shift)
-        }
+        labels.shift(by: shift, showing: tableSections)
         for inserted in insertedSections {
             labels.insertSection(inserted.labels, at: inserted.at)
             if inserted.tableSection >= 0 { tableSections.insert(inserted.tableSection, at: inserted.at) }
         }
         for (path, label) in arriving { labels.insert(label, at: path) }
+    }
+}
+
+extension ViewLabels {
+    /// Moves the labels of the rows a batch leaves in place through `shift`,
+    /// unless the view shows table sections (`tableSections`, without group)
+    /// and the batch shifts none of them: without group, a view section's
+    /// labels are of its table section alone.
+    fileprivate mutating func shift(by shift: LabelShift, showing tableSections: [Int]) {
+        if !shift.isEmpty && (tableSections.isEmpty || tableSections.contains(where: shift.shifts)) {
+            self.shift(by: shift)
+        }
+    }
+}
+
+/// A row a batch reloaded with a new content, inserted, deleted or moved:
+/// its places in the table before and after, where it is (a reloaded row's
+/// after is the shift of its before), and its content before and after (a
+/// moved row keeps its content). The same for every view of the table, so
+/// read once for all of them (`LiveView.Change`).
+struct TableEdit: Sendable {
+    let oldLabel: UInt64?
+    let newLabel: UInt64?
+    let oldRow: Row?
+    let newRow: Row?
+    /// Whether it was reloaded (not moved): it remains among the rows the
+    /// batch leaves in its section, so keeps its order among them (`LabelShift`).
+    let reloaded: Bool
+
+    /// The row edits of `batch`, read in `source`, the table it applied to:
+    /// reloads first (those that change the row), then deletes, inserts and moves.
+    static func list(_ batch: Batch, from source: [Section], shift: LabelShift) -> [TableEdit] {
+        func label(_ path: TableIndexPath) -> UInt64 { ViewLabel.of(row: path.row, section: path.section) }
+        var edits: [TableEdit] = batch.reloadRows.compactMap {
+            let old = source[$0.at.section].rows[$0.at.row]
+            return old == $0.row ? nil : TableEdit(label($0.at), shift(label($0.at)), old, $0.row, reloaded: true)
+        }
+        edits += batch.deleteRows.map { TableEdit(label($0), nil, source[$0.section].rows[$0.row], nil) }
+        edits += batch.insertRows.map { TableEdit(nil, label($0.at), nil, $0.row) }
+        edits += batch.moveRows.map {
+            let row = source[$0.from.section].rows[$0.from.row]
+            return TableEdit(label($0.from), label($0.to), row, row)
+        }
+        return edits
+    }
+
+    private init(_ old: UInt64?, _ new: UInt64?, _ oldRow: Row?, _ newRow: Row?, reloaded: Bool = false) {
+        (oldLabel, newLabel, self.oldRow, self.newRow, self.reloaded) = (old, new, oldRow, newRow, reloaded)
+    }
+}
+
+extension LiveView {
+    /// The rows of `edits` in this view before or after, with their keys
+    /// there (step 1 above); `table` is the table after.
+    fileprivate func touchedRows(_ edits: [TableEdit], in table: Table) -> [TouchedRow] {
+        var touched: [TouchedRow] = []
+        for edit in edits {
+            var old: TouchedRow.Keys?
+            var new: TouchedRow.Keys?
+            if let oldRow = edit.oldRow, let s = edit.oldLabel.map(ViewLabel.section),
+                selection.matches(oldRow, in: source[s])
+            {
+                old = TouchedRow.Keys(of: oldRow, in: source[s], query: query)
+            }
+            if let newRow = edit.newRow, let s = edit.newLabel.map(ViewLabel.section),
+                selection.matches(newRow, in: table.sections[s])
+            {
+                new = TouchedRow.Keys(of: newRow, in: table.sections[s], query: query)
+            }
+            guard old != nil || new != nil else { continue }
+            touched.append(
+                TouchedRow(
+                    oldLabel: edit.oldLabel, newLabel: edit.newLabel, reloaded: edit.reloaded,
+                    row: edit.newRow ?? edit.oldRow!, changed: edit.oldRow != edit.newRow, old: old, new: new))
+        }
+        return touched
     }
 }
 
@@ -213,6 +302,11 @@ private struct TouchedRow {
     struct Keys {
         var group: ViewValue?
         var sort: [ViewValue?]
+
+        init(of row: Row, in section: Section, query: TableQuery) {
+            group = query.group.flatMap { ViewValue($0.key, of: row, in: section) }
+            sort = query.sortKeys(of: row, in: section)
+        }
     }
 
     /// Its place in the table before (`LiveView.source`) and after, where it is.
@@ -270,44 +364,16 @@ private struct EditPlan {
     /// `shift` to compare with the touched rows' places after.
     let shift: LabelShift
 
-    init?(_ live: LiveView, table: Table, batch: Batch, shift: LabelShift) {
+    /// The plan of `rows`, those a batch touched in `live` before or after
+    /// (`touchedRows`), in `live`.
+    init?(_ live: LiveView, touched rows: [TouchedRow], shift: LabelShift) {
         self.shift = shift
         query = live.query
         view = live.view
         labels = live.labels
         source = live.source
         tableSections = live.tableSections
-        let selection = live.selection
-        // Each row's place in the table and its content before and after: a
-        // reloaded row remains among the others (its place after is the shift
-        // of its place before), a moved one keeps its content.
-        func label(_ path: TableIndexPath) -> UInt64 { ViewLabel.of(row: path.row, section: path.section) }
-        var edits: [(old: UInt64?, new: UInt64?, oldRow: Row?, newRow: Row?)] = batch.reloadRows.compactMap {
-            let old = source[$0.at.section].rows[$0.at.row]
-            return old == $0.row ? nil : (label($0.at), shift(label($0.at)), old, $0.row)
-        }
-        let reloads = edits.count
-        edits += batch.deleteRows.map { (label($0), nil, source[$0.section].rows[$0.row], nil) }
-        edits += batch.insertRows.map { (nil, label($0.at), nil, $0.row) }
-        edits += batch.moveRows.map {
-            let row = source[$0.from.section].rows[$0.from.row]
-            return (label($0.from), label($0.to), row, row)
-        }
-        for (offset, edit) in edits.enumerated() {
-            var row = TouchedRow(
-                oldLabel: edit.old, newLabel: edit.new, reloaded: offset < reloads, row: edit.newRow ?? edit.oldRow!,
-                changed: edit.oldRow != edit.newRow)
-            if let oldRow = edit.oldRow, let s = edit.old.map(ViewLabel.section),
-                selection.matches(oldRow, in: source[s])
-            {
-                row.old = keys(of: oldRow, in: source[s])
-            }
-            if let newRow = edit.newRow, let s = edit.new.map(ViewLabel.section),
-                selection.matches(newRow, in: table.sections[s])
-            {
-                row.new = keys(of: newRow, in: table.sections[s])
-            }
-            guard row.old != nil || row.new != nil else { continue }
+        for var row in rows {
             if let keys = row.old, let label = row.oldLabel {
                 let key = sectionKey(keys, tableSection: ViewLabel.section(of: label))
                 let section = lowerBound(key)
@@ -327,12 +393,6 @@ private struct EditPlan {
 
     /// The descriptors of the view's order within a section: the sort keys.
     private var sort: [ViewSortKey] { query.sort }
-
-    private func keys(of row: Row, in section: Section) -> TouchedRow.Keys {
-        TouchedRow.Keys(
-            group: query.group.flatMap { ViewValue($0.key, of: row, in: section) },
-            sort: query.sortKeys(of: row, in: section))
-    }
 
     private func sectionKey(_ keys: TouchedRow.Keys, tableSection s: Int) -> SectionKey {
         query.group == nil ? .table(s) : .group(keys.group)

@@ -78,12 +78,53 @@ public struct LiveView: Sendable {
     /// edits (reloads, inserts, deletes, moves) is followed incrementally;
     /// anything else as `update(to:)`.
     public mutating func update(to table: Table, by batches: [Batch]) -> [Step]? {
-        guard batches.count == 1, table.version == sourceVersion + 1, table.sections.count == source.count,
-            case .followed(let steps) = followIncrementally(to: table, by: batches[0])
+        var change = Change(to: table, by: batches)
+        return update(&change)
+    }
+
+    /// Moves the view through `change`, as `update(to:by:)`; the views of a
+    /// table share one change, so what following it takes that is the same
+    /// for every view is worked out once, by the first view that needs it.
+    public mutating func update(_ change: inout Change) -> [Step]? {
+        let table = change.table
+        guard change.batches.count == 1, table.version == sourceVersion + 1, table.sections.count == source.count,
+            case .followed(let steps) = followIncrementally(&change)
         else { return update(to: table) }
         source = table.sections
         sourceVersion = table.version
         view.version = table.version
         return steps
+    }
+}
+
+extension LiveView {
+    /// A change of a table for its live views to follow (`update(_:)`): the
+    /// table's new version and the batches that made it of the one before.
+    /// For a batch of row edits a view may follow incrementally, it also holds
+    /// what is the same for every view, worked out once: the labels' shift
+    /// (`LabelShift`) and the rows the batch touched, read once from the table
+    /// before it (`TableEdit`).
+    public struct Change: Sendable {
+        public let table: Table
+        public let batches: [Batch]
+        /// The shift of the one batch's labels; nil when the batch is not
+        /// one to follow incrementally (`LiveView+Incremental.swift`).
+        let shift: LabelShift?
+        /// The batch's row edits, read from the table at `version`.
+        private var edits: (version: Int, list: [TableEdit])?
+
+        public init(to table: Table, by batches: [Batch]) {
+            self.table = table
+            self.batches = batches
+            shift = batches.count == 1 && LiveView.followsRowEdits(batches[0]) ? LabelShift(batches[0]) : nil
+        }
+
+        /// The batch's row edits, as read from `source`, the table at `version`.
+        mutating func edits(from source: [Section], version: Int) -> [TableEdit] {
+            if let edits, edits.version == version { return edits.list }
+            let list = TableEdit.list(batches[0], from: source, shift: shift!)
+            edits = (version, list)
+            return list
+        }
     }
 }

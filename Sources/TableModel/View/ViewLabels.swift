@@ -16,8 +16,27 @@ struct LabelLog: Sendable {
 
     /// The maps from `epoch` on, composed: in pairs, then pairs of those, so
     /// that no map is composed more than log e times (e maps).
-    func map(from epoch: Int) -> LabelMap {
-        var composed = Array(maps[epoch...])
+    func map(from epoch: Int) -> LabelMap { map(from: epoch, to: maps.count) }
+
+    /// The maps from each of `epochs` on, composed, by epoch (an epoch at the
+    /// log's end needs none): the log is cut at the epochs, each piece is
+    /// composed as `map(from:)` composes, and onto the composition of the
+    /// pieces after it, so that no map is composed more than log e + 1 times
+    /// whatever the number of epochs.
+    func maps(from epochs: Set<Int>) -> [Int: LabelMap] {
+        var composed: [Int: LabelMap] = [:]
+        var after = LabelMap.identity
+        var end = maps.count
+        for epoch in epochs.sorted(by: >) where epoch < end {
+            after = map(from: epoch, to: end).then(after)
+            composed[epoch] = after
+            end = epoch
+        }
+        return composed
+    }
+
+    private func map(from start: Int, to end: Int) -> LabelMap {
+        var composed = Array(maps[start..<end])
         while composed.count > 1 {
             composed = stride(from: 0, to: composed.count, by: 2).map { index in
                 index + 1 < composed.count ? composed[index].then(composed[index + 1]) : composed[index]
@@ -46,7 +65,8 @@ struct LabelLog: Sendable {
 /// Complexity, n labels, e maps in the log of t steps each (a one-row edit's
 /// has two): logging a map O(1); reading a label O(log c + e log t) (c chunks
 /// of its section); inserting one O(b + c + b log(e t)) (b labels a chunk);
-/// compaction O(e t log² (e t) + n log(e t)), once every `bound` logged
+/// compaction O(e t log² (e t) + k e t + n log(e t)) (k epochs among the
+/// chunks), once every `bound` logged
 /// maps, so O(n log(e t) / bound) a batch. Memory: the log's maps, two small
 /// arrays each (about 130 bytes for a one-row edit's, 16 KiB for 128), and one
 /// epoch a chunk of up to 1,024 labels.
@@ -100,18 +120,9 @@ struct ViewLabels: Sendable, Equatable {
         due -= 1
         guard due == 0 else { return }
         due = bound
-        let log = log
-        var composed: [Int: LabelMap] = [:]
-        for index in lists.indices {
-            lists[index].compact { epoch in
-                guard epoch < log.epoch else { return nil }
-                if let map = composed[epoch] { return map }
-                let map = log.map(from: epoch)
-                composed[epoch] = map
-                return map
-            }
-        }
-        self.log = LabelLog()
+        let composed = log.maps(from: Set(lists.lazy.flatMap(\.epochs)))
+        for index in lists.indices { lists[index].compact { composed[$0] } }
+        log = LabelLog()
     }
 
     static func == (lhs: ViewLabels, rhs: ViewLabels) -> Bool {

@@ -89,9 +89,11 @@ struct OpenViews: Sendable {
         // the keys taken first: a copy of the view, or of the dictionary (which
         // iterating its values would hold), would make its id set be copied
         // whole when ids come or go.
+        // One change for every view: what following it takes that is the same for all is worked out once.
+        var change = LiveView.Change(to: table, by: batches)
         for key in Array(views.keys) {
             let since = views[key]!.recent.last?.version ?? views[key]!.origin
-            guard let steps = views[key]!.live.update(to: table, by: batches) else {
+            guard let steps = views[key]!.live.update(&change) else {
                 views[key]!.recent = []
                 views[key]!.origin = table.version
                 deliveries.append((Self.reset(views[key]!.live.view), views[key]!.subscribers))

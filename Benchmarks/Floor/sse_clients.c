@@ -37,6 +37,18 @@ count_events(struct stream *stream, const char *bytes, ssize_t length)
 {
   long found = 0;
   for (ssize_t b = 0; b < length; b++) {
+    if (stream->phase == 2 && stream->matched == 0) {
+      /* Outside a match only a line end can start one: skip to the next. */
+      ssize_t span = length - b < stream->remaining ? length - b : stream->remaining;
+      const char *end = memchr(bytes + b, '\n', (size_t) span);
+      ssize_t skipped = end ? end - (bytes + b) : span;
+      b += skipped;
+      stream->remaining -= skipped;
+      if (stream->remaining == 0)
+        stream->phase = 3;
+      if (b == length)
+        break;
+    }
     char c = bytes[b];
     switch (stream->phase) {
     case 0:

@@ -162,6 +162,14 @@ def live_views_rows(v):
              f"{s['move_views_us'] / 1000:.3f} ms a move",
              f"×{max(s['insert_views_us'], s['move_views_us']) / 2000:.2f}", "≤ 2 ms",
              verdict(max(s["insert_views_us"], s["move_views_us"]) <= 2000))] if "move_views_us" in s else []),
+        *([(f"first page of a search (`q`) over {s['rows']:,} rows (server)",
+             f"{s['search_json_us'] / 1000:.1f} ms CPU the JSON rows, {s['search_html_us'] / 1000:.1f} ms the "
+             "HTML page (medians of 20 searches each)",
+             f"×{max(s['search_json_us'], s['search_html_us']) / 50000:.2f}", "≤ 50 ms",
+             verdict(max(s["search_json_us"], s["search_html_us"]) <= 50000)),
+           (f"{s['views']} live views open, nothing edited (server)",
+            f"{s['idle_views_us_per_s']:,} µs CPU a second", "—", "no CPU",
+            verdict(s["idle_views_us_per_s"] <= 1000))] if "search_json_us" in s else []),
         (f"one-row edit of {m['rows']:,} rows with {m['views']} live views open (model)",
          f"{m['median_ns'] / 1e6:.3f} ms CPU median, {m['max_ns'] / 1e6:.1f} ms max, edit and views; "
          f"{m['kib_per_view']:,} KiB a view of {m['view_rows'] // m['views']:,} rows",

@@ -5,6 +5,7 @@ import os
 import random
 import selectors
 import socket
+import statistics
 import threading
 import time
 
@@ -64,7 +65,10 @@ def measure(tools, rows, count, edits):
     server's CPU per edit each time, what the views add, and the resident memory they take.
     Beside them, the same for rows inserted in the middle of the section (each deleted again,
     as many deletes as inserts) and for rows moved within it (each moved back): what the views
-    add per such edit (`insert_views_us`, `move_views_us`), over a tenth as many edits."""
+    add per such edit (`insert_views_us`, `move_views_us`), over a tenth as many edits. Before
+    any view is open, the first page of 40 different searches (`search_json_us`,
+    `search_html_us`, median server CPU); with the views open and nothing edited, the server's
+    CPU a second (`idle_views_us_per_s`)."""
     generator = random.Random(rows)
     states = [generator.choice(STATES) for _ in range(rows)]
     path = os.path.join(tools.work, "views.json")
@@ -110,12 +114,36 @@ def measure(tools, rows, count, edits):
             time.sleep(SETTLE_S)
             return (server.cpu_us() - before) / edits
 
+        def search(count):
+            """Server CPU of the first page of `count` different searches, each asked once (a
+            view is derived once per version and kept, `ViewCache`): the JSON page of rows
+            (`…/rows?q=&limit=100`) and the HTML page (`/tables/views?q=`), medians in µs."""
+            words = generator.sample(range(100, 1000), count)
+            times = {"json": [], "html": []}
+            for number, word in enumerate(words):
+                kind = "json" if number % 2 == 0 else "html"
+                path = (f"/api/tables/views/sections/0/rows?q={word}&offset=0&limit=100" if kind == "json"
+                        else f"/tables/views?q={word}")
+                before = server.cpu_us()
+                status = http(server.port, "GET", path)[0]
+                assert status == 200, (path, status)
+                times[kind].append(server.cpu_us() - before)
+            return {kind: round(statistics.median(values)) for kind, values in times.items()}
+
+        def idle(seconds):
+            """Server CPU a second with nothing edited."""
+            before = server.cpu_us()
+            time.sleep(seconds)
+            return round((server.cpu_us() - before) / seconds)
+
+        searched = search(40)
         kinds = ["insert", "move"]
         quiet = [turn()]
         quiet_shifting = {kind: [shifting(kind)] for kind in kinds}
         resident = server.memory_kib()[0]
         streams = Streams(server.port, "views", queries(count))
         opened = server.memory_kib()[0]
+        idle_us_per_s = idle(3)
         watched = turn()
         watched_shifting = {kind: shifting(kind) for kind in kinds}
         streams.close()
@@ -128,4 +156,6 @@ def measure(tools, rows, count, edits):
     return {"rows": rows, "views": count, "edits": edits, "quiet_us": round(quiet_us),
             "watched_us": round(watched), "views_us": round(watched - quiet_us),
             "kib_per_view": (opened - resident) // count, "stream_bytes": streams.received,
+            "search_json_us": searched["json"], "search_html_us": searched["html"],
+            "idle_views_us_per_s": idle_us_per_s,
             **{f"{kind}_views_us": round(watched_shifting[kind] - sum(quiet_shifting[kind]) / 2) for kind in kinds}}

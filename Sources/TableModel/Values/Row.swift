@@ -203,6 +203,21 @@ extension Row {
         init(_ value: Extras) { self.value = value }
     }
 
+    /// Whether `body` holds for the text of the row at `row`, its detail or
+    /// one of its string fields, in that order: each read in place, the row
+    /// not copied (what a search asks of every row of a table, `RowSelection`).
+    static func anyText(at row: UnsafePointer<Row>, _ body: (String) -> Bool) -> Bool {
+        if body(row.pointee.text) { return true }
+        guard let extras = row.pointee.extras else { return false }
+        if let detail = extras.value.detail, body(detail) { return true }
+        return extras.value.fields.members.withUnsafeBufferPointer { members in
+            for index in members.indices {
+                if case .string(let text) = members[index].value, body(text) { return true }
+            }
+            return false
+        }
+    }
+
     /// Whether the row stores any rare property (tests pin the compact form with it).
     var hasExtras: Bool { extras != nil }
 }

@@ -145,10 +145,20 @@ extension TableQuery {
 /// The selecting half of a query (`q` and the filters), prepared once for a pass over a table.
 struct RowSelection {
     let words: [[UInt8]]
+    /// Whether every word is ASCII once folded: then a text is folded only
+    /// when it is not ASCII itself (`TextFolding.text(_:containsASCII:)`).
+    let asciiWords: Bool
+    /// The words one after the other, and where each ends: read in place
+    /// for every row, where an array of arrays would retain each word.
+    private let wordBytes: [UInt8]
+    private let wordEnds: [Int]
     let filters: [PreparedFilter]
 
     init(_ query: TableQuery) {
         words = query.words.map(TextFolding.fold)
+        asciiWords = words.allSatisfy { $0.allSatisfy { $0 < 0x80 } }
+        wordBytes = words.flatMap { $0 }
+        wordEnds = words.reduce(into: []) { ends, word in ends.append((ends.last ?? 0) + word.count) }
         filters = query.filters.map(PreparedFilter.init)
     }
 
@@ -157,16 +167,34 @@ struct RowSelection {
     /// The rows of `section` (the table's `index`-th) in the view, in the
     /// table's order; when `labelled`, with their places (`ViewLabel`).
     func selected(in section: Section, at index: Int, labelled: Bool) -> (rows: [Row], labels: [UInt64]) {
-        guard labelled else {
-            return (selectsAll ? Array(section.rows) : section.rows.filter { matches($0, in: section) }, [])
-        }
+        if selectsAll && !labelled { return (Array(section.rows), []) }
         var rows: [Row] = []
         var labels: [UInt64] = []
-        for (offset, row) in section.rows.enumerated() where selectsAll || matches(row, in: section) {
-            rows.append(row)
-            labels.append(ViewLabel.of(row: offset, section: index))
+        var offset = 0
+        // Each row read in place; only those in the view are copied out.
+        section.rows.forEachRowAddress(in: 0..<section.rows.count) { row in
+            if selectsAll || matches(at: row, in: section) {
+                rows.append(row.pointee)
+                if labelled { labels.append(ViewLabel.of(row: offset, section: index)) }
+            }
+            offset += 1
         }
         return (rows, labels)
+    }
+
+    /// Whether the row at `row` (of `section`) is in the view: a search of
+    /// ASCII words alone reads the row's texts in place.
+    func matches(at row: UnsafePointer<Row>, in section: Section) -> Bool {
+        guard filters.isEmpty && asciiWords else { return matches(row.pointee, in: section) }
+        return wordBytes.withUnsafeBufferPointer { bytes in
+            var start = 0
+            for end in wordEnds {
+                let word = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                guard Row.anyText(at: row, { TextFolding.text($0, containsASCII: word) }) else { return false }
+                start = end
+            }
+            return true
+        }
     }
 
     /// Whether `row` of `section` is in the view.

@@ -49,6 +49,40 @@ enum TextFolding {
         }
     }
 
+    /// Whether `word` (folded, ASCII) occurs in `text` folded. The text is
+    /// folded only when it is not ASCII and the word was not found as it
+    /// stands, lowercased on the fly: folding keeps ASCII bytes (lowercased)
+    /// and turns other bytes into others, so an ASCII word found in the
+    /// lowercased bytes is in the folded text, and in an ASCII text it is
+    /// found there or nowhere. O(length · word length) at worst, no allocation
+    /// for ASCII text.
+    static func text(_ text: String, containsASCII word: UnsafeBufferPointer<UInt8>) -> Bool {
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            guard let first = word.first else { return true }
+            var ascii = true
+            var start = 0
+            while start + word.count <= bytes.count {
+                let byte = bytes[start]
+                ascii = ascii && byte < 0x80
+                if lowercased(byte) == first {
+                    var matched = 1
+                    while matched < word.count && lowercased(bytes[start + matched]) == word[matched] { matched += 1 }
+                    if matched == word.count { return true }
+                }
+                start += 1
+            }
+            while start < bytes.count && ascii {
+                ascii = bytes[start] < 0x80
+                start += 1
+            }
+            return ascii ? false : nil
+        }
+        return (found ?? nil) ?? contains(fold(text), Array(word))
+    }
+
+    @inline(__always)
+    private static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
+
     /// Whether `needle` occurs in `haystack` (both folded).
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty else { return true }

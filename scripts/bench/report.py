@@ -337,6 +337,17 @@ def replication_section(r):
         if not v:
             continue
         out.append(f"| {label} | {spread(v['rate'], 0)} | {spread(v['p50_ms'], 2, ' ms')} | {spread(v['p99_ms'], 2, ' ms')} |")
+    if r.get("writes_64"):
+        w64 = r["writes_64"]
+        out += ["", f"The same with `wrk -c{w64['connections']}`: the replica commits the moves that wait meanwhile "
+                "in one group; the single server records one move of a table after the other, each flushed:", "",
+                "| server | writes/s | p50 | p99 |", "|---|---|---|---|"]
+        for name, label in (("database", "replica (PostgreSQL)"), ("journal", "single server, journal fsync always")):
+            v = w64[name]
+            out.append(f"| {label} | {spread(v['rate'], 0)} | {spread(v['p50_ms'], 2, ' ms')} | "
+                       f"{spread(v['p99_ms'], 2, ' ms')} |")
+        out += ["", f"Replica vs single server at {w64['connections']} connections: "
+                f"×{w64['rate_ratio']['median']:.2f} writes/s."]
     out += ["", "Lag: moves paced over 8 connections (40 at 1,000/s) to replica A, spread over the four tables; for each "
             "acknowledged version, the time from A's answer to its event arriving on replica C's stream of that table, "
             "both as the kernel stamped their arrival (`SO_TIMESTAMPNS`), so that a Python thread scheduled late does "

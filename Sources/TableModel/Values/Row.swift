@@ -208,15 +208,23 @@ extension Row {
     /// not copied (what a search asks of every row of a table, `RowSelection`).
     static func anyText(at row: UnsafePointer<Row>, _ body: (String) -> Bool) -> Bool {
         if body(row.pointee.text) { return true }
-        guard let extras = row.pointee.extras else { return false }
-        if let detail = extras.value.detail, body(detail) { return true }
-        return extras.value.fields.members.withUnsafeBufferPointer { members in
-            for index in members.indices {
-                if case .string(let text) = members[index].value, body(text) { return true }
-            }
+        // The box is lent, not retained: the row, alive for the call, holds it.
+        guard let box = UnsafeRawPointer(row).load(fromByteOffset: extrasOffset, as: UnsafeRawPointer?.self) else {
             return false
         }
+        return Unmanaged<ExtrasBox>.fromOpaque(box)._withUnsafeGuaranteedRef { extras in
+            if let detail = extras.value.detail, body(detail) { return true }
+            return extras.value.fields.members.withUnsafeBufferPointer { members in
+                for index in members.indices {
+                    if case .string(let text) = members[index].value, body(text) { return true }
+                }
+                return false
+            }
+        }
     }
+
+    /// Where a row holds its box of rare properties (nil, or the box's address).
+    private static let extrasOffset = MemoryLayout<Row>.offset(of: \Row.extras)!
 
     /// Whether the row stores any rare property (tests pin the compact form with it).
     var hasExtras: Bool { extras != nil }

@@ -101,15 +101,18 @@ extension TableStore {
     }
 
     /// Takes out a table deleted through another replica (when this server
-    /// still holds it with `mark`): its streams get `deleted` and end.
+    /// still holds it with `mark`): its streams get `deleted` and end. A
+    /// table already marked deleted (by another thread that has not yet taken
+    /// it out of the directory) is taken out too, so that a create right
+    /// after this finds its id free.
     func removeLogged(_ id: String, mark: UInt64) {
         guard let handle = try? handle(id) else { return }
-        let removed =
-            (try? handle.withState { state -> Bool in
-                guard state.logMark == mark else { return false }
-                TableHandle.markDeleted(&state)
-                return true
-            }) ?? false
+        let removed = handle.withAnyState { state -> Bool in
+            guard !state.isDeleted else { return true }
+            guard state.logMark == mark else { return false }
+            TableHandle.markDeleted(&state)
+            return true
+        }
         if removed { removeFromDirectory(handle, id: id) }
     }
 }

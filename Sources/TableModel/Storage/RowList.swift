@@ -128,9 +128,10 @@ public struct RowList: Sendable, Equatable, RandomAccessCollection, ExpressibleB
     }
 
     /// Calls `body` with a pointer to each row in `range`, in order, in the
-    /// tree's leaves: a property read through it is copied alone, where
-    /// `forEachRow`'s closure gets each row copied whole. The pointer is valid
-    /// during the call only. O(log n + range.count).
+    /// tree's leaves: a property read through it is copied alone, where a row
+    /// handed to a closure may be copied whole (as perf showed for a search's,
+    /// `RowSelection`). The pointer is valid during the call only.
+    /// O(log n + range.count).
     func forEachRowAddress(in range: Range<Int>, _ body: (UnsafePointer<Row>) -> Void) {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "RowList range out of range")
         guard !range.isEmpty else { return }

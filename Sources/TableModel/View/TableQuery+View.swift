@@ -182,10 +182,27 @@ struct RowSelection {
         return (rows, labels)
     }
 
-    /// Whether the row at `row` (of `section`) is in the view: a search of
-    /// ASCII words alone reads the row's texts in place.
+    /// Whether `row` of `section` is in the view.
+    func matches(_ row: Row, in section: Section) -> Bool {
+        withUnsafePointer(to: row) { matches(at: $0, in: section) }
+    }
+
+    /// Whether the row at `row` (of `section`) is in the view, its texts read
+    /// in place (`Row.anyText(at:)`): ASCII words looked for as they stand,
+    /// others in the texts folded.
     func matches(at row: UnsafePointer<Row>, in section: Section) -> Bool {
-        guard filters.isEmpty && asciiWords else { return matches(row.pointee, in: section) }
+        for filter in filters where !filter.holds(for: ViewValue(filter.key, of: row.pointee, in: section)) {
+            return false
+        }
+        guard !words.isEmpty else { return true }
+        guard asciiWords else {
+            var texts: [[UInt8]] = []
+            _ = Row.anyText(at: row) { text in
+                texts.append(TextFolding.fold(text))
+                return false
+            }
+            return words.allSatisfy { word in texts.contains { TextFolding.contains($0, word) } }
+        }
         return wordBytes.withUnsafeBufferPointer { bytes in
             var start = 0
             for end in wordEnds {
@@ -195,20 +212,6 @@ struct RowSelection {
             }
             return true
         }
-    }
-
-    /// Whether `row` of `section` is in the view.
-    func matches(_ row: Row, in section: Section) -> Bool {
-        for filter in filters where !filter.holds(for: ViewValue(filter.key, of: row, in: section)) {
-            return false
-        }
-        guard !words.isEmpty else { return true }
-        var texts = [TextFolding.fold(row.text)]
-        if let detail = row.detail { texts.append(TextFolding.fold(detail)) }
-        for member in row.fields.members {
-            if case .string(let text) = member.value { texts.append(TextFolding.fold(text)) }
-        }
-        return words.allSatisfy { word in texts.contains { TextFolding.contains($0, word) } }
     }
 }
 

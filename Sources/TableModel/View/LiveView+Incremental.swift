@@ -117,14 +117,6 @@ extension LiveView {
         case followed([Step]?)
     }
 
-    /// Whether `batch` edits rows alone, few enough to follow incrementally.
-    static func followsRowEdits(_ batch: Batch) -> Bool {
-        batch.deleteSections.isEmpty && batch.insertSections.isEmpty && batch.reloadSections.isEmpty
-            && batch.moveSections.isEmpty
-            && batch.reloadRows.count + batch.deleteRows.count + batch.insertRows.count + batch.moveRows.count
-                <= incrementalLimit
-    }
-
     /// Follows `change`'s one batch (applied to the table at `sourceVersion`,
     /// giving `change.table`) when it leaves every staying row where it was
     /// (see above).
@@ -228,42 +220,6 @@ extension ViewLabels {
         if !shift.isEmpty && (tableSections.isEmpty || tableSections.contains(where: shift.shifts)) {
             self.shift(by: shift)
         }
-    }
-}
-
-/// A row a batch reloaded with a new content, inserted, deleted or moved:
-/// its places in the table before and after, where it is (a reloaded row's
-/// after is the shift of its before), and its content before and after (a
-/// moved row keeps its content). The same for every view of the table, so
-/// read once for all of them (`LiveView.Change`).
-struct TableEdit: Sendable {
-    let oldLabel: UInt64?
-    let newLabel: UInt64?
-    let oldRow: Row?
-    let newRow: Row?
-    /// Whether it was reloaded (not moved): it remains among the rows the
-    /// batch leaves in its section, so keeps its order among them (`LabelShift`).
-    let reloaded: Bool
-
-    /// The row edits of `batch`, read in `source`, the table it applied to:
-    /// reloads first (those that change the row), then deletes, inserts and moves.
-    static func list(_ batch: Batch, from source: [Section], shift: LabelShift) -> [TableEdit] {
-        func label(_ path: TableIndexPath) -> UInt64 { ViewLabel.of(row: path.row, section: path.section) }
-        var edits: [TableEdit] = batch.reloadRows.compactMap {
-            let old = source[$0.at.section].rows[$0.at.row]
-            return old == $0.row ? nil : TableEdit(label($0.at), shift(label($0.at)), old, $0.row, reloaded: true)
-        }
-        edits += batch.deleteRows.map { TableEdit(label($0), nil, source[$0.section].rows[$0.row], nil) }
-        edits += batch.insertRows.map { TableEdit(nil, label($0.at), nil, $0.row) }
-        edits += batch.moveRows.map {
-            let row = source[$0.from.section].rows[$0.from.row]
-            return TableEdit(label($0.from), label($0.to), row, row)
-        }
-        return edits
-    }
-
-    private init(_ old: UInt64?, _ new: UInt64?, _ oldRow: Row?, _ newRow: Row?, reloaded: Bool = false) {
-        (oldLabel, newLabel, self.oldRow, self.newRow, self.reloaded) = (old, new, oldRow, newRow, reloaded)
     }
 }
 

@@ -96,35 +96,3 @@ public struct LiveView: Sendable {
         return steps
     }
 }
-
-extension LiveView {
-    /// A change of a table for its live views to follow (`update(_:)`): the
-    /// table's new version and the batches that made it of the one before.
-    /// For a batch of row edits a view may follow incrementally, it also holds
-    /// what is the same for every view, worked out once: the labels' shift
-    /// (`LabelShift`) and the rows the batch touched, read once from the table
-    /// before it (`TableEdit`).
-    public struct Change: Sendable {
-        public let table: Table
-        public let batches: [Batch]
-        /// The shift of the one batch's labels; nil when the batch is not
-        /// one to follow incrementally (`LiveView+Incremental.swift`).
-        let shift: LabelShift?
-        /// The batch's row edits, read from the table at `version`.
-        private var edits: (version: Int, list: [TableEdit])?
-
-        public init(to table: Table, by batches: [Batch]) {
-            self.table = table
-            self.batches = batches
-            shift = batches.count == 1 && LiveView.followsRowEdits(batches[0]) ? LabelShift(batches[0]) : nil
-        }
-
-        /// The batch's row edits, as read from `source`, the table at `version`.
-        mutating func edits(from source: [Section], version: Int) -> [TableEdit] {
-            if let edits, edits.version == version { return edits.list }
-            let list = TableEdit.list(batches[0], from: source, shift: shift!)
-            edits = (version, list)
-            return list
-        }
-    }
-}

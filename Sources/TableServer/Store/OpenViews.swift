@@ -85,12 +85,12 @@ struct OpenViews: Sendable {
         to table: Table, by batches: [Batch], events: ChangeEvents
     ) -> [(event: [UInt8], streams: [EventStream])] {
         var deliveries: [(event: [UInt8], streams: [EventStream])] = []
+        // One change for every view: what following it takes that is the same for all is worked out once.
+        var change = LiveView.Change(to: table, by: batches)
         // Each view is changed where the dictionary keeps it (`views[key]!`),
         // the keys taken first: a copy of the view, or of the dictionary (which
         // iterating its values would hold), would make its id set be copied
         // whole when ids come or go.
-        // One change for every view: what following it takes that is the same for all is worked out once.
-        var change = LiveView.Change(to: table, by: batches)
         for key in Array(views.keys) {
             let since = views[key]!.recent.last?.version ?? views[key]!.origin
             guard let steps = views[key]!.live.update(&change) else {

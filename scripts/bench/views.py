@@ -139,8 +139,8 @@ def measure(tools, rows, count, edits):
 
         searched = search(40)
         kinds = ["insert", "move"]
-        quiet = [turn()]
-        quiet_shifting = {kind: [shifting(kind)] for kind in kinds}
+        quiet = turn()
+        quiet_shifting = {kind: shifting(kind) for kind in kinds}
         resident = server.memory_kib()[0]
         streams = Streams(server.port, "views", queries(count))
         opened = server.memory_kib()[0]
@@ -153,10 +153,9 @@ def measure(tools, rows, count, edits):
         closed = turn()
     finally:
         server.stop()
-    quiet_us = quiet[0]
-    return {"rows": rows, "views": count, "edits": edits, "quiet_us": round(quiet_us),
-            "watched_us": round(watched), "views_us": round(watched - quiet_us), "closed_us": round(closed),
+    return {"rows": rows, "views": count, "edits": edits, "quiet_us": round(quiet),
+            "watched_us": round(watched), "views_us": round(watched - quiet), "closed_us": round(closed),
             "kib_per_view": (opened - resident) // count, "stream_bytes": streams.received,
             "search_json_us": searched["json"], "search_html_us": searched["html"],
             "idle_views_us_per_s": idle_us_per_s,
-            **{f"{kind}_views_us": round(watched_shifting[kind] - quiet_shifting[kind][0]) for kind in kinds}}
+            **{f"{kind}_views_us": round(watched_shifting[kind] - quiet_shifting[kind]) for kind in kinds}}

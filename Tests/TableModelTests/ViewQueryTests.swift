@@ -156,25 +156,6 @@ struct ViewQueryTests {
         #expect(try Self.query(["q": " "]).isEmpty)
     }
 
-    @Test("an ASCII word is found in a text as it is found in the text folded, ASCII or not")
-    func asciiSearch() {
-        var random = SeededGenerator(seed: 9_100)
-        let pieces = ["a", "B", "s", "ã", "a\u{0303}", "ß", "Σ", "é", "1", " ", "ﬁ", "İ", "o"]
-        for _ in 0..<4_000 {
-            let text = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }
-                .joined()
-            let word = TextFolding.fold(
-                (0..<Int.random(in: 0...3, using: &random)).map { _ in
-                    ["a", "S", "b", "o", "1", " "].randomElement(using: &random)!
-                }
-                .joined())
-            #expect(
-                word.withUnsafeBufferPointer { TextFolding.text(text, containsASCII: $0) }
-                    == TextFolding.contains(TextFolding.fold(text), word),
-                "\(text.unicodeScalars.map { String($0.value, radix: 16) }) \(word)")
-        }
-    }
-
     @Test("Finder order of folded text")
     func finderOrder() {
         func order(_ a: String, _ b: String) -> Ordering {

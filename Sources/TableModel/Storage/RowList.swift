@@ -119,8 +119,8 @@ public struct RowList: Sendable, Equatable, RandomAccessCollection, ExpressibleB
     public func forEachRow(in range: Range<Int>, _ body: (Row) -> Void) {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "RowList range out of range")
         guard !range.isEmpty else { return }
-        root.visitLeaves(in: range) { leaf in
-            leaf.withUnsafeBufferPointer { rows in
+        root.visitLeafNodes(in: range) { leaf, range in
+            leaf.rows[range].withUnsafeBufferPointer { rows in
                 // By index: the subscript lends each row, where iterating would copy it.
                 for index in rows.indices { body(rows[index]) }
             }
@@ -135,8 +135,8 @@ public struct RowList: Sendable, Equatable, RandomAccessCollection, ExpressibleB
     func forEachRowAddress(in range: Range<Int>, _ body: (UnsafePointer<Row>) -> Void) {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "RowList range out of range")
         guard !range.isEmpty else { return }
-        root.visitLeaves(in: range) { leaf in
-            leaf.withUnsafeBufferPointer { rows in
+        root.visitLeafNodes(in: range) { leaf, range in
+            leaf.rows[range].withUnsafeBufferPointer { rows in
                 for index in rows.indices { body(rows.baseAddress! + index) }
             }
         }

@@ -1,10 +1,13 @@
+import Synchronization
+
 /// A node of a `RowList`'s counted B-tree: a leaf of rows or an internal node of
 /// children. The invariants are listed on `RowList`.
 ///
 /// `@unchecked Sendable`: a node is mutated only while exactly one `RowList` holds
 /// it (checked with `isKnownUniquelyReferenced` on every node of a mutation's path);
 /// a shared node is never mutated, only copied. This is the discipline of `Array`'s
-/// own buffer.
+/// own buffer. The one exception is `searchTextSlot`, an atomic a search fills in
+/// on a shared leaf.
 final class RowListNode: @unchecked Sendable {
     /// Most rows in a leaf.
     static let leafCapacity = 32
@@ -18,11 +21,23 @@ final class RowListNode: @unchecked Sendable {
     /// The number of rows below this node.
     var count: Int
     /// A leaf's rows, in order; empty in an internal node.
-    var rows: [Row]
+    var rows: [Row] {
+        didSet { dropSearchText() }
+    }
     /// An internal node's children, in order; empty in a leaf.
     var children: [RowListNode]
     /// `childCounts[i] == children[i].count`, kept here so a search scans one array.
     var childCounts: [Int]
+    /// A leaf's `SearchText` once a search has built it (retained), dropped
+    /// whenever `rows` change.
+    let searchTextSlot = Atomic<Unmanaged<SearchText>?>(nil)
+
+    deinit { dropSearchText() }
+
+    private func dropSearchText() {
+        guard searchTextSlot.load(ordering: .acquiring) != nil else { return }
+        searchTextSlot.exchange(nil, ordering: .acquiringAndReleasing)?.release()
+    }
 
     /// A leaf of `rows` and no spare room: the root of a small list, which stays small
     /// (a section of three rows holds three) and grows as `Array` does until it splits.
@@ -167,14 +182,14 @@ final class RowListNode: @unchecked Sendable {
 
     /// Appends the rows of this subtree in `range` (relative to this node, non-empty).
     func appendRows(in range: Range<Int>, to result: inout [Row]) {
-        visitLeaves(in: range) { result.append(contentsOf: $0) }
+        visitLeafNodes(in: range) { leaf, range in result.append(contentsOf: leaf.rows[range]) }
     }
 
-    /// Hands `body` the rows in `range` (positions under this node), leaf by leaf,
-    /// in order, as slices of the leaves' own arrays: nothing is copied.
-    func visitLeaves(in range: Range<Int>, _ body: (ArraySlice<Row>) -> Void) {
+    /// Hands `body` each leaf holding rows in `range` (positions under this
+    /// node), in order, with the positions of those rows in the leaf.
+    func visitLeafNodes(in range: Range<Int>, _ body: (RowListNode, Range<Int>) -> Void) {
         if isLeaf {
-            body(rows[range])
+            body(self, range)
             return
         }
         var start = 0
@@ -183,7 +198,7 @@ final class RowListNode: @unchecked Sendable {
             if end > range.lowerBound {
                 let lower = max(range.lowerBound, start) - start
                 let upper = min(range.upperBound, end) - start
-                children[index].visitLeaves(in: lower..<upper, body)
+                children[index].visitLeafNodes(in: lower..<upper, body)
             }
             if end >= range.upperBound { return }
             start = end

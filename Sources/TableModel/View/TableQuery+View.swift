@@ -145,20 +145,13 @@ extension TableQuery {
 /// The selecting half of a query (`q` and the filters), prepared once for a pass over a table.
 struct RowSelection {
     let words: [[UInt8]]
-    /// Whether every word is ASCII once folded: then a text is folded only
-    /// when it is not ASCII itself (`TextFolding.text(_:containsASCII:)`).
-    let asciiWords: Bool
-    /// The words one after the other, and where each ends: read in place
-    /// for every row, where an array of arrays would retain each word.
-    private let wordBytes: [UInt8]
-    private let wordEnds: [Int]
+    /// `words`, as a pass over a table reads them; nil without words.
+    private let search: SearchWords?
     let filters: [PreparedFilter]
 
     init(_ query: TableQuery) {
         words = query.words.map(TextFolding.fold)
-        asciiWords = words.allSatisfy { $0.allSatisfy { $0 < 0x80 } }
-        wordBytes = words.flatMap { $0 }
-        wordEnds = words.reduce(into: []) { ends, word in ends.append((ends.last ?? 0) + word.count) }
+        search = words.isEmpty ? nil : SearchWords(words)
         filters = query.filters.map(PreparedFilter.init)
     }
 
@@ -166,52 +159,48 @@ struct RowSelection {
 
     /// The rows of `section` (the table's `index`-th) in the view, in the
     /// table's order; when `labelled`, with their places (`ViewLabel`).
+    ///
+    /// Each row is read in place, and only those in the view are copied out.
+    /// With words to find, the rows' texts are read from their leaves'
+    /// `SearchText`, and a row's own properties only for the filters.
     func selected(in section: Section, at index: Int, labelled: Bool) -> (rows: [Row], labels: [UInt64]) {
         if selectsAll && !labelled { return (Array(section.rows), []) }
         var rows: [Row] = []
         var labels: [UInt64] = []
-        var offset = 0
-        // Each row read in place; only those in the view are copied out.
-        section.rows.forEachRowAddress(in: 0..<section.rows.count) { row in
-            if selectsAll || matches(at: row, in: section) {
+        let all = 0..<section.rows.count
+        if let search {
+            section.rows.forEachRow(in: all, containing: search) { position, row in
+                guard filtersHold(at: row, in: section) else { return }
                 rows.append(row.pointee)
-                if labelled { labels.append(ViewLabel.of(row: offset, section: index)) }
+                if labelled { labels.append(ViewLabel.of(row: position, section: index)) }
             }
-            offset += 1
+        } else {
+            var position = 0
+            section.rows.forEachRowAddress(in: all) { row in
+                if filtersHold(at: row, in: section) {
+                    rows.append(row.pointee)
+                    if labelled { labels.append(ViewLabel.of(row: position, section: index)) }
+                }
+                position += 1
+            }
         }
         return (rows, labels)
     }
 
-    /// Whether `row` of `section` is in the view.
+    /// Whether `row` of `section` is in the view: its texts folded as a
+    /// `SearchText` holds them, and the words looked for as a pass over a table does.
     func matches(_ row: Row, in section: Section) -> Bool {
-        withUnsafePointer(to: row) { matches(at: $0, in: section) }
+        withUnsafePointer(to: row) { row in
+            guard filtersHold(at: row, in: section) else { return false }
+            guard let search else { return true }
+            var texts: [UInt8] = []
+            SearchText.append(row, to: &texts)
+            return texts.withUnsafeBufferPointer(search.allFound)
+        }
     }
 
-    /// Whether the row at `row` (of `section`) is in the view, its texts read
-    /// in place (`Row.anyText(at:)`): ASCII words looked for as they stand,
-    /// others in the texts folded.
-    func matches(at row: UnsafePointer<Row>, in section: Section) -> Bool {
-        for filter in filters where !filter.holds(for: ViewValue(filter.key, of: row.pointee, in: section)) {
-            return false
-        }
-        guard !words.isEmpty else { return true }
-        guard asciiWords else {
-            var texts: [[UInt8]] = []
-            _ = Row.anyText(at: row) { text in
-                texts.append(TextFolding.fold(text))
-                return false
-            }
-            return words.allSatisfy { word in texts.contains { TextFolding.contains($0, word) } }
-        }
-        return wordBytes.withUnsafeBufferPointer { bytes in
-            var start = 0
-            for end in wordEnds {
-                let word = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                guard Row.anyText(at: row, { TextFolding.text($0, containsASCII: word) }) else { return false }
-                start = end
-            }
-            return true
-        }
+    private func filtersHold(at row: UnsafePointer<Row>, in section: Section) -> Bool {
+        filters.allSatisfy { $0.holds(for: ViewValue($0.key, of: row.pointee, in: section)) }
     }
 }
 

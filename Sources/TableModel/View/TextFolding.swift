@@ -24,12 +24,29 @@ enum TextFolding {
     static func fold(_ text: String) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            for byte in text.utf8 { bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
-            return bytes
-        }
-        for scalar in text.unicodeScalars { append(scalar, to: &bytes) }
+        fold(text, into: &bytes)
         return bytes
+    }
+
+    /// Appends `text` folded to `bytes`: ASCII text copied whole and
+    /// lowercased in place; any other scalar by scalar.
+    static func fold(_ text: String, into bytes: inout [UInt8]) {
+        let start = bytes.count
+        let ascii = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            bytes.append(contentsOf: utf8)
+            return bytes.withUnsafeMutableBufferPointer { all in
+                var seen: UInt8 = 0
+                for index in start..<all.count {
+                    let byte = all[index]
+                    seen |= byte
+                    all[index] = byte &- 0x41 < 26 ? byte &+ 0x20 : byte
+                }
+                return seen < 0x80
+            }
+        }
+        if ascii == true { return }
+        bytes.removeSubrange(start...)
+        for scalar in text.unicodeScalars { append(scalar, to: &bytes) }
     }
 
     private static func append(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
@@ -49,55 +66,22 @@ enum TextFolding {
         }
     }
 
-    /// Whether `word` (folded, ASCII) occurs in `text` folded. The text is
-    /// folded only when it is not ASCII and the word was not found as it
-    /// stands, lowercased on the fly: folding keeps ASCII bytes (lowercased)
-    /// and turns other bytes into others, so an ASCII word found in the
-    /// lowercased bytes is in the folded text, and in an ASCII text it is
-    /// found there or nowhere. O(length · word length) at worst, no allocation
-    /// for ASCII text.
-    static func text(_ text: String, containsASCII word: UnsafeBufferPointer<UInt8>) -> Bool {
-        let found = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
-            guard let first = word.first else { return true }
-            var ascii = true
-            var start = 0
-            while start + word.count <= bytes.count {
-                let byte = bytes[start]
-                ascii = ascii && byte < 0x80
-                if lowercased(byte) == first {
-                    var matched = 1
-                    while matched < word.count && lowercased(bytes[start + matched]) == word[matched] { matched += 1 }
-                    if matched == word.count { return true }
-                }
-                start += 1
-            }
-            while start < bytes.count && ascii {
-                ascii = bytes[start] < 0x80
-                start += 1
-            }
-            return ascii ? false : nil
-        }
-        return (found ?? nil) ?? contains(fold(text), Array(word))
-    }
-
-    @inline(__always)
-    private static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
-
-    /// Whether `needle` occurs in `haystack` (both folded).
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty else { return true }
-        guard haystack.count >= needle.count else { return false }
-        let first = needle[0]
+    /// Where `needle` first occurs in `haystack` (both folded), if it does.
+    /// O(haystack · needle) at worst; a search's words are short.
+    static func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = needle.first else { return 0 }
+        guard haystack.count >= needle.count else { return nil }
         var start = 0
-        while start <= haystack.count - needle.count {
+        let last = haystack.count - needle.count
+        while start <= last {
             if haystack[start] == first {
                 var matched = 1
-                while matched < needle.count && haystack[start + matched] == needle[matched] { matched += 1 }
-                if matched == needle.count { return true }
+                while matched < needle.count && haystack[start &+ matched] == needle[matched] { matched &+= 1 }
+                if matched == needle.count { return start }
             }
-            start += 1
+            start &+= 1
         }
-        return false
+        return nil
     }
 
     /// Finder order of two folded texts: runs of digits compare by their value

@@ -68,9 +68,9 @@ def measure(tools, rows, count, edits):
     as many deletes as inserts) and for rows moved within it (each moved back): what the views
     add per such edit (`insert_views_us`, `move_views_us`), over a tenth as many edits. Before
     any view is open, the first page of 40 different searches (`search_json_us`,
-    `search_html_us`, median server CPU), after the table's first search (`search_first_us`),
-    which keeps the rows' folded texts (`search_kib` of memory); with the views open and
-    nothing edited, the server's CPU a second (`idle_views_us_per_s`)."""
+    `search_html_us`, median server CPU), after the table's first search since it was loaded
+    (`search_first_us`); with the views open and nothing edited, the server's CPU a second
+    (`idle_views_us_per_s`)."""
     generator = random.Random(rows)
     states = [generator.choice(STATES) for _ in range(rows)]
     path = os.path.join(tools.work, "views.json")
@@ -120,16 +120,13 @@ def measure(tools, rows, count, edits):
             """Server CPU of the first page of `count` different searches, each asked once (a
             view is derived once per version and kept, `ViewCache`): the JSON page of rows
             (`…/rows?q=&limit=100`) and the HTML page (`/tables/views?q=`), medians in µs.
-            Before them, the table's first search alone (`first`), which folds every leaf's
-            texts and keeps them (`SearchText`), and the memory they take (`kib`)."""
+            Before them, the table's first search since it was loaded, alone (`first`)."""
             words = generator.sample(range(100, 1000), count + 1)
-            memory = server.memory_kib()[0]
             before = server.cpu_us()
             path = f"/api/tables/views/sections/0/rows?q={words.pop()}&offset=0&limit=100"
             status = http(server.port, "GET", path)[0]
             assert status == 200, status
             first = server.cpu_us() - before
-            kept_kib = server.memory_kib()[0] - memory
             times = {"json": [], "html": []}
             for number, word in enumerate(words):
                 kind = "json" if number % 2 == 0 else "html"
@@ -139,7 +136,7 @@ def measure(tools, rows, count, edits):
                 status = http(server.port, "GET", path)[0]
                 assert status == 200, (path, status)
                 times[kind].append(server.cpu_us() - before)
-            return {"first": round(first), "kib": kept_kib,
+            return {"first": round(first),
                     **{kind: round(statistics.median(values)) for kind, values in times.items()}}
 
         def idle(seconds):
@@ -168,6 +165,6 @@ def measure(tools, rows, count, edits):
             "watched_us": round(watched), "views_us": round(watched - quiet), "closed_us": round(closed),
             "kib_per_view": (opened - resident) // count, "stream_bytes": streams.received,
             "search_json_us": searched["json"], "search_html_us": searched["html"],
-            "search_first_us": searched["first"], "search_kib": searched["kib"],
+            "search_first_us": searched["first"],
             "idle_views_us_per_s": idle_us_per_s,
             **{f"{kind}_views_us": round(watched_shifting[kind] - quiet_shifting[kind]) for kind in kinds}}

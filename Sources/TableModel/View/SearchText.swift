@@ -5,10 +5,11 @@
 /// A row keeps `detail` and `fields` in allocations of their own, so a search
 /// that read them row by row spent most of its time waiting on memory
 /// (scripts/bench/findings.md, "Search: a leaf's texts side by side"). Each
-/// leaf of a `RowList` builds its own on the first search that reads it and
-/// keeps it until its rows change (`RowListNode.searchText`), as DataTables
-/// keeps each row's search string: a search after an edit folds again only
-/// the leaves the edit touched. Memory: the folded texts, one byte more a
+/// leaf of a `RowList` keeps its own until its rows change, as DataTables
+/// keeps each row's search string: a decoded list builds them as its leaves
+/// fill (`RowList.Builder`), and a search builds those missing, so a search
+/// after an edit folds again only the leaves the edit touched
+/// (`RowListNode.searchText`). Memory: the folded texts, one byte more a
 /// text, four bytes a row (docs/ARCHITECTURE.md, "Views").
 ///
 /// Each text is followed by 0xFF, a byte UTF-8 never holds, so a folded word

@@ -37,10 +37,12 @@ struct SearchTextTests {
 
     /// Whether every word is in one of the row's texts, each folded alone.
     static func reference(_ row: Row, _ words: [[UInt8]]) -> Bool {
-        let texts = ([row.text, row.detail].compactMap { $0 } + row.fields.members.compactMap {
-            if case .string(let text) = $0.value { return text } else { return nil }
-        })
-        .map(TextFolding.fold)
+        let texts =
+            ([row.text, row.detail].compactMap { $0 }
+            + row.fields.members.compactMap {
+                if case .string(let text) = $0.value { return text } else { return nil }
+            })
+            .map(TextFolding.fold)
         return words.allSatisfy { word in
             texts.contains { text in
                 word.isEmpty
@@ -86,7 +88,8 @@ struct SearchTextTests {
             if step.isMultiple(of: 10) {
                 let words = Self.words(using: &random)
                 #expect(
-                    Self.found(list, words, in: 0..<list.count) == rows.indices.filter { Self.reference(rows[$0], words) },
+                    Self.found(list, words, in: 0..<list.count)
+                        == rows.indices.filter { Self.reference(rows[$0], words) },
                     "step \(step): \(words)")
                 #expect(
                     Self.found(copy.list, words, in: 0..<copy.list.count)

@@ -42,6 +42,9 @@ struct OpenViews: Sendable {
     /// Whether any view is open.
     var isEmpty: Bool { views.isEmpty }
 
+    /// The views open now.
+    var count: Int { views.count }
+
     /// Adds `stream` to the view `query` of `table`, opening it if need be;
     /// answers what the stream is sent first: for `since`, the view's updates
     /// after it, or `reset` with the whole view when they are not kept.

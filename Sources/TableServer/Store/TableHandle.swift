@@ -78,6 +78,9 @@ final class TableHandle: Sendable {
     /// A consistent copy of the table as it is now.
     var table: Table { state.withLock { $0.table } }
 
+    /// The views of the table event streams follow now (`OpenViews`).
+    var openViewCount: Int { state.withLock { $0.views.count } }
+
     /// Runs `body` with exclusive access to the table's state.
     func withState<T>(_ body: (inout State) throws -> T) throws -> T {
         try state.withLock { (state: inout State) throws -> T in

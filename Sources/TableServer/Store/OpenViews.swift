@@ -73,12 +73,16 @@ struct OpenViews: Sendable {
         return missed.map(\.event)
     }
 
-    /// Takes `stream` off every view; a view left without streams is dropped.
-    mutating func unsubscribe(_ id: ObjectIdentifier) {
+    /// Takes `stream` off every view; a view left without streams is dropped,
+    /// and answered, for the caller to free once the table's lock is let go
+    /// (a view of 20,000 rows takes milliseconds to free, scripts/bench/findings.md).
+    mutating func unsubscribe(_ id: ObjectIdentifier) -> [OpenView] {
+        var dropped: [OpenView] = []
         for key in Array(views.keys) {
             views[key]!.subscribers.removeAll { ObjectIdentifier($0) == id }
-            if views[key]!.subscribers.isEmpty { views[key] = nil }
+            if views[key]!.subscribers.isEmpty, let view = views.removeValue(forKey: key) { dropped.append(view) }
         }
+        return dropped
     }
 
     /// Moves every view to `table`, which `batches` (as applied, in order) just

@@ -101,10 +101,12 @@ final class TableHandle: Sendable {
 
     /// Forgets a stream whose client went away.
     func removeSubscriber(_ id: ObjectIdentifier) {
-        state.withLock { state in
+        let dropped = state.withLock { state in
             state.subscribers.removeAll { ObjectIdentifier($0) == id }
-            state.views.unsubscribe(id)
+            return state.views.unsubscribe(id)
         }
+        // A view its last stream left is freed here, off the lock: no edit waits for it.
+        withExtendedLifetime(dropped) {}
     }
 
     /// Marks the table deleted (`withState` refuses from now on) and, after the

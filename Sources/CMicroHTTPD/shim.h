@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/epoll.h>
 #include <stdarg.h>
 #include <microhttpd.h>
 
@@ -45,6 +46,36 @@ wtv_connection_context(struct MHD_Connection *connection)
   const union MHD_ConnectionInfo *info =
     MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
   return (NULL == info) ? NULL : info->socket_context;
+}
+
+/// Watches `socket` in the epoll set `epoll` for its peer's end, once,
+/// with `key` in its event (`ClientWatch`; `struct epoll_event` is packed,
+/// which Swift does not import). 0, or -1 and errno.
+static inline int
+wtv_watch_peer_end(int epoll, int socket, uint64_t key)
+{
+  struct epoll_event event = { .events = EPOLLRDHUP | EPOLLONESHOT, .data.u64 = key };
+  return epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event);
+}
+
+/// Takes `socket` out of the epoll set `epoll`.
+static inline int
+wtv_unwatch(int epoll, int socket)
+{
+  return epoll_ctl(epoll, EPOLL_CTL_DEL, socket, NULL);
+}
+
+/// The keys of at most `capacity` ready sockets of `epoll`, without waiting:
+/// how many, or -1 and errno.
+static inline int
+wtv_ready_keys(int epoll, uint64_t *keys, int capacity)
+{
+  struct epoll_event events[64];
+  int count = epoll_wait(epoll, events, capacity < 64 ? capacity : 64, 0);
+  for (int index = 0; index < count; index++) {
+    keys[index] = events[index].data.u64;
+  }
+  return count;
 }
 
 /// Macros with casts do not import into Swift.

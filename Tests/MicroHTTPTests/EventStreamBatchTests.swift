@@ -164,6 +164,8 @@ import Testing
         case part(Int)
         /// Writes the first bytes and says the outcome was lost (the ring broke).
         case lost(Int)
+        /// Writes nothing and says the socket failed with this errno.
+        case failed(Int32)
     }
 
     /// A stand-in for a ring that writes what it reports, with each client's
@@ -198,6 +200,8 @@ import Testing
                     _ = write(count)
                     results[position] = -Int(EIO)
                     isBroken = true
+                case .failed(let code):
+                    results[position] = -Int(code)
                 }
             }
             calls += 1
@@ -235,6 +239,32 @@ import Testing
                 #expect(received == expected)
                 #expect(connection.sawLastChunk)
             }
+            #expect(eventually { server.metrics.openEventStreams == 0 })
+        }
+    }
+
+    /// A socket that fails (the client gone) drops its client in the
+    /// delivery that found it: the stream is closed when the delivery returns,
+    /// and its close actions run then, not once libmicrohttpd has found the
+    /// connection gone too. The other client is served as usual.
+    @Test func aSocketThatFailsDropsItsClientAtOnce() throws {
+        let fixture = StreamFixture()
+        try withLiveServer(fixture.router()) { server, client in
+            let connections = try Self.connect(2, to: fixture, with: client)
+            let streams = fixture.streams.value
+            let sender = ChosenOutcomes { client, _ in client == 1 ? .failed(EPIPE) : .all }
+            let first = [Self.event(0, size: 40).bytes]
+            #expect(EventStream.send(EventChunk(first), to: streams, batchedBy: sender) == 2)
+            #expect(streams[1].isClosed)
+            #expect(!streams[0].isClosed)
+            #expect(eventually { fixture.closed.value == 1 })
+            #expect(!streams[1].send(Self.event(1, size: 40).bytes))
+            _ = connections[1].readStream(timeout: .seconds(10)) { _ in false }
+            #expect(connections[1].isPeerClosed)
+            #expect(!connections[1].sawLastChunk)
+            streams[0].close()
+            #expect(connections[0].readStream(timeout: .seconds(30)) { _ in false } == Array(first.joined()))
+            #expect(connections[0].sawLastChunk)
             #expect(eventually { server.metrics.openEventStreams == 0 })
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import MicroHTTP
 import MicroHTTPTesting
@@ -102,6 +103,54 @@ import Testing
             #expect(stream.read(view, until: "event: deleted\n").contains("event: deleted\n"))
             _ = view.readStream(timeout: .seconds(5)) { _ in false }
             #expect(view.sawLastChunk)
+        }
+    }
+
+    /// A gauge of `/metrics`, as a number.
+    func gauge(_ client: TestClient, _ name: String) throws -> Int? {
+        let text = try client.request(.GET, "/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix("\(name) ") }
+        return line.flatMap { Int($0.dropFirst(name.count + 1)) }
+    }
+
+    /// Whether `condition` holds before `timeout` passes, asked again every few milliseconds.
+    func eventually(timeout: Duration = .seconds(5), _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while try !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+
+    /// A view goes as soon as the last client following it closes its
+    /// connection, with nothing edited, nothing sent: the server notices the
+    /// clients leaving, not a write failing later (scripts/bench/findings.md,
+    /// "Views whose streams closed are still followed").
+    @Test func aViewIsDroppedWhenItsLastClientLeavesWithNothingSent() throws {
+        try withServer(.live, tables: [citiesTable()]) { client in
+            let queries = ["q=san", "sort=text", "group=detail", "filter[detail]=CA"]
+            let clients = try queries.map { query in
+                let view = try stream.subscribe(client, "/api/tables/c/events?\(query)")
+                _ = stream.read(view, until: "\n\n")
+                return view
+            }
+            let second = try stream.subscribe(client, "/api/tables/c/events?q=san")
+            _ = stream.read(second, until: "\n\n")
+            #expect(try gauge(client, "webtableview_views_open") == 4)
+            #expect(try gauge(client, "http_event_streams_open") == 5)
+
+            // The first view keeps its other client.
+            clients[0].close()
+            #expect(try eventually { try gauge(client, "http_event_streams_open") == 4 })
+            #expect(try gauge(client, "webtableview_views_open") == 4)
+
+            second.close()
+            clients.forEach { $0.close() }
+            #expect(try eventually { try gauge(client, "webtableview_views_open") == 0 })
+            #expect(try eventually { try gauge(client, "http_event_streams_open") == 0 })
+            try rename(client, "sea", "Santa Cruz")
+            #expect(try gauge(client, "webtableview_views_open") == 0)
         }
     }
 

@@ -32,6 +32,7 @@ EXPECTED = {
     "webtableview_tables": "gauge",
     "webtableview_sections": "gauge",
     "webtableview_rows": "gauge",
+    "webtableview_views_open": "gauge",
 }
 
 

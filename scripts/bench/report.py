@@ -156,6 +156,7 @@ def live_views_rows(v):
          f"{s['views_us'] / 1000:.3f} ms CPU for the views ({s['watched_us'] / 1000:.3f} ms the edit with them, "
          f"{s['quiet_us'] / 1000:.3f} ms without"
          + (f", {s['closed_us'] / 1000:.3f} ms once their streams closed" if "closed_us" in s else "")
+         + (f", {s['close_ms']:,} ms CPU to let the {s['views']} views go" if "close_ms" in s else "")
          + f"); {s['kib_per_view']:,} KiB RSS a view",
          f"×{s['views_us'] / 2000:.2f}", "≤ 2 ms", verdict(s["views_us"] <= 2000)),
         *([(f"one-row insert or delete, or move, in the middle of {s['rows']:,} rows with {s['views']} live views "

@@ -187,15 +187,18 @@ extension HTTPServer {
         }
     }
 
-    /// Keeps `stream` for heartbeats and shutdown; a stream answered while
-    /// the server stops is closed at once.
+    /// Keeps `stream` for heartbeats and shutdown, its socket watched for
+    /// the client's leaving (``ClientWatch``); a stream answered while the
+    /// server stops is closed at once.
     private func register(_ stream: EventStream, connection: OpaquePointer) {
-        stream.attach(to: ConnectionHandle(pointer: connection), writeTimeout: configuration.connectionTimeout)
+        let socket = stream.attach(
+            to: ConnectionHandle(pointer: connection), writeTimeout: configuration.connectionTimeout)
         let running = state.withLock { state in
             guard state.phase == .running else {
                 return false
             }
             state.streams[ObjectIdentifier(stream)] = stream
+            state.clientWatch?.watch(stream, socket: socket)
             metricsRecorder.setOpenEventStreams(state.streams.count)
             return true
         }
@@ -204,9 +207,16 @@ extension HTTPServer {
         }
     }
 
+    /// Drops the streams whose clients left (``ClientWatch``).
+    func dropClientsThatLeft() {
+        let leavers = state.withLock { $0.clientWatch?.takeLeavers() ?? [] }
+        leavers.forEach { $0.clientLeft() }
+    }
+
     /// The connection is done with `stream`: its writes are counted before it
     /// stops counting as open, so a scrape that sees it gone sees them too.
     func unregister(_ stream: EventStream) {
+        state.withLock { $0.clientWatch?.forget(stream) }
         metricsRecorder.count(stream.detach())
         state.withLock { state in
             state.streams[ObjectIdentifier(stream)] = nil

@@ -29,6 +29,9 @@ public final class HTTPServer: Sendable {
         /// answered at once (a suspended connection must not outlive the daemon).
         var refusesDeferrals = false
         var heartbeat: DispatchSourceTimer?
+        /// Notices clients leaving their event streams; holds the server
+        /// until shutdown stops it, as the heartbeat does.
+        var clientWatch: ClientWatch?
     }
 
     public let configuration: Configuration
@@ -100,6 +103,7 @@ public final class HTTPServer: Sendable {
             state.phase = .running
             isRunning.store(true, ordering: .sequentiallyConsistent)
             state.heartbeat = makeHeartbeat()
+            state.clientWatch = ClientWatch { self.dropClientsThatLeft() }
             return state.port
         }
     }
@@ -138,6 +142,10 @@ public final class HTTPServer: Sendable {
             waitUntil(.now + .seconds(1)) { state.withLock { $0.streams.isEmpty } }
         }
         MHD_stop_daemon(daemon)
+        state.withLock { state in
+            state.clientWatch?.stop()
+            state.clientWatch = nil
+        }
         // Every stream is detached now; what their close actions hold (a
         // table's handle) is let go before the caller goes on to exit.
         EventStream.waitForCloseActions()

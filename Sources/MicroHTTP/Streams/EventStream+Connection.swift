@@ -4,15 +4,24 @@ import Glibc
 
 /// The connection side: what libmicrohttpd's callbacks do with the stream.
 extension EventStream {
-    /// Binds the stream to the connection that will write it; a client whose
-    /// socket takes nothing of a chunk for `writeTimeout` is dropped.
-    func attach(to connection: ConnectionHandle, writeTimeout: Duration) {
+    /// Binds the stream to the connection that will write it, and answers
+    /// the connection's socket; a client whose socket takes nothing of a chunk
+    /// for `writeTimeout` is dropped.
+    func attach(to connection: ConnectionHandle, writeTimeout: Duration) -> Int32 {
         let socket = wtv_connection_socket(connection.pointer)
         state.withLock { state in
             state.connection = connection
             state.socket = socket
             state.writeTimeout = writeTimeout.dispatchNanoseconds
         }
+        return socket
+    }
+
+    /// The client closed its end of the connection (``ClientWatch``): it is
+    /// dropped at once, its close actions run, whether or not anything was
+    /// being sent to it.
+    func clientLeft() {
+        Self.runLater(state.withLock { $0.dropClient() })
     }
 
     /// The connection is gone: the stream is closed and never resumes it

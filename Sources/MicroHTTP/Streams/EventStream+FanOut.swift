@@ -93,9 +93,10 @@ extension EventStream {
     /// Takes the outcome of a claimed write, `result` being what `send()`
     /// returned for it, as ``send(_:framed:)`` takes its own: all written;
     /// a part written and the rest finished later; nothing written and the
-    /// events queued for libmicrohttpd, which writes them or finds the
-    /// client gone. An outcome the ring lost (`-EIO`) drops the client, which
-    /// may have been sent any part of the chunk.
+    /// events queued for libmicrohttpd, which writes them when the socket
+    /// takes more; the socket failed and the client dropped at once. An
+    /// outcome the ring lost (`-EIO`) drops the client too, which may have
+    /// been sent any part of the chunk.
     private func finishClaim(_ result: Int, of chunk: EventChunk) {
         var unfinished = false
         let actions = state.withLock { state -> [@Sendable () -> Void] in
@@ -115,8 +116,10 @@ extension EventStream {
                 state.keepUnfinished(chunk.framed[count...])
                 unfinished = true
                 return []
-            case .wouldBlock, .failed:
+            case .wouldBlock:
                 state.requeueFirst(chunk.events)
+            case .failed:
+                return state.dropClient()
             }
             if state.head < state.events.count || state.closed {
                 state.wake()

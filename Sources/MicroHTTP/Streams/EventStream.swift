@@ -25,7 +25,9 @@ import Synchronization
 /// connection is handed back only once no byte of a chunk is left — when more
 /// events are queued, the stream is closed, or the client is dropped. A socket
 /// that takes nothing goes the usual way: queued, resumed, libmicrohttpd
-/// waits for it.
+/// waits for it. A socket that fails (the client gone: `EPIPE`, `ECONNRESET`)
+/// drops the client at once: the stream is closed and its close actions run
+/// then, not when libmicrohttpd next finds the connection gone.
 ///
 /// The stream's code is in four files: this one (sending, closing), `+State`
 /// (the queue and the direct write, under the lock), `+FanOut` (one chunk to
@@ -91,9 +93,13 @@ public final class EventStream: Sendable {
                 case .partial:
                     unfinished = true
                     return (true, [])
-                case .wouldBlock, .failed:
-                    // Nothing written: libmicrohttpd writes it, or finds the client gone.
+                case .wouldBlock:
+                    // Nothing written: libmicrohttpd writes it when the socket takes more.
                     break
+                case .failed:
+                    // The client is gone: the stream ends now, its close actions
+                    // with it, and libmicrohttpd is woken only to let the connection go.
+                    return (false, state.dropClient())
                 }
             }
             return state.enqueue(events, bufferLimit: bufferLimit)

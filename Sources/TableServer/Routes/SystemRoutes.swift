@@ -53,6 +53,9 @@ struct SystemRoutes: RouteCollection {
             # HELP webtableview_rows Rows in all tables.
             # TYPE webtableview_rows gauge
             webtableview_rows \(tables.reduce(0) { $0 + $1.rowCount })
+            # HELP webtableview_views_open Views of tables that event streams follow now.
+            # TYPE webtableview_views_open gauge
+            webtableview_views_open \(store.openViewCount())
 
             """
         if let editRunner = context.editRunner {

@@ -42,6 +42,9 @@ struct OpenViews: Sendable {
     /// Whether any view is open.
     var isEmpty: Bool { views.isEmpty }
 
+    /// The views open now.
+    var count: Int { views.count }
+
     /// Adds `stream` to the view `query` of `table`, opening it if need be;
     /// answers what the stream is sent first: for `since`, the view's updates
     /// after it, or `reset` with the whole view when they are not kept.
@@ -70,12 +73,16 @@ struct OpenViews: Sendable {
         return missed.map(\.event)
     }
 
-    /// Takes `stream` off every view; a view left without streams is dropped.
-    mutating func unsubscribe(_ id: ObjectIdentifier) {
+    /// Takes `stream` off every view; a view left without streams is dropped,
+    /// and answered, for the caller to free once the table's lock is let go
+    /// (a view of 20,000 rows takes milliseconds to free, scripts/bench/findings.md).
+    mutating func unsubscribe(_ id: ObjectIdentifier) -> [OpenView] {
+        var dropped: [OpenView] = []
         for key in Array(views.keys) {
             views[key]!.subscribers.removeAll { ObjectIdentifier($0) == id }
-            if views[key]!.subscribers.isEmpty { views[key] = nil }
+            if views[key]!.subscribers.isEmpty, let view = views.removeValue(forKey: key) { dropped.append(view) }
         }
+        return dropped
     }
 
     /// Moves every view to `table`, which `batches` (as applied, in order) just

@@ -78,6 +78,9 @@ final class TableHandle: Sendable {
     /// A consistent copy of the table as it is now.
     var table: Table { state.withLock { $0.table } }
 
+    /// The views of the table event streams follow now (`OpenViews`).
+    var openViewCount: Int { state.withLock { $0.views.count } }
+
     /// Runs `body` with exclusive access to the table's state.
     func withState<T>(_ body: (inout State) throws -> T) throws -> T {
         try state.withLock { (state: inout State) throws -> T in
@@ -98,10 +101,12 @@ final class TableHandle: Sendable {
 
     /// Forgets a stream whose client went away.
     func removeSubscriber(_ id: ObjectIdentifier) {
-        state.withLock { state in
+        let dropped = state.withLock { state in
             state.subscribers.removeAll { ObjectIdentifier($0) == id }
-            state.views.unsubscribe(id)
+            return state.views.unsubscribe(id)
         }
+        // A view its last stream left is freed here, off the lock: no edit waits for it.
+        withExtendedLifetime(dropped) {}
     }
 
     /// Marks the table deleted (`withState` refuses from now on) and, after the

@@ -53,6 +53,12 @@ final class TableStore: Sendable {
         return handles.map(\.table)
     }
 
+    /// The views event streams follow now, in all tables (`/metrics`).
+    func openViewCount() -> Int {
+        let handles = directory.withLock { Array($0.handles.values) }
+        return handles.reduce(0) { $0 + $1.openViewCount }
+    }
+
     func handle(_ id: String) throws -> TableHandle {
         guard let handle = directory.withLock({ $0.handles[id] }) else { throw TableServerError.tableNotFound(id) }
         return handle

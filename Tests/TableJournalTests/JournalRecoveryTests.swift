@@ -28,7 +28,7 @@ import Testing
                 ]),
             .delete(tableID: "t"),
         ]
-        let (journal, recovery) = try Journal.open(journalOptions(directory))
+        let (journal, recovery) = try openJournal(journalOptions(directory))
         #expect(recovery.isEmpty)
         for record in records { try journal.append(JournalEntry(record)) }
         journal.close()
@@ -46,19 +46,19 @@ import Testing
                 .delete(tableID: "t", key: deleted),
             ]
             do {
-                let (journal, _) = try Journal.open(journalOptions(directory))
+                let (journal, _) = try openJournal(journalOptions(directory))
                 for record in records { try journal.append(JournalEntry(record)) }
                 journal.close()
             }
             do {
-                let (journal, recovery) = try Journal.open(journalOptions(directory))
+                let (journal, recovery) = try openJournal(journalOptions(directory))
                 #expect(recovery.records.map(\.record) == records)
                 // No table is left: the snapshot alone keeps the keys.
                 journal.start { [] }
                 try journal.snapshot()
                 journal.close()
             }
-            let (journal, recovery) = try Journal.open(journalOptions(directory))
+            let (journal, recovery) = try openJournal(journalOptions(directory))
             defer { journal.close() }
             #expect(recovery.records.isEmpty && recovery.snapshotTables.isEmpty)
             #expect(recovery.snapshotDirectoryKeys == [created, deleted])
@@ -70,7 +70,7 @@ import Testing
     @Test func recordsComeBackAsWritten() throws {
         try withJournalDirectory { directory in
             let records = try writeFourRecords(directory)
-            let (journal, recovery) = try Journal.open(journalOptions(directory))
+            let (journal, recovery) = try openJournal(journalOptions(directory))
             defer { journal.close() }
             #expect(recovery.records.map(\.record) == records)
             #expect(recovery.records.map(\.sequence) == [1, 2, 3, 4])
@@ -86,7 +86,7 @@ import Testing
             let segment = try lastSegment(in: directory)
             try editFile(segment) { $0.removeLast(cut) }
             do {
-                let (journal, recovery) = try Journal.open(journalOptions(directory))
+                let (journal, recovery) = try openJournal(journalOptions(directory))
                 #expect(recovery.records.map(\.record) == Array(records.prefix(3)))
                 #expect(recovery.warnings.count == 1)
                 #expect(recovery.warnings.first?.contains("torn") == true)
@@ -94,7 +94,7 @@ import Testing
                 #expect(try journal.append(.delete(tableID: "t")) == 4)
                 journal.close()
             }
-            let (journal, recovery) = try Journal.open(journalOptions(directory))
+            let (journal, recovery) = try openJournal(journalOptions(directory))
             defer { journal.close() }
             #expect(recovery.records.map(\.record) == Array(records.prefix(3)) + [.delete(tableID: "t")])
             #expect(recovery.warnings.isEmpty)
@@ -105,7 +105,7 @@ import Testing
         try withJournalDirectory { directory in
             let records = try writeFourRecords(directory)
             try editFile(try lastSegment(in: directory)) { $0 += [UInt8](repeating: 0, count: 4096) }
-            let (journal, recovery) = try Journal.open(journalOptions(directory))
+            let (journal, recovery) = try openJournal(journalOptions(directory))
             defer { journal.close() }
             #expect(recovery.records.map(\.record) == records)
             #expect(recovery.warnings.count == 1)
@@ -116,7 +116,7 @@ import Testing
         try withJournalDirectory { directory in
             let records = try writeFourRecords(directory)
             try editFile(try lastSegment(in: directory)) { $0[$0.count - 3] ^= 0x20 }
-            let (journal, recovery) = try Journal.open(journalOptions(directory))
+            let (journal, recovery) = try openJournal(journalOptions(directory))
             defer { journal.close() }
             #expect(recovery.records.map(\.record) == Array(records.prefix(3)))
             #expect(recovery.warnings.first?.contains("checksum mismatch") == true)
@@ -134,7 +134,7 @@ import Testing
             try editFile(segment) { bytes in
                 if field == "payload" { bytes[second + 20] ^= 0x01 } else { bytes[second + 3] = 0x7F }
             }
-            let error = try #require(throws: JournalError.self) { try Journal.open(journalOptions(directory)) }
+            let error = try #require(throws: JournalError.self) { try openJournal(journalOptions(directory)) }
             #expect(error.kind == .damaged)
             #expect(error.message.contains("at byte \(second)"))
             #expect(error.message.contains("intact records follow"))
@@ -146,12 +146,12 @@ import Testing
             _ = try writeFourRecords(directory)
             let first = try lastSegment(in: directory)
             do {
-                let (journal, _) = try Journal.open(journalOptions(directory))
+                let (journal, _) = try openJournal(journalOptions(directory))
                 try journal.append(.create(journalTable("u")))
                 journal.close()
             }
             try editFile(first) { $0.removeLast(1) }
-            let error = try #require(throws: JournalError.self) { try Journal.open(journalOptions(directory)) }
+            let error = try #require(throws: JournalError.self) { try openJournal(journalOptions(directory)) }
             #expect(error.kind == .damaged)
             #expect(error.message.contains("a later segment follows"))
         }
@@ -163,13 +163,13 @@ import Testing
             let first = try table.apply(Batch(deleteRows: [TableIndexPath(0, 0)]))
             let third = try table.apply(Batch(deleteRows: [TableIndexPath(0, 0)]))
             do {
-                let (journal, _) = try Journal.open(journalOptions(directory))
+                let (journal, _) = try openJournal(journalOptions(directory))
                 try journal.append(.create(journalTable("t")))
                 try journal.append(JournalEntry(.changes(tableID: "t", [JournalChange(version: 1, batch: first)])))
                 try journal.append(JournalEntry(.changes(tableID: "t", [JournalChange(version: 3, batch: third)])))
                 journal.close()
             }
-            let (journal, recovery) = try Journal.open(journalOptions(directory))
+            let (journal, recovery) = try openJournal(journalOptions(directory))
             defer { journal.close() }
             let error = try #require(throws: JournalError.self) { try replayed(recovery) }
             #expect(error.kind == .inconsistent)
@@ -179,7 +179,7 @@ import Testing
 
     @Test func aSecondServerCannotOpenTheSameJournal() throws {
         try withJournalDirectory { directory in
-            let (journal, _) = try Journal.open(journalOptions(directory))
+            let (journal, _) = try openJournal(journalOptions(directory))
             defer { journal.close() }
             let error = try #require(throws: JournalError.self) { try Journal.open(journalOptions(directory)) }
             #expect(error.kind == .inUse)
@@ -207,7 +207,7 @@ import Testing
             let cut = directory + "/segment-0000000002.wtj"
             #expect(FileManager.default.createFile(atPath: cut, contents: Data("WTVJRNL1".utf8.prefix(length))))
             for _ in 0..<2 {
-                let (journal, recovery) = try Journal.open(journalOptions(directory))
+                let (journal, recovery) = try openJournal(journalOptions(directory))
                 #expect(recovery.records.map(\.record) == records)
                 journal.close()
             }

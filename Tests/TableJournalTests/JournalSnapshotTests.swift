@@ -35,7 +35,7 @@ import Testing
             expected = store.tables
             store.journal.close()
 
-            let (journal, recovery) = try Journal.open(journalOptions(directory))
+            let (journal, recovery) = try openJournal(journalOptions(directory))
             defer { journal.close() }
             #expect(recovery.hasSnapshot)
             #expect(recovery.records.count == 3)
@@ -48,7 +48,7 @@ import Testing
     /// deleted before it was copied are too.
     @Test func recordsWrittenWhileASnapshotIsTakenReplayOnce() throws {
         try withJournalDirectory { directory in
-            let (journal, _) = try Journal.open(journalOptions(directory))
+            let (journal, _) = try openJournal(journalOptions(directory))
             var a = journalTable("a")
             let aCreated = try journal.append(.create(a))
             try journal.append(.create(journalTable("b")))
@@ -73,7 +73,7 @@ import Testing
             try journal.append(JournalEntry(.changes(tableID: "c", [JournalChange(version: 1, batch: cBatch)])))
             journal.close()
 
-            let (reopened, recovery) = try Journal.open(journalOptions(directory))
+            let (reopened, recovery) = try openJournal(journalOptions(directory))
             defer { reopened.close() }
             #expect(recovery.records.count == 5)
             #expect(try replayed(recovery) == [a, c])
@@ -101,7 +101,7 @@ import Testing
             store.journal.close()
             #expect(try files(in: directory, prefix: "snapshot-").count == 1)
 
-            let (journal, recovery) = try Journal.open(options)
+            let (journal, recovery) = try openJournal(options)
             defer { journal.close() }
             #expect(recovery.hasSnapshot)
             #expect(recovery.records.count < 150 * 4)
@@ -123,7 +123,7 @@ import Testing
             for _ in 0..<30 { try store.apply(randomBatch(for: store.tables[0], using: &generator), to: "t") }
             let expected = store.tables
             store.journal.close()
-            let (journal, recovery) = try Journal.open(options)
+            let (journal, recovery) = try openJournal(options)
             defer { journal.close() }
             #expect(try replayed(recovery) == expected)
         }
@@ -138,7 +138,7 @@ import Testing
                 try store.journal.snapshot()
                 store.journal.close()
             }
-            let (journal, recovery) = try Journal.open(journalOptions(directory))
+            let (journal, recovery) = try openJournal(journalOptions(directory))
             defer { journal.close() }
             #expect(recovery.hasSnapshot)
             #expect(recovery.records.isEmpty)

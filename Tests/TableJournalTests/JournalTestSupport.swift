@@ -5,6 +5,26 @@ import TableModel
 import Testing
 import SeededRandom
 
+/// `Journal.open`, waiting out a lock that a child process holds for a moment.
+///
+/// A journal's lock is an `flock` on its open file, which a child process shares
+/// from its spawn until its `exec` closes it: when another test of this process
+/// spawns one just as a test closes a journal and opens it again, the lock is
+/// briefly still held (seen under the sanitizers, where an `exec` is slow). So
+/// `.inUse` is tried again for up to 10 s; any other error is thrown at once.
+func openJournal(
+    _ options: JournalOptions
+) throws(JournalError) -> (journal: Journal, recovery: JournalRecovery) {
+    let deadline = Date().addingTimeInterval(10)
+    while true {
+        do throws(JournalError) {
+            return try Journal.open(options)
+        } catch  where error.kind == .inUse && Date() < deadline {
+            usleep(10_000)
+        }
+    }
+}
+
 /// Runs `body` with a fresh empty folder, removed afterwards.
 func withJournalDirectory(_ body: (String) throws -> Void) throws {
     let path = FileManager.default.temporaryDirectory
@@ -65,7 +85,7 @@ final class MiniStore: Sendable {
 
     /// Opens the journal in `directory`, replays it, and starts snapshots.
     init(_ options: JournalOptions) throws {
-        let (journal, recovery) = try Journal.open(options)
+        let (journal, recovery) = try openJournal(options)
         self.journal = journal
         var tables = RecoveredTables()
         try recovery.replay(into: &tables)

@@ -268,8 +268,11 @@ extension ProcessTests {
     /// slowly), each change still larger than the default `--history-bytes`.
     @Test func tenLargeInsertDeleteCyclesLeaveTheHeapWhereItWas() throws {
         let root = packageRoot.path
+        // A 4 MB batch takes the sanitizers' build tens of seconds, as long as
+        // the default idle timeout: the connection was cut once before its answer.
         let server = try launch([
             "serve", "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates",
+            "--connection-timeout", "600",
         ])
         let client = TestClient(port: try port(from: server))
         let text = String(repeating: "t", count: 20_000)

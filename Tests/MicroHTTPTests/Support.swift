@@ -3,19 +3,6 @@ import MicroHTTP
 import MicroHTTPTesting
 import Synchronization
 
-/// Polls `condition` until it holds or `timeout` passes; answers whether it held.
-/// For waiting on the server's background work, not for timing it.
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            return false
-        }
-        usleep(2_000)
-    }
-    return true
-}
-
 /// A value shared between a test and the handlers or callbacks it installs.
 final class Shared<Value: Sendable>: Sendable {
     private let storage: Mutex<Value>

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import MicroHTTP
+import MicroHTTPTesting
 import Synchronization
 import TableModel
 import TableRendering
@@ -100,8 +101,6 @@ import Testing
     }
 
     func eventuallyClosed(_ stream: EventStream) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while !stream.isClosed && Date() < deadline { usleep(1_000) }
-        return stream.isClosed
+        eventually { stream.isClosed }
     }
 }

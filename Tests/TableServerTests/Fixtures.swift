@@ -91,3 +91,10 @@ extension JSONValue {
 func body(_ text: String) -> [UInt8] { Array(text.utf8) }
 
 let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json"]
+
+/// A figure of `/metrics` (a counter or gauge without labels), nil where it is missing.
+func metric(_ client: TestClient, _ name: String) throws -> Int? {
+    let text = try client.request(.GET, "/metrics").text
+    let line = text.split(separator: "\n").first { $0.hasPrefix("\(name) ") }
+    return line.flatMap { Int($0.dropFirst(name.count + 1)) }
+}

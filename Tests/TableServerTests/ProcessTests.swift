@@ -257,9 +257,7 @@ extension ProcessTests {
 
     /// The heap `/metrics` reports, in bytes.
     func heapInUse(_ client: TestClient) throws -> Int {
-        let metrics = try client.request(.GET, "/metrics").text
-        let line = try #require(metrics.split(separator: "\n").first { $0.hasPrefix("process_heap_in_use_bytes ") })
-        return try #require(Int(line.split(separator: " ")[1]))
+        try #require(try metric(client, "process_heap_in_use_bytes"))
     }
 
     /// The audit's ten cycles of inserting and deleting 100 rows (12 MB

@@ -1,4 +1,3 @@
-import Foundation
 import JSON
 import MicroHTTP
 import MicroHTTPTesting
@@ -106,23 +105,6 @@ import Testing
         }
     }
 
-    /// A gauge of `/metrics`, as a number.
-    func gauge(_ client: TestClient, _ name: String) throws -> Int? {
-        let text = try client.request(.GET, "/metrics").text
-        let line = text.split(separator: "\n").first { $0.hasPrefix("\(name) ") }
-        return line.flatMap { Int($0.dropFirst(name.count + 1)) }
-    }
-
-    /// Whether `condition` holds before `timeout` passes, asked again every few milliseconds.
-    func eventually(timeout: Duration = .seconds(5), _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while try !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            usleep(2_000)
-        }
-        return true
-    }
-
     /// A view goes as soon as the last client following it closes its
     /// connection, with nothing edited, nothing sent: the server notices the
     /// clients leaving, not a write failing later (scripts/bench/findings.md,
@@ -137,20 +119,20 @@ import Testing
             }
             let second = try stream.subscribe(client, "/api/tables/c/events?q=san")
             _ = stream.read(second, until: "\n\n")
-            #expect(try gauge(client, "webtableview_views_open") == 4)
-            #expect(try gauge(client, "http_event_streams_open") == 5)
+            #expect(try metric(client, "webtableview_views_open") == 4)
+            #expect(try metric(client, "http_event_streams_open") == 5)
 
             // The first view keeps its other client.
             clients[0].close()
-            #expect(try eventually { try gauge(client, "http_event_streams_open") == 4 })
-            #expect(try gauge(client, "webtableview_views_open") == 4)
+            #expect(try eventually(timeout: .seconds(5)) { try metric(client, "http_event_streams_open") == 4 })
+            #expect(try metric(client, "webtableview_views_open") == 4)
 
             second.close()
             clients.forEach { $0.close() }
-            #expect(try eventually { try gauge(client, "webtableview_views_open") == 0 })
-            #expect(try eventually { try gauge(client, "http_event_streams_open") == 0 })
+            #expect(try eventually(timeout: .seconds(5)) { try metric(client, "webtableview_views_open") == 0 })
+            #expect(try eventually(timeout: .seconds(5)) { try metric(client, "http_event_streams_open") == 0 })
             try rename(client, "sea", "Santa Cruz")
-            #expect(try gauge(client, "webtableview_views_open") == 0)
+            #expect(try metric(client, "webtableview_views_open") == 0)
         }
     }
 

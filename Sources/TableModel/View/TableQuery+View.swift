@@ -144,18 +144,16 @@ extension TableQuery {
 
 /// The selecting half of a query (`q` and the filters), prepared once for a pass over a table.
 struct RowSelection {
-    let words: [[UInt8]]
-    /// `words`, as a pass over a table reads them; nil without words.
+    /// The query's words, folded, as a pass over a table reads them; nil without words.
     private let search: SearchWords?
     let filters: [PreparedFilter]
 
     init(_ query: TableQuery) {
-        words = query.words.map(TextFolding.fold)
-        search = words.isEmpty ? nil : SearchWords(words)
+        search = query.words.isEmpty ? nil : SearchWords(query.words.map(TextFolding.fold))
         filters = query.filters.map(PreparedFilter.init)
     }
 
-    var selectsAll: Bool { words.isEmpty && filters.isEmpty }
+    var selectsAll: Bool { search == nil && filters.isEmpty }
 
     /// The rows of `section` (the table's `index`-th) in the view, in the
     /// table's order; when `labelled`, with their places (`ViewLabel`).

@@ -28,12 +28,16 @@ export WEBTABLEVIEW_TEST_TIMEOUT_SCALE=${WEBTABLEVIEW_TEST_TIMEOUT_SCALE:-4}
 # The Swift runtime's own crash backtracer reads other threads' stacks, which
 # ASan reports as an error of its own; let the sanitizer report crashes.
 export SWIFT_BACKTRACE=enable=no
+# Every process the tests start writes its reports to files here too (the
+# servers' own standard error is often not kept): any file found fails the run.
+reports=$PWD/$scratch/sanitizer-reports
+rm -rf "$reports" && mkdir -p "$reports"
 preload=
 case "$sanitizer" in
   address)
     # XCTest's runner leaks a few objects of its own when a test bundle has no
     # XCTest cases; the suppressions name that library only.
-    export ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}"
+    export ASAN_OPTIONS="detect_leaks=1:log_path=$reports/asan:${ASAN_OPTIONS:-}"
     export LSAN_OPTIONS="suppressions=$PWD/scripts/sanitizers/lsan-suppressions.txt:print_suppressions=0:${LSAN_OPTIONS:-}"
     ;;
   thread)
@@ -41,7 +45,7 @@ case "$sanitizer" in
     # it; tsan-mutex.c tells TSan (see there).
     preload=$PWD/$scratch/tsan-mutex.so
     clang -shared -fPIC -O2 -o "$preload" scripts/sanitizers/tsan-mutex.c
-    export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:${TSAN_OPTIONS:-}"
+    export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:log_path=$reports/tsan:${TSAN_OPTIONS:-}"
     ;;
 esac
 # The client library's tests stay out: its transport is FoundationNetworking's
@@ -49,6 +53,16 @@ esac
 # here and which leaks in its own callbacks (the toolchain's code, not ours).
 # They run in every plain `swift test`; the sanitizers cover every server
 # target (docs/RELIABILITY.md).
+status=0
 LD_PRELOAD="$preload${LD_PRELOAD:+:$LD_PRELOAD}" \
-  swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --skip WebTableViewClientTests "$@"
+  swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --skip WebTableViewClientTests "$@" ||
+  status=$?
+if compgen -G "$reports/*" >/dev/null; then
+  for report in "$reports"/*; do
+    echo "test-sanitizers: $sanitizer report of a process, $report:"
+    cat "$report"
+  done
+  exit 1
+fi
+[ "$status" -eq 0 ] || exit "$status"
 echo "test-sanitizers: $sanitizer clean; build $((built - start)) s, tests $((SECONDS - built)) s"

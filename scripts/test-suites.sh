@@ -9,7 +9,9 @@
 # Each suite's output goes to its own log, LOGS/NAME.log; a suite that passes
 # prints one line with its time and its last line, one that fails prints its
 # whole log. A lane stops at its first failure; the other lane runs to its end,
-# so that one run shows every failure. The summary lists each suite's time.
+# so that one run shows every failure. The summary lists each suite's time and,
+# last (where a CI page that shows only the end of a run still has them), the
+# lines of each failed suite's log that name a failure.
 # Usage: scripts/test-suites.sh   (from make test, after its debug build)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -31,8 +33,17 @@ run() {
   else
     printf 'FAILED  %-20s %4d s  (exit %d); its log, %s:\n' "$name" $((SECONDS - start)) "$status" "$logs/$name.log"
     sed 's/^/    /' "$logs/$name.log"
+    failures "$name" >>"$logs/failures"
   fi
   return "$status"
+}
+
+# failures NAME: the first lines of a failed suite's log that name a failure —
+# a failed Swift test or expectation, a sanitizer's report, a failed pytest
+# case, a compiler error — each prefixed with the suite's name.
+failures() {
+  grep -aE '✘|error:|ERROR|WARNING: ThreadSanitizer|^FAILED|Error [0-9]+$' "$logs/$1.log" |
+    grep -av '✘ Test run with' | cut -c1-300 | head -n 40 | sed "s/^/    $1: /"
 }
 
 # Each suite is its Makefile target, so that `make test` runs exactly what
@@ -77,4 +88,8 @@ fi
 echo "suites (seconds; the two lanes ran side by side):"
 sed 's/^/    /' "$logs/times"
 echo "    all $((SECONDS - started))"
+if [ -s "$logs/failures" ]; then
+  echo "what failed (from each failed suite's log; the whole log is above):"
+  cat "$logs/failures"
+fi
 exit "$status"

@@ -5,6 +5,11 @@ import Synchronization
 /// with SIGKILL once `limit` has passed, so a child that never prints or never
 /// exits fails its test (killed, not exited; its output ends) instead of
 /// stalling the run; and one still running when its test ends is killed then.
+///
+/// The limit is stretched by `WEBTABLEVIEW_TEST_TIMEOUT_SCALE`, as the test
+/// helpers' waits are (MicroHTTPTesting's `TestTimeouts`): a sanitizer's build
+/// of the server runs many times slower, and a server that lives a minute in a
+/// plain run was killed while it still answered in a loaded sanitizer run.
 public final class Child {
     public let process = Process()
     public let output = Pipe()
@@ -22,12 +27,20 @@ public final class Child {
         let inputPipe = input.map { _ in Pipe() }
         if let inputPipe { process.standardInput = inputPipe }
         try process.run()
-        watchdog = Watchdog(process.processIdentifier, limit: limit)
+        watchdog = Watchdog(process.processIdentifier, limit: limit * Self.limitScale)
         if let input, let inputPipe {
             inputPipe.fileHandleForWriting.write(input)
             try inputPipe.fileHandleForWriting.close()
         }
     }
+
+    /// `WEBTABLEVIEW_TEST_TIMEOUT_SCALE` from the environment, 1 without it.
+    static let limitScale: Double = {
+        guard let text = ProcessInfo.processInfo.environment["WEBTABLEVIEW_TEST_TIMEOUT_SCALE"],
+            let scale = Double(text), scale >= 1
+        else { return 1 }
+        return scale
+    }()
 
     /// Waits for the exit and answers its status (a signal's number when killed).
     public func exitStatus() -> Int32 {

@@ -16,8 +16,8 @@ import Testing
     }()
 
     /// Starts the executable; its standard error is dropped unless `mergingErrors`.
-    func launch(_ arguments: [String], mergingErrors: Bool = false) throws -> Child {
-        try Child(Self.executable, arguments, mergingErrors: mergingErrors)
+    func launch(_ arguments: [String], mergingErrors: Bool = false, limit: Duration = .seconds(60)) throws -> Child {
+        try Child(Self.executable, arguments, mergingErrors: mergingErrors, limit: limit)
     }
 
     /// Runs a command that ends by itself: its exit status and its standard
@@ -266,12 +266,15 @@ extension ProcessTests {
     /// slowly), each change still larger than the default `--history-bytes`.
     @Test func tenLargeInsertDeleteCyclesLeaveTheHeapWhereItWas() throws {
         let root = packageRoot.path
-        // A 4 MB batch takes the sanitizers' build tens of seconds, as long as
-        // the default idle timeout: the connection was cut once before its answer.
-        let server = try launch([
-            "serve", "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates",
-            "--connection-timeout", "600",
-        ])
+        // A 4 MB batch takes the sanitizers' build seconds, tens of seconds on a
+        // loaded machine: the server lived past its watchdog's minute there
+        // and was killed before its answers. It has ten minutes here, and
+        // keeps an idle connection as long.
+        let server = try launch(
+            [
+                "serve", "--port", "0", "--public", root + "/Public", "--templates", root + "/Templates",
+                "--connection-timeout", "600",
+            ], limit: .seconds(600))
         let client = TestClient(port: try port(from: server))
         let text = String(repeating: "t", count: 20_000)
         let rows = (0..<100).map { #"{"at": [0, \#($0)], "row": {"text": "\#(text)", "detail": "\#(text)"}}"# }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -49,10 +50,16 @@ extension URLSessionTransport: EventStreamTransport {
                     }
                 }
             }
+            // Handed to another thread: onTermination runs on the thread that
+            // cancelled the reading task, with Swift holding that task's status
+            // lock, and URLSession's cancel waits for its own queue, which may
+            // be yielding a piece to that task (see `URLSessionTransport.send`).
             continuation.onTermination = { _ in
                 watch.cancel()
-                task.cancel()
-                streaming.invalidateAndCancel()
+                DispatchQueue.global().async {
+                    task.cancel()
+                    streaming.invalidateAndCancel()
+                }
             }
             task.resume()
         }

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -21,10 +23,61 @@ public struct URLSessionTransport: HTTPTransport {
         self.session = session
     }
 
+    /// A data task with a completion handler rather than `URLSession.data(for:)`,
+    /// whose cancellation deadlocked on Linux: it cancels the URLSession task
+    /// synchronously, on the cancelling thread, while Swift holds the cancelled
+    /// task's status lock; when URLSession's own queue was at that moment
+    /// resuming the same task with its answer (which takes that lock), each
+    /// waited for the other for ever (`webtableview follow` stopped by Ctrl-C
+    /// as a request ended). Here the cancel is handed to another thread.
     public func send(_ request: URLRequest) async throws -> HTTPAnswer {
-        let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-        return HTTPAnswer(status: http.statusCode, headers: http.lowercasedHeaders, body: Array(data))
+        let flight = TaskInFlight()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                flight.start(
+                    session.dataTask(with: request) { data, response, error in
+                        guard let http = response as? HTTPURLResponse, error == nil else {
+                            continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                            return
+                        }
+                        continuation.resume(
+                            returning: HTTPAnswer(
+                                status: http.statusCode, headers: http.lowercasedHeaders, body: Array(data ?? Data())))
+                    })
+            }
+        } onCancel: {
+            flight.cancel()
+        }
+    }
+}
+
+/// A URLSession task that may be cancelled before it starts, while it runs, or
+/// after: `cancel` never calls into URLSession on the calling thread (see
+/// `URLSessionTransport.send`).
+final class TaskInFlight: Sendable {
+    private let state = Mutex<(task: URLSessionTask?, cancelled: Bool)>((nil, false))
+
+    /// Starts `task`, or cancels it at once when `cancel` came first.
+    func start(_ task: URLSessionTask) {
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        task.resume()
+        if cancelled { Self.cancelElsewhere(task) }
+    }
+
+    /// Cancels the task, on another thread, once it has started.
+    func cancel() {
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
+        if let task { Self.cancelElsewhere(task) }
+    }
+
+    private static func cancelElsewhere(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
     }
 }
 

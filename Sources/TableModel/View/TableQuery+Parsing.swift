@@ -14,8 +14,10 @@ extension TableQuery {
             filters.append(try Self.filter(name: name, value: parameters[name]!))
         }
         if let sort = parameters["sort"], !sort.isEmpty {
-            self.sort = try sort.split(separator: ",", omittingEmptySubsequences: false).map {
-                (part) throws(TableQueryError) in try Self.sortKey(String(part), parameter: "sort")
+            // Split by bytes: a "," can be part of a Character (after a prepended mark).
+            self.sort = try sort.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
+                (part) throws(TableQueryError) in
+                try Self.sortKey(String(decoding: part, as: UTF8.self), parameter: "sort")
             }
         }
         if let group = parameters["group"], !group.isEmpty {
@@ -46,12 +48,14 @@ extension TableQuery {
 
     private static func filter(name: String, value: String) throws(TableQueryError) -> ViewFilter {
         let usage = "a filter is filter[KEY]=VALUE or filter[KEY][OP]=VALUE"
-        guard name.hasPrefix("filter["), name.hasSuffix("]") else {
+        // By bytes, as the brackets are written: a key's first or last scalar
+        // may join a bracket into one Character (a combining mark, an emoji modifier).
+        let bytes = Array(name.utf8), opening = Array("filter[".utf8)
+        guard bytes.starts(with: opening), bytes.count > opening.count, bytes.last == UInt8(ascii: "]") else {
             throw TableQueryError(parameter: name, detail: "\(usage), KEY one of \(ViewKey.allowed)")
         }
-        let inner = name.dropFirst("filter[".count).dropLast()
-        let parts = inner.split(separator: "][", omittingEmptySubsequences: false)
-        guard parts.count <= 2, !parts.contains(where: { $0.contains("[") || $0.contains("]") }) else {
+        let parts = Self.bracketed(bytes[opening.count..<(bytes.count - 1)])
+        guard parts.count <= 2 else {
             throw TableQueryError(parameter: name, detail: "\(usage), KEY one of \(ViewKey.allowed)")
         }
         guard let key = ViewKey(name: String(parts[0])) else {
@@ -73,9 +77,30 @@ extension TableQuery {
         return ViewFilter(key: key, op: op, value: value)
     }
 
+    /// The parts of `KEY` or `KEY][OP` (inside a filter's outer brackets),
+    /// split at `][`; a lone `[` or `]` anywhere makes a third part, refused.
+    private static func bracketed(_ inner: ArraySlice<UInt8>) -> [String] {
+        var parts: [String] = []
+        var start = inner.startIndex, index = inner.startIndex
+        while index < inner.endIndex {
+            let byte = inner[index]
+            if byte == UInt8(ascii: "]"), index + 1 < inner.endIndex, inner[index + 1] == UInt8(ascii: "[") {
+                parts.append(String(decoding: inner[start..<index], as: UTF8.self))
+                index += 2
+                start = index
+            } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") {
+                return ["", "", ""]
+            } else {
+                index += 1
+            }
+        }
+        parts.append(String(decoding: inner[start..<inner.endIndex], as: UTF8.self))
+        return parts
+    }
+
     private static func sortKey(_ text: String, parameter: String) throws(TableQueryError) -> ViewSortKey {
-        let descending = text.hasPrefix("-")
-        let name = descending ? String(text.dropFirst()) : text
+        let descending = text.utf8.first == UInt8(ascii: "-")
+        let name = descending ? String(decoding: text.utf8.dropFirst(), as: UTF8.self) : text
         guard let key = ViewKey(name: name) else {
             let shape = parameter == "sort" ? "a comma-separated list of KEY or -KEY" : "KEY or -KEY"
             throw TableQueryError(

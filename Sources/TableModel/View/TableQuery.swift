@@ -60,8 +60,12 @@ public enum ViewKey: Sendable, Hashable {
         case "id": self = .id
         case "section": self = .section
         default:
-            guard name.hasPrefix("fields."), name.count > "fields.".count else { return nil }
-            self = .field(String(name.dropFirst("fields.".count)))
+            // By bytes, not Characters: a field name may begin with a scalar
+            // that joins the "." into one Character (an emoji modifier, a
+            // combining mark), and "fields.🏻" names the field "🏻".
+            let prefix = "fields.".utf8
+            guard name.utf8.starts(with: prefix), name.utf8.count > prefix.count else { return nil }
+            self = .field(String(decoding: name.utf8.dropFirst(prefix.count), as: UTF8.self))
         }
     }
 

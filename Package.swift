@@ -75,7 +75,7 @@ let package = Package(
         // The one seeded random generator of the property tests (tests only).
         .target(name: "SeededRandom", swiftSettings: strict),
         // A child process a test starts, with a watchdog that kills it past a limit (tests only).
-        .target(name: "ChildProcess", swiftSettings: strict),
+        .target(name: "ChildProcess", dependencies: ["MicroHTTPTesting"], swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         // Plain settings, no unsafe flags: WebTableViewClient, which apps take as a
         // remote dependency, builds it, and SwiftPM refuses unsafeFlags there.

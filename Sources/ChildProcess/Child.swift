@@ -1,4 +1,5 @@
 import Foundation
+import MicroHTTPTesting
 import Synchronization
 
 /// A child process that cannot outlive its test or hang it: a watchdog ends it
@@ -27,20 +28,12 @@ public final class Child {
         let inputPipe = input.map { _ in Pipe() }
         if let inputPipe { process.standardInput = inputPipe }
         try process.run()
-        watchdog = Watchdog(process.processIdentifier, limit: limit * Self.limitScale)
+        watchdog = Watchdog(process.processIdentifier, limit: TestTimeouts.scaled(limit))
         if let input, let inputPipe {
             inputPipe.fileHandleForWriting.write(input)
             try inputPipe.fileHandleForWriting.close()
         }
     }
-
-    /// `WEBTABLEVIEW_TEST_TIMEOUT_SCALE` from the environment, 1 without it.
-    static let limitScale: Double = {
-        guard let text = ProcessInfo.processInfo.environment["WEBTABLEVIEW_TEST_TIMEOUT_SCALE"],
-            let scale = Double(text), scale >= 1
-        else { return 1 }
-        return scale
-    }()
 
     /// Waits for the exit and answers its status (a signal's number when killed).
     public func exitStatus() -> Int32 {

@@ -11,7 +11,6 @@ import json
 import re
 import subprocess
 import threading
-import time
 
 from support import wait_until
 from test_replicas import converged, start_replicas
@@ -77,20 +76,18 @@ def in_flight(replica):
     return int(re.search(rb"^http_requests_in_flight (\d+)$", body, re.MULTILINE).group(1))
 
 
-def edits_waiting(replica):
-    """Edits handed to the replica's edit threads and not answered yet."""
+def edits_in_groups(replica):
+    """Edits the replica validated and queued in their table's group commit,
+    or in the commit in flight (`webtableview_edits_in_groups`)."""
     _, _, body = answered(replica, "/metrics")
-    return int(re.search(rb"^webtableview_edits_waiting (\d+)$", body, re.MULTILINE).group(1))
+    return int(re.search(rb"^webtableview_edits_in_groups (\d+)$", body, re.MULTILINE).group(1))
 
 
-def settle_queue(replica, edits):
-    """Waits until `edits` edits are with the edit threads, then a moment more:
-    an edit's thread validates it and queues it behind the commit in flight
-    within microseconds of taking it, but nothing shows that it has, and on a
-    loaded machine (CI's two lanes) the thread may run late; an edit queued
-    after the commit in flight ends joins the group after the next."""
-    wait_until(lambda: edits_waiting(replica) == edits, "every edit is with the edit threads")
-    time.sleep(0.5)
+def wait_until_queued(replica, edits):
+    """Waits until `edits` edits are queued in the group commit: an edit handed
+    to an edit thread that runs late (CI's loaded machine) and queued once the
+    commit in flight ended would join the group after the next."""
+    wait_until(lambda: edits_in_groups(replica) == edits, "every edit is queued in the group commit")
 
 
 def queue_behind_a_held_commit(postgres, a, count, if_match=()):
@@ -104,7 +101,7 @@ def queue_behind_a_held_commit(postgres, a, count, if_match=()):
     for index in range(count):
         queued.append(Edit(a, f"queued {index}", if_match[index] if index < len(if_match) else None))
         wait_until(lambda: in_flight(a) == index + 3, "the edit is queued")
-    settle_queue(a, count + 1)
+    wait_until_queued(a, count + 1)
     return lock, first, queued
 
 
@@ -185,7 +182,7 @@ def test_edits_from_connections_on_one_worker_thread_commit_in_one_group(serve, 
     wait_until(lambda: waiting_commits(postgres) == 1, "the first edit's commit waits for the row lock")
     queued = [Edit(a, f"queued {index}") for index in range(5)]
     wait_until(lambda: in_flight(a) == 7, "every edit waits, and /metrics is answered meanwhile")
-    settle_queue(a, 6)
+    wait_until_queued(a, 6)
     # A read on that same thread is answered at once, from the committed table.
     status, _, body = a.request("GET", "/api/tables/t", timeout=10)
     assert status == 200 and json.loads(body)["version"] == version

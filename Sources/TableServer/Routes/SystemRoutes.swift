@@ -63,6 +63,9 @@ struct SystemRoutes: RouteCollection {
                 # HELP webtableview_edits_waiting Edits waiting for, or in, their table's commit to the database.
                 # TYPE webtableview_edits_waiting gauge
                 webtableview_edits_waiting \(editRunner.waiting)
+                # HELP webtableview_edits_in_groups Edits validated and queued in their table's group commit, or in the commit in flight.
+                # TYPE webtableview_edits_in_groups gauge
+                webtableview_edits_in_groups \(store.editsInGroups.load(ordering: .relaxed))
 
                 """
         }

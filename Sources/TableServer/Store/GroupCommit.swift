@@ -218,6 +218,8 @@ extension TableStore {
             }
             return edit
         }
+        editsInGroups.add(1, ordering: .relaxed)
+        defer { editsInGroups.subtract(1, ordering: .relaxed) }
         while true {
             switch edit.wait() {
             case .lead: commitGroup(handle, log: log)

@@ -31,6 +31,9 @@ final class TableStore: Sendable {
     let log: (any TableLog)?
     /// Reads waiting for a table's version (`Min-Version`).
     let versionWaiters = VersionWaiters()
+    /// Edits validated and queued in their table's group commit, or in the
+    /// commit in flight (`GroupCommit`); `/metrics` shows it.
+    let editsInGroups = Atomic<Int>(0)
     /// The `Idempotency-Key`s of creates and deletes.
     let directoryKeys = Mutex(DirectoryKeys())
 

@@ -54,8 +54,7 @@ extension TableQuery {
         guard bytes.starts(with: opening), bytes.count > opening.count, bytes.last == UInt8(ascii: "]") else {
             throw TableQueryError(parameter: name, detail: "\(usage), KEY one of \(ViewKey.allowed)")
         }
-        let parts = Self.bracketed(bytes[opening.count..<(bytes.count - 1)])
-        guard parts.count <= 2 else {
+        guard let parts = Self.bracketed(bytes[opening.count..<(bytes.count - 1)]), parts.count <= 2 else {
             throw TableQueryError(parameter: name, detail: "\(usage), KEY one of \(ViewKey.allowed)")
         }
         guard let key = ViewKey(name: String(parts[0])) else {
@@ -78,8 +77,8 @@ extension TableQuery {
     }
 
     /// The parts of `KEY` or `KEY][OP` (inside a filter's outer brackets),
-    /// split at `][`; a lone `[` or `]` anywhere makes a third part, refused.
-    private static func bracketed(_ inner: ArraySlice<UInt8>) -> [String] {
+    /// split at `][`; nil for a lone `[` or `]` anywhere.
+    private static func bracketed(_ inner: ArraySlice<UInt8>) -> [String]? {
         var parts: [String] = []
         var start = inner.startIndex, index = inner.startIndex
         while index < inner.endIndex {
@@ -89,7 +88,7 @@ extension TableQuery {
                 index += 2
                 start = index
             } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") {
-                return ["", "", ""]
+                return nil
             } else {
                 index += 1
             }

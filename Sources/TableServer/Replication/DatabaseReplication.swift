@@ -34,6 +34,11 @@ final class DatabaseReplication: TableLog {
     private let stopping = Atomic<Bool>(false)
     private let stopped = DispatchSemaphore(value: 0)
     private let snapshots = DispatchQueue(label: "webtableview.database.snapshots")
+    /// Held by each sync of the store with the database (the follower's, an
+    /// edit's or a read's look-up, a refresh): a sync reads the database and
+    /// changes the store as one step, so one that read a table before it was
+    /// deleted cannot put it back after another sync took it out.
+    private let syncing = Mutex<Void>(())
 
     init(database: TableDatabase, history: Int, logger: Logger) {
         self.database = database
@@ -158,7 +163,7 @@ final class DatabaseReplication: TableLog {
     func lookUp(_ id: String) throws -> Bool {
         try requireReady()
         do {
-            try sync(TableNotice(id: id, version: -1))
+            try inTurn { try sync(TableNotice(id: id, version: -1)) }
         } catch let error as DatabaseError {
             throw TableServerError.storageUnavailable(error.message)
         }
@@ -182,17 +187,17 @@ final class DatabaseReplication: TableLog {
         while !stopping.load(ordering: .acquiring) {
             do {
                 let notices = try database.listen()
-                try catchUp()
+                try inTurn(catchUp)
                 if !isReady { logger.notice("database: connected and caught up; ready") }
                 ready.store(true, ordering: .releasing)
                 backoff = 0.1
                 var lastPoll = ContinuousClock.now
                 while !stopping.load(ordering: .acquiring) {
                     for notice in try notices.next(waitingUpTo: 500) {
-                        try sync(notice)
+                        try inTurn { try sync(notice) }
                     }
                     if ContinuousClock.now - lastPoll > pollInterval {
-                        try catchUp()
+                        try inTurn(catchUp)
                         lastPoll = ContinuousClock.now
                     }
                 }
@@ -206,8 +211,13 @@ final class DatabaseReplication: TableLog {
         stopped.signal()
     }
 
+    /// Runs one sync of the store with the database, after any other (`syncing`).
+    private func inTurn(_ sync: () throws -> Void) throws {
+        try syncing.withLock { _ in try sync() }
+    }
+
     /// Compares every table with the database and brings each up to date.
-    func catchUp() throws {
+    private func catchUp() throws {
         guard let store = currentStore else { return }
         let heads = try database.heads()
         let known = Set(heads.map(\.id))
@@ -307,7 +317,7 @@ final class DatabaseReplication: TableLog {
     private func refresh(_ id: String) {
         snapshots.async { [self] in
             do {
-                try sync(TableNotice(id: id, version: -1))
+                try inTurn { try sync(TableNotice(id: id, version: -1)) }
             } catch {
                 logger.warning("database: cannot refresh \"\(id)\": \(error)")
             }

@@ -7,7 +7,10 @@ on loopback with processes, no containers:
 - lag: writes paced at 200 and 1,000 a second to replica A; for each version,
   the time from A's answer to the event arriving from replica C's stream, both
   times as the kernel stamped the bytes' arrival (SO_TIMESTAMPNS);
-- reads: server CPU per `GET` of one row at a replica and at a single server.
+- reads: server CPU per `GET` of one row at a replica and at a single server;
+- ceiling: PostgreSQL alone, the replicas' statement for one change run by
+  `pgbench` clients with three connections LISTENing: the most commits one
+  table gets from this cluster on this machine, whatever the replicas do.
 
 Run by bench.py (`make bench`) when the server has `serve --database`; alone, to
 try it: python3 scripts/bench/replication.py --product BIN [--quick]
@@ -163,6 +166,73 @@ def writes(product, data, postgres, work, rounds, seconds, connections=4, ablati
             [a / b for a, b in zip(rates["database_without_notice_changes"], rates["database"])])}
            if ablation else {}),
     }
+
+
+# One change a commit, as a replica's optimistic edit sends it (TableDatabase's
+# `compare_and_append`): move the table's version, insert the change, notify.
+CEILING_SCHEMA = """
+CREATE TABLE tables (id text PRIMARY KEY, incarnation bigint NOT NULL UNIQUE, version bigint NOT NULL);
+CREATE TABLE changes (incarnation bigint NOT NULL REFERENCES tables (incarnation) ON DELETE CASCADE,
+                      version bigint NOT NULL, change text NOT NULL, commit_id bigint,
+                      PRIMARY KEY (incarnation, version));
+INSERT INTO tables VALUES ('t', 1, 0);
+"""
+CEILING_CHANGE = '{"version":1,"batch":{"moves":[{"from":[0,12],"to":[0,345]}]}}'
+CEILING_STATEMENT = f"""WITH moved AS (UPDATE tables SET version = version + 1 WHERE id = 't' AND incarnation = 1
+                 RETURNING version),
+inserted AS (INSERT INTO changes (incarnation, version, change, commit_id)
+             SELECT 1, moved.version, '{CEILING_CHANGE}', 7 FROM moved)
+SELECT pg_notify('webtableview', 't:1' || chr(10) || '1' || chr(10) || '{CEILING_CHANGE}') FROM moved;
+"""
+
+
+class Listener:
+    """A connection that LISTENs on the replicas' channel and reads what arrives, as a
+    replica's follower does: PostgreSQL's wire protocol (trust authentication) by hand."""
+
+    def __init__(self, port, database):
+        self.socket = socket.create_connection(("127.0.0.1", port))
+        startup = b"user\0postgres\0database\0" + database.encode() + b"\0\0"
+        self.socket.sendall(struct.pack("!ii", 8 + len(startup), 196608) + startup)
+        query = b"LISTEN webtableview\0"
+        self.socket.sendall(b"Q" + struct.pack("!i", 4 + len(query)) + query)
+        threading.Thread(target=self.drain, daemon=True).start()
+
+    def drain(self):
+        try:
+            while self.socket.recv(65536):
+                pass
+        except OSError:
+            pass
+
+    def close(self):
+        self.socket.close()
+
+
+def ceiling(postgres, rounds, seconds, clients=(1, 4)):
+    """Commits a second of the replicas' statement, from `pgbench` alone."""
+    database = postgres.url().rsplit("/", 1)[1]
+    address = ["-h", "127.0.0.1", "-p", str(postgres.port), "-U", "postgres"]
+    subprocess.run(postgres.as_user + [f"{PG_BIN}/psql", *address, "-d", database, "-q", "-v", "ON_ERROR_STOP=1",
+                                       "-c", CEILING_SCHEMA], check=True, stdout=subprocess.DEVNULL)
+    script = os.path.join(postgres.folder, "ceiling.sql")  # where the postgres user reads
+    with open(script, "w") as file:
+        file.write(CEILING_STATEMENT)
+    os.chmod(script, 0o644)
+    listeners = [Listener(postgres.port, database) for _ in range(3)]
+    results = {count: [] for count in clients}
+    try:
+        for _ in range(rounds):
+            for count in clients:
+                output = subprocess.run(
+                    postgres.as_user + [f"{PG_BIN}/pgbench", *address, "-n", "-M", "prepared", "-c", str(count),
+                                        "-j", "1", "-T", str(seconds), "-f", script, database],
+                    capture_output=True, text=True, check=True, timeout=seconds + 60).stdout
+                results[count].append(float(re.search(r"tps = ([\d.]+)", output).group(1)))
+    finally:
+        for listener in listeners:
+            listener.close()
+    return {str(count): summary(values) for count, values in results.items()}
 
 
 def kernel_time(ancillary):
@@ -358,6 +428,7 @@ def measure(product, work, quick):
             # A ratio that must fall within 5 % either way: seven rounds, since
             # two servers of the same build differ by up to 5 % in one round here.
             "reads": reads(product, data, postgres, 1 if quick else 7, seconds if quick else 3),
+            "ceiling": ceiling(postgres, rounds, seconds),
         }
     finally:
         postgres.stop()

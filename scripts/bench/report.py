@@ -310,7 +310,9 @@ def replication_rows(r):
         ("writes to one table: replica (PostgreSQL) vs `--journal --fsync always`",
          f"{db['rate']['median']:,.0f} vs {journal['rate']['median']:,.0f} writes/s; p50/p99 "
          f"{db['p50_ms']['median']:.1f}/{db['p99_ms']['median']:.1f} ms vs "
-         f"{journal['p50_ms']['median']:.1f}/{journal['p99_ms']['median']:.1f} ms",
+         f"{journal['p50_ms']['median']:.1f}/{journal['p99_ms']['median']:.1f} ms"
+         + (f"; PostgreSQL alone commits one table {r['ceiling']['1']['median']:,.0f} times a second"
+            if r.get("ceiling") else ""),
          f"×{w['rate_ratio']['median']:.2f} writes/s", "≥ ×1.00 (the journal's)",
          verdict(w["rate_ratio"]["median"] >= 1.0)),
         ("replicated writes' p99 (4 connections, one table)", f"{db['p99_ms']['median']:.1f} ms at "
@@ -353,6 +355,16 @@ def replication_section(r):
                        f"{spread(v['p99_ms'], 2, ' ms')} |")
         out += ["", f"Replica vs single server at {w64['connections']} connections: "
                 f"×{w64['rate_ratio']['median']:.2f} writes/s."]
+    if r.get("ceiling"):
+        one, four = r["ceiling"]["1"], r["ceiling"]["4"]
+        journal = w["journal"]["rate"]["median"]
+        out += ["", "PostgreSQL alone, the ceiling of one table: `pgbench -M prepared` runs the replicas' statement "
+                "for one change (move the table's version, insert the change, `NOTIFY`, with three connections "
+                f"`LISTEN`ing) on one table: {spread(one, 0)} commits/s from one client, {spread(four, 0)} from four. "
+                "Each commit holds the table's row until its WAL is flushed, so a table gets no more commits than "
+                "that from this cluster on this machine, whatever the replicas do: the single server's "
+                f"{journal:,.0f} writes/s would need {journal / one['median']:.1f} edits in every commit of the "
+                "table (a replica's group commit sends one commit of a table at a time)."]
     out += ["", "Lag: moves paced over 8 connections (40 at 1,000/s) to replica A, spread over the four tables; for each "
             "acknowledged version, the time from A's answer to its event arriving on replica C's stream of that table, "
             "both as the kernel stamped their arrival (`SO_TIMESTAMPNS`), so that a Python thread scheduled late does "

@@ -232,7 +232,7 @@ def ceiling(postgres, rounds, seconds, clients=(1, 4)):
     finally:
         for listener in listeners:
             listener.close()
-    return {str(count): summary(values) for count, values in results.items()}
+    return {count: summary(values) for count, values in results.items()}
 
 
 def kernel_time(ancillary):

@@ -311,7 +311,7 @@ def replication_rows(r):
          f"{db['rate']['median']:,.0f} vs {journal['rate']['median']:,.0f} writes/s; p50/p99 "
          f"{db['p50_ms']['median']:.1f}/{db['p99_ms']['median']:.1f} ms vs "
          f"{journal['p50_ms']['median']:.1f}/{journal['p99_ms']['median']:.1f} ms"
-         + (f"; PostgreSQL alone commits one table {r['ceiling']['1']['median']:,.0f} times a second"
+         + (f"; PostgreSQL alone commits one table {r['ceiling'][1]['median']:,.0f} times a second"
             if r.get("ceiling") else ""),
          f"×{w['rate_ratio']['median']:.2f} writes/s", "≥ ×1.00 (the journal's)",
          verdict(w["rate_ratio"]["median"] >= 1.0)),
@@ -356,7 +356,7 @@ def replication_section(r):
         out += ["", f"Replica vs single server at {w64['connections']} connections: "
                 f"×{w64['rate_ratio']['median']:.2f} writes/s."]
     if r.get("ceiling"):
-        one, four = r["ceiling"]["1"], r["ceiling"]["4"]
+        one, four = r["ceiling"][1], r["ceiling"][4]
         journal = w["journal"]["rate"]["median"]
         out += ["", "PostgreSQL alone, the ceiling of one table: `pgbench -M prepared` runs the replicas' statement "
                 "for one change (move the table's version, insert the change, `NOTIFY`, with three connections "

@@ -34,10 +34,11 @@ final class DatabaseReplication: TableLog {
     private let stopping = Atomic<Bool>(false)
     private let stopped = DispatchSemaphore(value: 0)
     private let snapshots = DispatchQueue(label: "webtableview.database.snapshots")
-    /// Held by each sync of the store with the database (the follower's, an
-    /// edit's or a read's look-up, a refresh): a sync reads the database and
-    /// changes the store as one step, so one that read a table before it was
-    /// deleted cannot put it back after another sync took it out.
+    /// Held by each sync of the store with the database (`catchUp`, and
+    /// `sync(_:)` of a notice, which the follower, an edit's or a read's
+    /// look-up and a refresh run): a sync reads the database and changes the
+    /// store as one step, so one that read a table before it was deleted
+    /// cannot put it back after another sync took it out.
     private let syncing = Mutex<Void>(())
 
     init(database: TableDatabase, history: Int, logger: Logger) {
@@ -163,7 +164,7 @@ final class DatabaseReplication: TableLog {
     func lookUp(_ id: String) throws -> Bool {
         try requireReady()
         do {
-            try inTurn { try sync(TableNotice(id: id, version: -1)) }
+            try sync(TableNotice(id: id, version: -1))
         } catch let error as DatabaseError {
             throw TableServerError.storageUnavailable(error.message)
         }
@@ -187,17 +188,17 @@ final class DatabaseReplication: TableLog {
         while !stopping.load(ordering: .acquiring) {
             do {
                 let notices = try database.listen()
-                try inTurn(catchUp)
+                try catchUp()
                 if !isReady { logger.notice("database: connected and caught up; ready") }
                 ready.store(true, ordering: .releasing)
                 backoff = 0.1
                 var lastPoll = ContinuousClock.now
                 while !stopping.load(ordering: .acquiring) {
                     for notice in try notices.next(waitingUpTo: 500) {
-                        try inTurn { try sync(notice) }
+                        try sync(notice)
                     }
                     if ContinuousClock.now - lastPoll > pollInterval {
-                        try inTurn(catchUp)
+                        try catchUp()
                         lastPoll = ContinuousClock.now
                     }
                 }
@@ -211,46 +212,47 @@ final class DatabaseReplication: TableLog {
         stopped.signal()
     }
 
-    /// Runs one sync of the store with the database, after any other (`syncing`).
-    private func inTurn(_ sync: () throws -> Void) throws {
-        try syncing.withLock { _ in try sync() }
-    }
-
     /// Compares every table with the database and brings each up to date.
     private func catchUp() throws {
-        guard let store = currentStore else { return }
-        let heads = try database.heads()
-        let known = Set(heads.map(\.id))
-        for (id, position) in store.logPositions() where !known.contains(id) {
-            try sync(id, position: position)
-        }
-        for head in heads {
-            try sync(head)
+        try syncing.withLock { _ in
+            guard let store = currentStore else { return }
+            let heads = try database.heads()
+            let known = Set(heads.map(\.id))
+            for (id, position) in store.logPositions() where !known.contains(id) {
+                try sync(id, position: position)
+            }
+            for head in heads {
+                try sync(head)
+            }
         }
     }
 
+    /// Brings table `notice.id` up to date with the notice, or with the
+    /// database when the notice is not enough (`syncing` held).
     private func sync(_ notice: TableNotice) throws {
-        if notice.version >= 0, let local = currentStore?.logPosition(notice.id), local.version >= notice.version {
-            return
-        }
-        if let carried = notice.carried, let store = currentStore, let local = store.logPosition(notice.id),
-            local.mark == UInt64(carried.incarnation)
-        {
-            // The changes came with the notice: no round trip when they follow on.
-            let first = notice.version - carried.changes.count + 1
-            let changes = carried.changes.enumerated().map {
-                LoggedChange(version: first + $0.offset, json: $0.element)
-            }
-            if try store.follow(notice.id, mark: local.mark, changes: changes),
-                let now = store.logPosition(notice.id), now.version >= notice.version
-            {
+        try syncing.withLock { _ in
+            if notice.version >= 0, let local = currentStore?.logPosition(notice.id), local.version >= notice.version {
                 return
             }
-        }
-        if let head = try database.head(of: notice.id) {
-            try sync(head)
-        } else if let local = currentStore?.logPosition(notice.id) {
-            try sync(notice.id, position: local)
+            if let carried = notice.carried, let store = currentStore, let local = store.logPosition(notice.id),
+                local.mark == UInt64(carried.incarnation)
+            {
+                // The changes came with the notice: no round trip when they follow on.
+                let first = notice.version - carried.changes.count + 1
+                let changes = carried.changes.enumerated().map {
+                    LoggedChange(version: first + $0.offset, json: $0.element)
+                }
+                if try store.follow(notice.id, mark: local.mark, changes: changes),
+                    let now = store.logPosition(notice.id), now.version >= notice.version
+                {
+                    return
+                }
+            }
+            if let head = try database.head(of: notice.id) {
+                try sync(head)
+            } else if let local = currentStore?.logPosition(notice.id) {
+                try sync(notice.id, position: local)
+            }
         }
     }
 
@@ -317,7 +319,7 @@ final class DatabaseReplication: TableLog {
     private func refresh(_ id: String) {
         snapshots.async { [self] in
             do {
-                try inTurn { try sync(TableNotice(id: id, version: -1)) }
+                try sync(TableNotice(id: id, version: -1))
             } catch {
                 logger.warning("database: cannot refresh \"\(id)\": \(error)")
             }

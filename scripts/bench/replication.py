@@ -213,8 +213,7 @@ def ceiling(postgres, rounds, seconds, clients=(1, 4)):
     """Commits a second of the replicas' statement, from `pgbench` alone."""
     database = postgres.url().rsplit("/", 1)[1]
     address = ["-h", "127.0.0.1", "-p", str(postgres.port), "-U", "postgres"]
-    subprocess.run(postgres.as_user + [f"{PG_BIN}/psql", *address, "-d", database, "-q", "-v", "ON_ERROR_STOP=1",
-                                       "-c", CEILING_SCHEMA], check=True, stdout=subprocess.DEVNULL)
+    postgres.run("psql", *address, "-d", database, "-q", "-v", "ON_ERROR_STOP=1", "-c", CEILING_SCHEMA)
     script = os.path.join(postgres.folder, "ceiling.sql")  # where the postgres user reads
     with open(script, "w") as file:
         file.write(CEILING_STATEMENT)

@@ -97,6 +97,8 @@ extension TableStore {
             for (event, streams) in state.views.reset(to: state.table) {
                 state.delivery.deliver([event], to: streams)
             }
+            // A snapshot at the version with nothing replayed published nothing.
+            versionWaiters.moved(table.id, to: state.table.version)
         }
     }
 

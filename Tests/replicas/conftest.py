@@ -6,11 +6,33 @@ import pytest
 from support import BINARY, Database, PostgreSQL, Server
 
 
+LOG_LINES = 80
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test's report ends with the last lines each server it started
+    wrote to its log, and PostgreSQL's: what the replicas were doing."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    logs = [server.log for server in getattr(item, "servers", [])]
+    cluster = getattr(item, "cluster", None)
+    if cluster is not None:
+        logs.append(cluster.folder / "pg.log")
+    for log in logs:
+        if log.exists():
+            lines = log.read_text(errors="replace").splitlines()[-LOG_LINES:]
+            report.sections.append((f"last {len(lines)} lines of {log.name}", "\n".join(lines)))
+
+
 @pytest.fixture
-def serve(tmp_path):
+def serve(tmp_path, request):
     """`serve(*args, name=..., env=..., preexec=...)` starts `webtableview serve` and answers it."""
     assert BINARY.exists(), f"build the server first: {BINARY} is missing"
     servers = []
+    request.node.servers = servers
 
     def start(*args, **options):
         server = Server(tmp_path, *args, **options)
@@ -31,8 +53,9 @@ def cluster():
 
 
 @pytest.fixture
-def postgres(cluster):
+def postgres(cluster, request):
     """A fresh, empty database (its URL is `.url`) on a running cluster."""
+    request.node.cluster = cluster
     if not cluster.running:
         cluster.start()
     yield Database(cluster)

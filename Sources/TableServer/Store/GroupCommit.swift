@@ -12,9 +12,10 @@ import TableModel
 /// its version — and queued. When no commit of the table is in flight, its
 /// thread leads: it takes the queue as one group and records the group through
 /// the log in one `recordEdit` (one transaction) with the table's lock
-/// released, so that later edits queue meanwhile; then, under the lock, it makes
-/// each edit of the group in order, answers it, and hands the lead to the first
-/// edit queued behind, whose thread commits the next group.
+/// released, so that later edits queue meanwhile; then, under the lock, it
+/// takes the next group off the queue and hands it to the first edit's thread,
+/// which records it while this thread makes each edit of its own group in order
+/// and answers it.
 ///
 /// When the log hands over changes made through other replicas (the group was
 /// validated on an older version), they are applied and every queued edit is
@@ -146,8 +147,8 @@ struct GroupCommit: Sendable {
 /// is signalled and read by the edit's own thread after it waited.
 final class QueuedEdit: @unchecked Sendable {
     enum Outcome {
-        /// Commit the next group.
-        case lead
+        /// Commit the next group: this one when it was taken already.
+        case lead(HandedGroup?)
         /// The edit's answer.
         case done(Result<EditResult, any Error>)
     }
@@ -187,9 +188,10 @@ final class QueuedEdit: @unchecked Sendable {
         wake.signal()
     }
 
-    /// Hands the edit's thread the lead.
-    func lead() {
-        outcome.withLock { $0 = .lead }
+    /// Hands the edit's thread the lead, with the group to commit when it
+    /// was taken already.
+    func lead(_ group: HandedGroup? = nil) {
+        outcome.withLock { $0 = .lead(group) }
         wake.signal()
     }
 
@@ -199,6 +201,14 @@ final class QueuedEdit: @unchecked Sendable {
         guard let outcome = outcome.withLock({ $0 }) else { preconditionFailure("woken without an outcome") }
         return outcome
     }
+}
+
+/// A group taken off a table's queue under its lock, with what its leader
+/// records it with: the table's id and log mark.
+struct HandedGroup {
+    var edits: [QueuedEdit]
+    var id: String
+    var mark: UInt64
 }
 
 extension TableStore {
@@ -222,20 +232,20 @@ extension TableStore {
         defer { editsInGroups.subtract(1, ordering: .relaxed) }
         while true {
             switch edit.wait() {
-            case .lead: commitGroup(handle, log: log)
+            case .lead(let group): commitGroup(group, handle, log: log)
             case .done(let result): return try result.get()
             }
         }
     }
 
-    /// Takes the next group of the table's queue, records it through `log` in
-    /// one `recordEdit`, then makes and answers each of its edits — or, when the
-    /// record fails, answers every waiting edit with its error — and hands the
-    /// lead on.
-    private func commitGroup(_ handle: TableHandle, log: any TableLog) {
-        var (group, id, mark) = handle.withAnyState { state in
-            (state.group.takeGroup(), state.table.id, state.logMark)
-        }
+    /// Records `handed` (or the next group of the table's queue) through `log`
+    /// in one `recordEdit`, then hands the next group to its leader and makes
+    /// and answers each of this one's edits — or, when the record fails,
+    /// answers every waiting edit with its error.
+    private func commitGroup(_ handed: HandedGroup?, _ handle: TableHandle, log: any TableLog) {
+        let taken = handed ?? handle.withAnyState { Self.takeGroup(&$0) }
+        var group = taken.edits
+        let (id, mark) = (taken.id, taken.mark)
         let recorded = Result {
             var calls = 0
             return try Self.storageErrors {
@@ -256,8 +266,13 @@ extension TableStore {
         handle.withAnyState { state in
             switch recorded {
             case .success:
+                // The next group is recorded while this one is made: it was
+                // validated on top of it, and this one is committed.
+                let next = state.group.queued.first
+                next?.lead(Self.takeGroup(&state))
                 for edit in group { edit.finish(make(edit, in: &state)) }
                 state.group.release(group)
+                if next == nil { state.group.reset() }
             case .failure(let error):
                 state.group.release(group)
                 for edit in group { edit.finish(.failure(error)) }
@@ -267,12 +282,12 @@ extension TableStore {
                     ? TableServerError.storageUnavailable("an edit before it has an unknown outcome") : error
                 for edit in state.group.dropQueued() { edit.finish(.failure(behind)) }
             }
-            if let next = state.group.queued.first {
-                next.lead()
-            } else {
-                state.group.reset()
-            }
         }
+    }
+
+    /// Takes the next group off the table's queue, for its leader.
+    private static func takeGroup(_ state: inout TableHandle.State) -> HandedGroup {
+        HandedGroup(edits: state.group.takeGroup(), id: state.table.id, mark: state.logMark)
     }
 
     /// Makes a committed edit of a group in the table and publishes its changes,

@@ -21,6 +21,7 @@ import os
 import signal
 import sys
 import time
+import traceback
 
 from readers import scenario_readers
 from slow import scenario_slow
@@ -47,7 +48,7 @@ def main():
         try:
             passed = asyncio.run(asyncio.wait_for(SCENARIOS[name](binary), 200))
         except Exception as error:
-            log(f"load: {name}: FAIL: {error!r}")
+            log(f"load: {name}: FAIL: {error!r}\n{traceback.format_exc()}")
             passed = False
         log(f"load: {name}: {time.monotonic() - began:.0f} s")
         results.append(passed)

@@ -67,8 +67,13 @@ class Server:
         self.port = int(url.rsplit(":", 1)[1])
         return self
 
-    def __exit__(self, *_):
+    def __exit__(self, failure_type, *_):
         self.stop()
+        if failure_type is not None:
+            # A scenario that raised: what the server wrote tells why.
+            self.stderr.seek(0)
+            lines = self.stderr.read().splitlines()[-40:]
+            log("\n".join([f"load: the server's last {len(lines)} lines of stderr:", *lines]))
 
     def stop(self):
         """SIGTERM, then SIGKILL after 10 s; answers the exit status."""

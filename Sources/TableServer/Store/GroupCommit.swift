@@ -245,11 +245,10 @@ extension TableStore {
     private func commitGroup(_ handed: HandedGroup?, _ handle: TableHandle, log: any TableLog) {
         let taken = handed ?? handle.withAnyState { Self.takeGroup(&$0) }
         var group = taken.edits
-        let (id, mark) = (taken.id, taken.mark)
         let recorded = Result {
             var calls = 0
             return try Self.storageErrors {
-                try log.recordEdit(of: id, mark: mark, version: group.first?.base ?? 0) { missed in
+                try log.recordEdit(of: taken.id, mark: taken.mark, version: group.first?.base ?? 0) { missed in
                     calls += 1
                     if calls > 1 || !missed.isEmpty {
                         // Validated on an older version than the log's latest:
@@ -269,7 +268,7 @@ extension TableStore {
                 // The next group is recorded while this one is made: it was
                 // validated on top of it, and this one is committed.
                 let next = state.group.queued.first
-                next?.lead(Self.takeGroup(&state))
+                if let next { next.lead(Self.takeGroup(&state)) }
                 for edit in group { edit.finish(make(edit, in: &state)) }
                 state.group.release(group)
                 if next == nil { state.group.reset() }

@@ -27,6 +27,8 @@ import Testing
         var commitsInGroups: Bool { true }
         /// Each record: the version it was validated on, and its changes.
         let records = Mutex<[(version: Int, changes: Int)]>([])
+        /// The table of each record, in the order they began.
+        let tables = Mutex<[String]>([])
         let failing = Atomic<Bool>(false)
         private let entered = DispatchSemaphore(value: 0)
         private let gate = DispatchSemaphore(value: 0)
@@ -41,6 +43,7 @@ import Testing
             _ edit: (_ missed: [LoggedChange]) throws -> LoggedEdit
         ) throws -> UInt64 {
             let logged = try edit([])
+            tables.withLock { $0.append(id) }
             entered.signal()
             gate.wait()
             if failing.load(ordering: .acquiring) { throw Failure() }
@@ -109,6 +112,48 @@ import Testing
                 throw TimedOut(description: "\(count) edits did not queue")
             }
             Thread.sleep(forTimeInterval: 0.001)
+        }
+    }
+
+    /// Inserts a row with id and text `text` into table `table` as a change
+    /// that waits on no thread: answered through `answers`, under `text`.
+    func change(
+        _ table: String = "t", text: String, runner: EditRunner, into answers: Answers
+    ) throws {
+        let stage = TableStore.batchStage(ifMatch: nil) { _ in
+            Batch(insertRows: [.init(at: TableIndexPath(0, 0), row: Row(id: text, text: text))])
+        }
+        try store.edit(table, key: nil, runner: runner, stage) { result in
+            answers.add(text, result.map(\.table.version))
+        }
+    }
+
+    /// Runs `body` with an edit runner of one thread and one lead thread,
+    /// and the answers of the changes made through it; then stops it.
+    func withRunner(perTable: Int = 1_000, _ body: (EditRunner, Answers) throws -> Void) throws {
+        let runner = EditRunner(limits: .init(threads: 1, leadThreads: 1, perTable: perTable))
+        defer { runner.stop() }
+        try body(runner, Answers())
+    }
+
+    /// The answers of changes that wait on no thread, in the order they came.
+    final class Answers: Sendable {
+        let list = Mutex<[(String, Result<Int, any Error>)]>([])
+
+        func add(_ text: String, _ result: Result<Int, any Error>) {
+            list.withLock { $0.append((text, result)) }
+        }
+
+        /// Waits until there are `count`; answers them as text and version.
+        func await(_ count: Int) throws -> [String] {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while list.withLock({ $0.count }) < count {
+                guard ContinuousClock.now < deadline else {
+                    throw TimedOut(description: "\(count) answers did not come")
+                }
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            return list.withLock { $0.map { "\($0.0) \((try? $0.1.get()).map(String.init) ?? "refused")" } }
         }
     }
 
@@ -216,5 +261,76 @@ import Testing
         #expect(try next.wait().get() == 2)
         #expect(try rowIDs() == ["d", "kept"])
         #expect(log.records.withLock { $0.map(\.version) } == [0, 1])
+    }
+
+    /// A change of rows queues from the calling thread and returns while its
+    /// group commits: it holds no thread. Its group is led on a lead thread,
+    /// which leads the next group too; a group whose first edit waits on a
+    /// thread of its own is handed to that thread. Every edit is answered
+    /// once, in commit order, with its version.
+    @Test func changesWaitOnNoThreadAndAreAnsweredInCommitOrder() throws {
+        try withRunner { runner, answers in
+            try change(text: "a", runner: runner, into: answers)
+            try log.awaitRecord()
+            try change(text: "b", runner: runner, into: answers)
+            try change(text: "c", runner: runner, into: answers)
+            #expect(runner.waiting == 3)
+            log.release()
+            // "b" and "c" make the next group, led by the same thread.
+            try log.awaitRecord()
+            let onThread = insert(text: "d")
+            try awaitQueued(1)
+            try change(text: "e", runner: runner, into: answers)
+            try awaitQueued(2)
+            log.release()
+            // "d" and "e": led by "d"'s own thread.
+            try log.awaitRecord()
+            log.release()
+            #expect(try onThread.wait().get() == 4)
+            #expect(try answers.await(4) == ["a 1", "b 2", "c 3", "e 5"])
+            #expect(log.records.withLock { $0.map { [$0.version, $0.changes] } } == [[0, 1], [1, 2], [3, 2]])
+            #expect(try rowIDs() == ["e", "d", "c", "b", "a"])
+            #expect(runner.waiting == 0)
+        }
+    }
+
+    /// With every lead thread busy, a table's next group queues behind the
+    /// lead of another table that waits: their commits take turns.
+    @Test func tablesTakeTurnsForTheLeadThreads() throws {
+        try store.create(Table(id: "u", sections: [Section(id: "s", rows: [])]))
+        try withRunner { runner, answers in
+            try change(text: "t1", runner: runner, into: answers)
+            try log.awaitRecord()
+            try change(text: "t2", runner: runner, into: answers)
+            try change("u", text: "u1", runner: runner, into: answers)
+            #expect(runner.leadsWait)
+            log.release()
+            try log.awaitRecord()
+            log.release()
+            try log.awaitRecord()
+            log.release()
+            #expect(try answers.await(3) == ["t1 1", "u1 1", "t2 2"])
+            #expect(log.tables.withLock { $0 } == ["t", "u", "t"])
+        }
+    }
+
+    /// A change refused at once (a bound reached) is answered with the
+    /// refusal, makes nothing and holds no place in the bound.
+    @Test func aChangeBeyondTheBoundIsRefusedAndMakesNothing() throws {
+        try withRunner(perTable: 2) { runner, answers in
+            try change(text: "a", runner: runner, into: answers)
+            try log.awaitRecord()
+            try change(text: "b", runner: runner, into: answers)
+            let refusal = #expect(throws: TableServerError.self) {
+                try change(text: "c", runner: runner, into: answers)
+            }
+            #expect(refusal?.type == "overloaded")
+            log.release()
+            try log.awaitRecord()
+            log.release()
+            #expect(try answers.await(2) == ["a 1", "b 2"])
+            #expect(try rowIDs() == ["b", "a"])
+            #expect(runner.waiting == 0)
+        }
     }
 }

@@ -116,6 +116,18 @@ enum Respond {
         }
     }
 
+    /// `catching` for an edit: a repeat of an `Idempotency-Key` is answered
+    /// with the first answer (`IdempotentRepeat`).
+    static func edit(logger: Logger, _ body: () throws -> HTTPResponse) -> HTTPResponse {
+        catching(logger: logger) {
+            do {
+                return try body()
+            } catch let repeated as IdempotentRepeat {
+                return repeated.answer.response
+            }
+        }
+    }
+
     /// 500 with a generic detail and a fresh request id (also in `X-Request-Id`):
     /// the error's own text, which may name files or internals, goes only to
     /// the log, under that id.

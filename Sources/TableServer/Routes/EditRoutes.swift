@@ -27,7 +27,7 @@ struct EditRoutes: RouteCollection {
         let batch = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.batch(from: value, limits: limits)
         }
-        return try store.change(request) { _ in batch }
+        return try change(request) { _ in batch }
     }
 
     // MARK: Sections
@@ -36,7 +36,7 @@ struct EditRoutes: RouteCollection {
         let body = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.sectionInsert(from: value, limits: limits)
         }
-        return try store.change(request) { table in
+        return try change(request) { table in
             Batch(insertSections: [.init(at: body.at ?? table.sections.count, section: body.section)])
         }
     }
@@ -46,7 +46,7 @@ struct EditRoutes: RouteCollection {
         let section = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.section(from: value, limits: limits)
         }
-        return try store.change(request) { (table) throws in
+        return try change(request) { (table) throws in
             try table.requireSection(s)
             return Batch(reloadSections: [.init(at: s, section: section)])
         }
@@ -54,7 +54,7 @@ struct EditRoutes: RouteCollection {
 
     func deleteSection(_ request: HTTPRequest) throws -> HTTPResponse {
         let s = try request.index("s")
-        return try store.change(request) { (table) throws in
+        return try change(request) { (table) throws in
             try table.requireSection(s)
             return Batch(deleteSections: [s])
         }
@@ -65,7 +65,7 @@ struct EditRoutes: RouteCollection {
         let to = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.sectionMove(from: value)
         }
-        return try store.change(request) { (table) throws in
+        return try change(request) { (table) throws in
             try table.requireSection(s)
             return Batch(moveSections: [.init(from: s, to: to)])
         }
@@ -78,7 +78,7 @@ struct EditRoutes: RouteCollection {
         let body = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.rowInsert(from: value, inSection: s, limits: limits)
         }
-        return try store.change(request) { (table) throws in
+        return try change(request) { (table) throws in
             try table.requireSection(s)
             let start = body.at ?? table.sections[s].rows.count
             return Batch(
@@ -93,7 +93,7 @@ struct EditRoutes: RouteCollection {
         let row = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.row(from: value, limits: limits)
         }
-        return try store.change(request) { (table) throws in
+        return try change(request) { (table) throws in
             try table.requireRow(indexPath)
             return Batch(reloadRows: [.init(at: indexPath, row: row)])
         }
@@ -101,7 +101,7 @@ struct EditRoutes: RouteCollection {
 
     func deleteRow(_ request: HTTPRequest) throws -> HTTPResponse {
         let indexPath = try request.indexPath()
-        return try store.change(request) { (table) throws in
+        return try change(request) { (table) throws in
             try table.requireRow(indexPath)
             return Batch(deleteRows: [indexPath])
         }
@@ -112,7 +112,7 @@ struct EditRoutes: RouteCollection {
         let to = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.rowMove(from: value)
         }
-        return try store.change(request) { (table) throws in
+        return try change(request) { (table) throws in
             try table.requireRow(indexPath)
             return Batch(moveRows: [.init(from: indexPath, to: to)])
         }
@@ -131,7 +131,7 @@ struct EditRoutes: RouteCollection {
         let isOn = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.switchValue(from: value, limits: limits)
         }
-        return try store.change(request) { (table) throws in
+        return try change(request) { (table) throws in
             try table.requireRow(indexPath)
             do throws(SwitchRefusal) {
                 return try table.switchBatch(settingOn: isOn, at: indexPath)
@@ -144,7 +144,7 @@ struct EditRoutes: RouteCollection {
 
     func pressRow(_ request: HTTPRequest) throws -> HTTPResponse {
         let indexPath = try request.indexPath()
-        return try store.change(request) { (table) throws in
+        return try change(request) { (table) throws in
             try table.requireRow(indexPath)
             do throws(PressRefusal) {
                 return try table.pressBatch(at: indexPath)
@@ -158,29 +158,45 @@ struct EditRoutes: RouteCollection {
     /// Selects or deselects the row by UIKit's rules (`Table.selectionBatch`).
     private func changeSelection(_ request: HTTPRequest, selecting selected: Bool) throws -> HTTPResponse {
         let indexPath = try request.indexPath()
-        return try store.change(request) { (table) throws in
+        return try change(request) { (table) throws in
             try table.requireRow(indexPath)
             return try table.selectionChange(selecting: selected, at: indexPath)
         }
     }
 }
 
-extension TableStore {
+extension RouteCollection {
     /// Applies the batch `makeBatch` builds from the current table, with the
     /// request's `?animation=` when it gives one (`defaultAnimation` otherwise,
-    /// when given), and answers the change, `{version, batch}`.
+    /// when given), and answers the change, `{version, batch}`. With the shared
+    /// database the edit waits for its group's commit without a thread: the
+    /// answer is deferred (`TableStore.edit(_:key:runner:_:answer:)`).
     func change(
         _ request: HTTPRequest,
         defaultAnimation: RowAnimation? = nil,
-        _ makeBatch: @escaping (Table) throws -> Batch
+        _ makeBatch: @escaping @Sendable (Table) throws -> Batch
     ) throws -> HTTPResponse {
         let animation = try request.animation() ?? defaultAnimation
-        let edit = try apply(request.tableID, ifMatch: request.ifMatch, key: request.idempotencyKey()) { table in
+        let stage = TableStore.batchStage(ifMatch: request.ifMatch) { table in
             var batch = try makeBatch(table)
             if let animation { batch.animation = animation }
             return batch
         }
-        return Respond.change(edit.json, version: edit.version)
+        let key = try request.idempotencyKey()
+        guard let runner = context.editRunner else {
+            let made = try store.edit(request.tableID, key: key, stage)
+            return Respond.change(made.json, version: made.table.version)
+        }
+        let deferral = DeferredResponse()
+        let logger = context.logger
+        try store.edit(request.tableID, key: key, runner: runner, stage) { result in
+            deferral.complete(
+                Respond.edit(logger: logger) {
+                    let made = try result.get()
+                    return Respond.change(made.json, version: made.table.version)
+                })
+        }
+        return .deferred(deferral)
     }
 }
 

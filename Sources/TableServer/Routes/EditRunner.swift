@@ -2,79 +2,144 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The threads that run the edits which join a table's group commit (the
-/// shared database; docs/SCALING.md, "No worker thread waits"), and the bound
-/// on edits waiting for them.
+/// The threads that lead the tables' group commits and run the edits that
+/// may wait for the shared database (docs/SCALING.md, "No worker thread
+/// waits"), and the bound on edits waiting for it.
 ///
-/// A fixed number of threads take the edits in arrival order; an edit waiting
-/// for a thread holds none — its connection is suspended (a `MicroHTTP`
-/// `DeferredResponse`). So a frozen database costs `threads` threads however
-/// many edits wait. Beyond `perTable` edits of one table, or `total` in all,
-/// waiting or running, an edit is refused at once: 503 `overloaded` with
-/// `Retry-After`, and nothing is made.
+/// An edit holds no thread while it waits for a thread — its connection is
+/// suspended (a `MicroHTTP` `DeferredResponse`). A change of rows or sections
+/// is queued in its table's group commit from the worker thread and holds no
+/// thread until it is answered either (`admit`); only its group's leader takes
+/// one of the `leadThreads` (`lead`). Any other edit waits here for one of the
+/// `threads`, on which it runs and waits (`submit`). Leads have threads of
+/// their own: an edit waiting on its thread for a group led after it never
+/// holds the thread that group needs. So a frozen database costs at most
+/// `threads + leadThreads` threads however many edits wait. Beyond `perTable`
+/// edits of one table, or `total` in all, waiting or running, an edit is
+/// refused at once: 503 `overloaded` with `Retry-After`, and nothing is made.
 final class EditRunner: Sendable {
     /// The bounds (docs/SCALING.md).
     struct Limits: Sendable {
         var threads = 32
+        var leadThreads = 16
         var perTable = 1_000
         var total = 4_000
     }
 
-    private struct Queue {
-        var jobs: [(table: String, job: @Sendable () -> Void)] = []
-        var head = 0
+    private struct Counts {
         var byTable: [String: Int] = [:]
         var count = 0
         var stopping = false
     }
 
     let limits: Limits
-    private let queue = Mutex(Queue())
-    private let available = DispatchSemaphore(value: 0)
+    private let counts = Mutex(Counts())
+    private let edits: JobThreads
+    private let leads: JobThreads
 
     init(limits: Limits = Limits()) {
         self.limits = limits
-        for index in 0..<limits.threads {
-            let thread = Thread { [self] in run() }
-            thread.name = "webtableview.edit.\(index)"
-            thread.start()
-        }
+        edits = JobThreads(count: limits.threads, name: "webtableview.edit")
+        leads = JobThreads(count: limits.leadThreads, name: "webtableview.lead")
     }
 
     /// Queues `job`, an edit of table `table`, for the next free thread;
     /// answers the refusal when a bound is reached (the job is then dropped).
     func submit(table: String, _ job: @escaping @Sendable () -> Void) -> TableServerError? {
-        let refusal = queue.withLock { queue -> TableServerError? in
-            guard !queue.stopping else { return .overloaded("the server is stopping") }
-            guard queue.count < limits.total else {
-                return .overloaded("\(limits.total) edits wait for the database already")
-            }
-            guard queue.byTable[table, default: 0] < limits.perTable else {
-                return .overloaded("\(limits.perTable) edits of \"\(table)\" wait for the database already")
-            }
-            queue.count += 1
-            queue.byTable[table, default: 0] += 1
-            queue.jobs.append((table, job))
-            return nil
+        if let refusal = admit(table: table) { return refusal }
+        edits.add { [self] in
+            job()
+            release(table: table)
         }
-        if refusal == nil { available.signal() }
-        return refusal
+        return nil
     }
 
-    /// The edits waiting for a thread or running on one.
-    var waiting: Int { queue.withLock { $0.count } }
+    /// Counts an edit of table `table` that waits on no thread, queued in its
+    /// table's group commit, against the bounds until `release`; answers the
+    /// refusal when a bound is reached.
+    func admit(table: String) -> TableServerError? {
+        counts.withLock { counts in
+            guard !counts.stopping else { return .overloaded("the server is stopping") }
+            guard counts.count < limits.total else {
+                return .overloaded("\(limits.total) edits wait for the database already")
+            }
+            guard counts.byTable[table, default: 0] < limits.perTable else {
+                return .overloaded("\(limits.perTable) edits of \"\(table)\" wait for the database already")
+            }
+            counts.count += 1
+            counts.byTable[table, default: 0] += 1
+            return nil
+        }
+    }
+
+    /// An edit counted by `admit` was answered.
+    func release(table: String) {
+        counts.withLock { counts in
+            counts.count -= 1
+            let left = counts.byTable[table, default: 1] - 1
+            counts.byTable[table] = left > 0 ? left : nil
+        }
+    }
+
+    /// Runs `job`, the commit of a group whose edits were admitted already,
+    /// on the next free lead thread.
+    func lead(_ job: @escaping @Sendable () -> Void) {
+        leads.add(job)
+    }
+
+    /// Whether a group's lead waits for a lead thread.
+    var leadsWait: Bool { leads.hasWaitingJobs }
+
+    /// The edits waiting for the database: for a thread, on one, or queued
+    /// in their table's group commit.
+    var waiting: Int { counts.withLock { $0.count } }
 
     /// Refuses new edits; each thread ends once nothing is left for it (an
     /// edit still waiting for the database keeps its thread until it is done).
     func stop() {
-        queue.withLock { $0.stopping = true }
-        for _ in 0..<limits.threads { available.signal() }
+        counts.withLock { $0.stopping = true }
+        edits.stop()
+        leads.stop()
+    }
+}
+
+/// A fixed number of threads taking jobs in arrival order.
+private final class JobThreads: Sendable {
+    private struct Queue {
+        var jobs: [@Sendable () -> Void] = []
+        var head = 0
+    }
+
+    private let count: Int
+    private let queue = Mutex(Queue())
+    private let available = DispatchSemaphore(value: 0)
+
+    init(count: Int, name: String) {
+        self.count = count
+        for index in 0..<count {
+            let thread = Thread { [self] in run() }
+            thread.name = "\(name).\(index)"
+            thread.start()
+        }
+    }
+
+    func add(_ job: @escaping @Sendable () -> Void) {
+        queue.withLock { $0.jobs.append(job) }
+        available.signal()
+    }
+
+    /// Whether a job waits for a thread.
+    var hasWaitingJobs: Bool { queue.withLock { $0.head < $0.jobs.count } }
+
+    /// Each thread ends once it finds nothing left to do.
+    func stop() {
+        for _ in 0..<count { available.signal() }
     }
 
     private func run() {
         while true {
             available.wait()
-            let next = queue.withLock { queue -> (table: String, job: @Sendable () -> Void)? in
+            let next = queue.withLock { queue -> (@Sendable () -> Void)? in
                 guard queue.head < queue.jobs.count else { return nil }
                 let next = queue.jobs[queue.head]
                 queue.head += 1
@@ -85,12 +150,7 @@ final class EditRunner: Sendable {
                 return next
             }
             guard let next else { return }
-            next.job()
-            queue.withLock { queue in
-                queue.count -= 1
-                let left = queue.byTable[next.table, default: 1] - 1
-                queue.byTable[next.table] = left > 0 ? left : nil
-            }
+            next()
         }
     }
 }

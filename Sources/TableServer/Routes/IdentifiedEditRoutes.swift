@@ -11,27 +11,27 @@ struct IdentifiedEditRoutes: RouteCollection {
     let context: RouteContext
 
     func register(on routes: inout RouteBuilder) {
-        routes.edit(.POST, "/api/tables/{t}/batch-by-id", applySnapshotEdits)
-        routes.edit(.POST, "/api/tables/{t}/items", insertItems)
-        routes.edit(.PUT, "/api/tables/{t}/items/{rowID}", reloadItem)
-        routes.edit(.POST, "/api/tables/{t}/items/{rowID}/reconfigure", reconfigureItem)
-        routes.edit(.DELETE, "/api/tables/{t}/items/{rowID}", deleteItem)
-        routes.edit(.POST, "/api/tables/{t}/items/{rowID}/move", moveItem)
-        routes.edit(.POST, "/api/tables/{t}/items/{rowID}/switch", setItemSwitch)
-        routes.edit(.POST, "/api/tables/{t}/items/{rowID}/press", pressItem)
-        routes.edit(.POST, "/api/tables/{t}/items/{rowID}/select", selectItem)
-        routes.edit(.POST, "/api/tables/{t}/items/{rowID}/deselect", deselectItem)
-        routes.edit(.POST, "/api/tables/{t}/section-ids", insertSection)
-        routes.edit(.PUT, "/api/tables/{t}/section-ids/{sectionID}", reloadSection)
-        routes.edit(.DELETE, "/api/tables/{t}/section-ids/{sectionID}", deleteSection)
-        routes.edit(.POST, "/api/tables/{t}/section-ids/{sectionID}/move", moveSection)
+        routes.change(.POST, "/api/tables/{t}/batch-by-id", applySnapshotEdits)
+        routes.change(.POST, "/api/tables/{t}/items", insertItems)
+        routes.change(.PUT, "/api/tables/{t}/items/{rowID}", reloadItem)
+        routes.change(.POST, "/api/tables/{t}/items/{rowID}/reconfigure", reconfigureItem)
+        routes.change(.DELETE, "/api/tables/{t}/items/{rowID}", deleteItem)
+        routes.change(.POST, "/api/tables/{t}/items/{rowID}/move", moveItem)
+        routes.change(.POST, "/api/tables/{t}/items/{rowID}/switch", setItemSwitch)
+        routes.change(.POST, "/api/tables/{t}/items/{rowID}/press", pressItem)
+        routes.change(.POST, "/api/tables/{t}/items/{rowID}/select", selectItem)
+        routes.change(.POST, "/api/tables/{t}/items/{rowID}/deselect", deselectItem)
+        routes.change(.POST, "/api/tables/{t}/section-ids", insertSection)
+        routes.change(.PUT, "/api/tables/{t}/section-ids/{sectionID}", reloadSection)
+        routes.change(.DELETE, "/api/tables/{t}/section-ids/{sectionID}", deleteSection)
+        routes.change(.POST, "/api/tables/{t}/section-ids/{sectionID}/move", moveSection)
     }
 
     func applySnapshotEdits(_ request: HTTPRequest) throws -> HTTPResponse {
         let batch = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.identifiedBatch(from: value, limits: limits)
         }
-        return try store.change(request) { table in try batch.indexBatch(for: table) }
+        return try change(request) { table in try batch.indexBatch(for: table) }
     }
 
     // MARK: Items (rows)
@@ -77,7 +77,7 @@ struct IdentifiedEditRoutes: RouteCollection {
         let isOn = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.switchValue(from: value, limits: limits)
         }
-        return try store.change(request) { (table) throws in
+        return try change(request) { (table) throws in
             do throws(SwitchRefusal) {
                 return try table.switchBatch(settingOn: isOn, forItem: id)
             } catch {
@@ -88,7 +88,7 @@ struct IdentifiedEditRoutes: RouteCollection {
 
     func pressItem(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = try request.rowID(limits)
-        return try store.change(request) { (table) throws in
+        return try change(request) { (table) throws in
             do throws(PressRefusal) {
                 return try table.pressBatch(forItem: id)
             } catch {
@@ -109,7 +109,7 @@ struct IdentifiedEditRoutes: RouteCollection {
     /// an id not in the table is refused as every edit by id refuses it (409).
     private func changeSelection(_ request: HTTPRequest, selecting selected: Bool) throws -> HTTPResponse {
         let id = try request.rowID(limits)
-        return try store.change(request) { (table) throws in
+        return try change(request) { (table) throws in
             guard let indexPath = table.indexPath(ofRow: id) else {
                 throw TableServerError.refused(.unknownItem(id, selected ? "select item" : "deselect item"))
             }
@@ -150,7 +150,7 @@ struct IdentifiedEditRoutes: RouteCollection {
     private func change(
         _ request: HTTPRequest, defaultAnimation: RowAnimation? = nil, _ edits: [IdentifiedEdit]
     ) throws -> HTTPResponse {
-        try store.change(request, defaultAnimation: defaultAnimation) { table in
+        try change(request, defaultAnimation: defaultAnimation) { table in
             try IdentifiedBatch(edits: edits).indexBatch(for: table)
         }
     }

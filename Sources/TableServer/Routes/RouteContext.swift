@@ -19,8 +19,9 @@ struct RouteContext: Sendable {
     let readiness: @Sendable () -> Bool
     /// The longest a read waits for the version its `Min-Version` header asks for.
     let minVersionWait: Duration
-    /// The threads that run edits joining a table's group commit (the shared
-    /// database); nil when edits are answered on the worker thread.
+    /// The threads that lead the tables' group commits and run the edits that
+    /// may wait for the shared database; nil without it, when edits are
+    /// answered on the worker thread.
     let editRunner: EditRunner?
 }
 
@@ -100,18 +101,33 @@ struct RouteBuilder {
     /// needs the token when one is configured. Its handler hands the request's
     /// `Idempotency-Key` to the store; a repeat is answered with the first
     /// answer (`IdempotentRepeat`), unless the handler answers it itself.
+    /// With the shared database, the handler runs on one of the edit runner's
+    /// threads, as it may wait for the database.
     mutating func edit(
         _ method: HTTPMethod,
         _ pattern: String,
+        _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
+    ) {
+        edit(method, pattern, waits: true, handler)
+    }
+
+    /// A change of a table's rows or sections (`RouteCollection.change`): an
+    /// edit whose handler runs on the worker thread, as it never waits — with
+    /// the shared database it answers later (docs/SCALING.md, "Group commit").
+    mutating func change(
+        _ method: HTTPMethod,
+        _ pattern: String,
+        _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
+    ) {
+        edit(method, pattern, waits: false, handler)
+    }
+
+    private mutating func edit(
+        _ method: HTTPMethod,
+        _ pattern: String,
+        waits: Bool,
         _ edit: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
-        let handler: @Sendable (HTTPRequest) throws -> HTTPResponse = { request in
-            do {
-                return try edit(request)
-            } catch let repeated as IdempotentRepeat {
-                return repeated.answer.response
-            }
-        }
         let token = context.token
         let logger = context.logger
         let corsOrigins = context.corsOrigins
@@ -123,8 +139,8 @@ struct RouteBuilder {
             if let token, !token.authorizes(request.headers["Authorization"]) {
                 return EditToken.challenge()
             }
-            guard let editRunner, request.parameters["t"] != nil else {
-                return Respond.catching(logger: logger) { try handler(request) }
+            guard waits, let editRunner, request.parameters["t"] != nil else {
+                return Respond.edit(logger: logger) { try edit(request) }
             }
             // An edit that joins its table's group commit waits for the commit
             // on one of the edit runner's threads, not on the connection's
@@ -133,21 +149,21 @@ struct RouteBuilder {
             // "Group commit").
             let deferral = DeferredResponse()
             let refusal = editRunner.submit(table: request.tableID) {
-                deferral.complete(Respond.catching(logger: logger) { try handler(request) })
+                deferral.complete(Respond.edit(logger: logger) { try edit(request) })
             }
             if let refusal { return Respond.problem(refusal) }
             return .deferred(deferral)
         }
     }
 
-    /// An edit by index path: refused (409, nothing changed) when sent with a
+    /// A change by index path: refused (409, nothing changed) when sent with a
     /// view's parameters, whose index paths are not the table's.
     mutating func indexEdit(
         _ method: HTTPMethod,
         _ pattern: String,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
-        edit(method, pattern) { request in
+        change(method, pattern) { request in
             if request.hasViewParameters {
                 throw TableServerError.indexEditInView(table: request.tableID)
             }

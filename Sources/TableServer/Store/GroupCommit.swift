@@ -9,13 +9,21 @@ import TableModel
 ///
 /// An edit is validated under the table's lock against the table as it will be
 /// once every edit queued before it is made — the `tip`; `If-Match` against
-/// its version — and queued. When no commit of the table is in flight, its
-/// thread leads: it takes the queue as one group and records the group through
+/// its version — and queued. When no commit of the table is in flight, it
+/// leads: a thread takes the queue as one group and records the group through
 /// the log in one `recordEdit` (one transaction) with the table's lock
 /// released, so that later edits queue meanwhile; then, under the lock, it
-/// takes the next group off the queue and hands it to the first edit's thread,
-/// which records it while this thread makes each edit of its own group in order
-/// and answers it.
+/// takes the next group off the queue and makes each edit of its own group in
+/// order; then it answers them.
+///
+/// An edit waits for its answer on no thread — its connection is suspended —
+/// or on a thread of its own (`QueuedEdit.Waiter`): changes of rows and
+/// sections wait on none; a snapshot `PUT`, a `PATCH` or a delete, on the
+/// thread it runs on. A group whose first edit waits on no thread is led on
+/// one of the edit runner's lead threads, which goes on to lead the next such
+/// group itself once it answered this one: no thread is woken between two
+/// commits of the table. A group whose first edit has a thread is handed to
+/// that thread, which records it while this one is made.
 ///
 /// When the log hands over changes made through other replicas (the group was
 /// validated on an older version), they are applied and every queued edit is
@@ -138,7 +146,8 @@ struct GroupCommit: Sendable {
 }
 
 /// One edit in its table's group commit. Its own thread waits on `wake` until
-/// the edit is answered or its thread is handed the lead.
+/// the edit is answered or its thread is handed the lead — or, when it has no
+/// thread, its `Waiter`'s callbacks are called instead.
 ///
 /// Unchecked `Sendable`: `stage`, `staged`, `base` and `after` are used under
 /// the table's lock only — `stage` by the leading thread too (validating the
@@ -153,6 +162,16 @@ final class QueuedEdit: @unchecked Sendable {
         case done(Result<EditResult, any Error>)
     }
 
+    /// How an edit waits for its answer.
+    enum Waiter: Sendable {
+        /// On the thread that queued it, which leads its group when handed the lead.
+        case thread
+        /// On no thread: `lead` runs the commit of a group handed to it (on
+        /// another thread); `answer` is called once with its answer.
+        case callbacks(
+            lead: @Sendable (HandedGroup?) -> Void, answer: @Sendable (Result<EditResult, any Error>) -> Void)
+    }
+
     /// Validates the edit against a table, without changing it.
     let stage: (Table) throws -> StagedEdit
     /// Its `Idempotency-Key`, when it has one.
@@ -162,14 +181,21 @@ final class QueuedEdit: @unchecked Sendable {
     /// The version it was validated against, and the table once it is made.
     var base = 0
     var after: Table
+    private let waiter: Waiter
     private let outcome = Mutex<Outcome?>(nil)
     private let wake = DispatchSemaphore(value: 0)
 
-    init(on table: Table, key: IdempotentRequest?, _ stage: @escaping (Table) throws -> StagedEdit) {
+    init(
+        on table: Table, key: IdempotentRequest?, waiter: Waiter = .thread,
+        _ stage: @escaping (Table) throws -> StagedEdit
+    ) {
         self.stage = stage
         self.key = key
         self.after = table
+        self.waiter = waiter
     }
+
+    var waitsWithoutThread: Bool { if case .callbacks = waiter { true } else { false } }
 
     /// Whether it deletes the table.
     var deletes: Bool {
@@ -184,18 +210,28 @@ final class QueuedEdit: @unchecked Sendable {
 
     /// Answers the edit: its thread returns `result`.
     func finish(_ result: Result<EditResult, any Error>) {
-        outcome.withLock { $0 = .done(result) }
-        wake.signal()
+        switch waiter {
+        case .thread:
+            outcome.withLock { $0 = .done(result) }
+            wake.signal()
+        case .callbacks(_, let answer):
+            answer(result)
+        }
     }
 
     /// Hands the edit's thread the lead, with the group to commit when it
     /// was taken already.
     func lead(_ group: HandedGroup? = nil) {
-        outcome.withLock { $0 = .lead(group) }
-        wake.signal()
+        switch waiter {
+        case .thread:
+            outcome.withLock { $0 = .lead(group) }
+            wake.signal()
+        case .callbacks(let lead, _):
+            lead(group)
+        }
     }
 
-    /// Waits for `finish` or `lead`.
+    /// Waits for `finish` or `lead` (an edit waiting on its own thread).
     func wait() -> Outcome {
         wake.wait()
         guard let outcome = outcome.withLock({ $0 }) else { preconditionFailure("woken without an outcome") }
@@ -221,11 +257,7 @@ extension TableStore {
     ) throws -> EditResult {
         let edit = try handle.withState { state in
             let edit = QueuedEdit(on: state.table, key: key, stage)
-            state.group.enqueue(edit, on: state.table, keys: state.keys)
-            if !state.group.isCommitting {
-                state.group.isCommitting = true
-                edit.lead()
-            }
+            if Self.enqueue(edit, in: &state) { edit.lead() }
             return edit
         }
         editsInGroups.add(1, ordering: .relaxed)
@@ -238,11 +270,78 @@ extension TableStore {
         }
     }
 
+    /// `commitInGroup` for an edit that waits on no thread, called on the
+    /// connection's worker thread: queues the edit and returns; `answer` is
+    /// called once with its answer, on the thread that made its group. When no
+    /// commit of the table is in flight, the group's commit is led on one of
+    /// `runner`'s lead threads (`leadGroups`). The edit counts against
+    /// `runner`'s bounds until it is answered (`EditRunner.admit`): beyond
+    /// them it throws `overloaded`.
+    func queueInGroup(
+        _ handle: TableHandle, id: String, log: any TableLog, key: IdempotentRequest?, runner: EditRunner,
+        _ stage: @escaping (Table) throws -> StagedEdit,
+        answer: @escaping @Sendable (Result<EditResult, any Error>) -> Void
+    ) throws {
+        if let refusal = runner.admit(table: id) { throw refusal }
+        editsInGroups.add(1, ordering: .relaxed)
+        let waiter = QueuedEdit.Waiter.callbacks(
+            lead: { [self] group in runner.lead { self.leadGroups(from: group, handle, log: log, runner: runner) } },
+            answer: { [self] result in
+                runner.release(table: id)
+                editsInGroups.subtract(1, ordering: .relaxed)
+                answer(result)
+            })
+        let queued: (edit: QueuedEdit, leads: Bool)
+        do {
+            queued = try handle.withState { state in
+                let edit = QueuedEdit(on: state.table, key: key, waiter: waiter, stage)
+                return (edit, Self.enqueue(edit, in: &state))
+            }
+        } catch {
+            runner.release(table: id)
+            editsInGroups.subtract(1, ordering: .relaxed)
+            throw error
+        }
+        if queued.leads { queued.edit.lead() }
+    }
+
+    /// Queues `edit` in the table's group commit; answers whether it leads
+    /// (no commit of the table was in flight).
+    private static func enqueue(_ edit: QueuedEdit, in state: inout TableHandle.State) -> Bool {
+        state.group.enqueue(edit, on: state.table, keys: state.keys)
+        guard !state.group.isCommitting else { return false }
+        state.group.isCommitting = true
+        return true
+    }
+
+    /// Leads the commit of `handed` (or of the next group of the table's
+    /// queue) for edits that wait on no thread, on one of `runner`'s lead
+    /// threads, and then of each group after it whose first edit waits on no
+    /// thread either: no thread is woken between one commit of the table and
+    /// the next. While another table's lead waits for a thread, the next
+    /// group queues behind it instead (`EditRunner.lead`), so that every
+    /// table's commits take turns.
+    private func leadGroups(from handed: HandedGroup?, _ handle: TableHandle, log: any TableLog, runner: EditRunner) {
+        var next = commitGroup(handed, handle, log: log, continuing: true)
+        while let group = next {
+            guard !runner.leadsWait else {
+                return runner.lead { self.leadGroups(from: group, handle, log: log, runner: runner) }
+            }
+            next = commitGroup(group, handle, log: log, continuing: true)
+        }
+    }
+
     /// Records `handed` (or the next group of the table's queue) through `log`
-    /// in one `recordEdit`, then hands the next group to its leader and makes
-    /// and answers each of this one's edits — or, when the record fails,
-    /// answers every waiting edit with its error.
-    private func commitGroup(_ handed: HandedGroup?, _ handle: TableHandle, log: any TableLog) {
+    /// in one `recordEdit`, then takes the next group off the queue, makes
+    /// each of this one's edits, and answers them — or, when the record fails,
+    /// answers every waiting edit with its error. The next group is answered
+    /// when this thread is `continuing` and its first edit waits on no thread:
+    /// this thread leads it next. Otherwise it is handed to its leader, and
+    /// recorded while this group is made.
+    @discardableResult
+    private func commitGroup(
+        _ handed: HandedGroup?, _ handle: TableHandle, log: any TableLog, continuing: Bool = false
+    ) -> HandedGroup? {
         let taken = handed ?? handle.withAnyState { Self.takeGroup(&$0) }
         var group = taken.edits
         let recorded = Result {
@@ -262,26 +361,35 @@ extension TableStore {
                 }
             }
         }
+        // Answered once the table's lock is released: an answer may resume
+        // a connection, or wake a thread.
+        var answers: [(QueuedEdit, Result<EditResult, any Error>)] = []
+        var following: HandedGroup?
         handle.withAnyState { state in
             switch recorded {
             case .success:
-                // The next group is recorded while this one is made: it was
-                // validated on top of it, and this one is committed.
+                // The next group was validated on top of this one, which is
+                // committed: it may be recorded now.
                 let next = state.group.queued.first
-                if let next { next.lead(Self.takeGroup(&state)) }
-                for edit in group { edit.finish(make(edit, in: &state)) }
+                if let next {
+                    let group = Self.takeGroup(&state)
+                    if continuing && next.waitsWithoutThread { following = group } else { next.lead(group) }
+                }
+                answers = group.map { ($0, make($0, in: &state)) }
                 state.group.release(group)
                 if next == nil { state.group.reset() }
             case .failure(let error):
                 state.group.release(group)
-                for edit in group { edit.finish(.failure(error)) }
+                answers = group.map { ($0, .failure(error)) }
                 // Those queued behind were never sent: they were not made.
                 let behind =
                     error.isOutcomeUnknown
                     ? TableServerError.storageUnavailable("an edit before it has an unknown outcome") : error
-                for edit in state.group.dropQueued() { edit.finish(.failure(behind)) }
+                answers += state.group.dropQueued().map { ($0, .failure(behind)) }
             }
         }
+        for (edit, answer) in answers { edit.finish(answer) }
+        return following
     }
 
     /// Takes the next group off the table's queue, for its leader.

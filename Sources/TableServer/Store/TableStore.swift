@@ -152,7 +152,8 @@ final class TableStore: Sendable {
     /// answers the current version and changes nothing.
     @discardableResult
     func apply(
-        _ id: String, ifMatch: String?, key: IdempotentRequest? = nil, _ makeBatch: @escaping (Table) throws -> Batch
+        _ id: String, ifMatch: String?, key: IdempotentRequest? = nil,
+        _ makeBatch: @escaping @Sendable (Table) throws -> Batch
     ) throws -> AppliedEdit {
         try apply(id, ifMatch: ifMatch, key: key, makeBatch) { edit, _ in edit }
     }
@@ -162,11 +163,20 @@ final class TableStore: Sendable {
         _ id: String,
         ifMatch: String?,
         key: IdempotentRequest? = nil,
-        _ makeBatch: @escaping (Table) throws -> Batch,
+        _ makeBatch: @escaping @Sendable (Table) throws -> Batch,
         answer: (AppliedEdit, Table) -> Answer
     ) throws -> Answer {
-        let result = try edit(id, key: key) { table in
-            try Self.checkPrecondition(ifMatch, version: table.version)
+        let result = try edit(id, key: key, Self.batchStage(ifMatch: ifMatch, makeBatch))
+        return answer(AppliedEdit(version: result.table.version, batch: result.batch, json: result.json), result.table)
+    }
+
+    /// The stage of one batch (`apply`): `If-Match` checked against the
+    /// table's version, then the batch `makeBatch` builds, prepared.
+    static func batchStage(
+        ifMatch: String?, _ makeBatch: @escaping @Sendable (Table) throws -> Batch
+    ) -> @Sendable (Table) throws -> StagedEdit {
+        { table in
+            try checkPrecondition(ifMatch, version: table.version)
             let batch = try makeBatch(table)
             do throws(BatchError) {
                 // The change's JSON is written once, for the log, the feed, the
@@ -178,7 +188,6 @@ final class TableStore: Sendable {
                 throw TableServerError.refused(error)
             }
         }
-        return answer(AppliedEdit(version: result.table.version, batch: result.batch, json: result.json), result.table)
     }
 
     /// Replaces a table's content with `snapshot`, as consecutive UIKit-valid batches.
@@ -235,6 +244,44 @@ final class TableStore: Sendable {
         } catch let error as TableServerError where error.isMissingTable {
             guard let log, try Self.storageErrors({ try log.lookUp(id) }) else { throw error }
             return try editHere(id, key: key, stage)
+        }
+    }
+
+    /// `edit`, answered through `answer` rather than returned, for an edit
+    /// that may wait for the database without a thread of its own: with the
+    /// shared database, when this server holds the table, the edit joins its
+    /// table's group commit from the calling thread (a worker thread) and
+    /// returns (`queueInGroup`); `answer` is called on the thread that made
+    /// its group. When the table is not here, or turns out deleted or
+    /// re-created through another replica, `edit` runs on one of `runner`'s
+    /// threads, as it asks the log. Without the shared database, `edit` runs
+    /// here. Throws `overloaded` beyond `runner`'s bounds, and nothing is made.
+    func edit(
+        _ id: String, key: IdempotentRequest?, runner: EditRunner?,
+        _ stage: @escaping @Sendable (Table) throws -> StagedEdit,
+        answer: @escaping @Sendable (Result<EditResult, any Error>) -> Void
+    ) throws {
+        guard let log, commitsInGroups, let runner else { return answer(Result { try edit(id, key: key, stage) }) }
+        let onRunner: @Sendable () throws -> Void = { [self] in
+            if let refusal = runner.submit(table: id, { answer(Result { try self.edit(id, key: key, stage) }) }) {
+                throw refusal
+            }
+        }
+        guard let handle = directory.withLock({ $0.handles[id] }) else { return try onRunner() }
+        do {
+            try queueInGroup(handle, id: id, log: log, key: key, runner: runner, stage) { [self] result in
+                switch result {
+                case .failure(let error as TableServerError) where error.isMissingTable:
+                    do { try onRunner() } catch { answer(.failure(error)) }
+                case .success(let made):
+                    if made.deleted { removeFromDirectory(handle, id: id) }
+                    answer(result)
+                case .failure:
+                    answer(result)
+                }
+            }
+        } catch let error as TableServerError where error.isMissingTable {
+            try onRunner()
         }
     }
 

@@ -106,7 +106,9 @@ final class EditRunner: Sendable {
 /// A fixed number of threads taking jobs in arrival order.
 private final class JobThreads: Sendable {
     private struct Queue {
-        var jobs: [@Sendable () -> Void] = []
+        /// The jobs from `head` on wait; a job taken is let go of at once (it
+        /// holds its edit's request and answer).
+        var jobs: [(@Sendable () -> Void)?] = []
         var head = 0
     }
 
@@ -142,8 +144,12 @@ private final class JobThreads: Sendable {
             let next = queue.withLock { queue -> (@Sendable () -> Void)? in
                 guard queue.head < queue.jobs.count else { return nil }
                 let next = queue.jobs[queue.head]
+                queue.jobs[queue.head] = nil
                 queue.head += 1
-                if queue.head > 1_024 && queue.head * 2 > queue.jobs.count {
+                if queue.head == queue.jobs.count {
+                    queue.jobs.removeAll(keepingCapacity: true)
+                    queue.head = 0
+                } else if queue.head > 1_024 && queue.head * 2 > queue.jobs.count {
                     queue.jobs.removeFirst(queue.head)
                     queue.head = 0
                 }

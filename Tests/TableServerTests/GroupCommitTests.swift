@@ -139,19 +139,21 @@ import Testing
     /// The answers of changes that wait on no thread, in the order they came.
     final class Answers: Sendable {
         let list = Mutex<[(String, Result<Int, any Error>)]>([])
+        /// Signalled once for each answer.
+        private let arrived = DispatchSemaphore(value: 0)
 
         func add(_ text: String, _ result: Result<Int, any Error>) {
             list.withLock { $0.append((text, result)) }
+            arrived.signal()
         }
 
-        /// Waits until there are `count`; answers them as text and version.
+        /// Waits for `count` answers; answers them as text and version.
         func await(_ count: Int) throws -> [String] {
-            let deadline = ContinuousClock.now + .seconds(10)
-            while list.withLock({ $0.count }) < count {
-                guard ContinuousClock.now < deadline else {
+            let deadline = DispatchTime.now() + GroupCommitTests.patience
+            for _ in 0..<count {
+                guard arrived.wait(timeout: deadline) == .success else {
                     throw TimedOut(description: "\(count) answers did not come")
                 }
-                Thread.sleep(forTimeInterval: 0.001)
             }
             return list.withLock { $0.map { "\($0.0) \((try? $0.1.get()).map(String.init) ?? "refused")" } }
         }

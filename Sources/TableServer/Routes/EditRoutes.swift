@@ -183,18 +183,14 @@ extension RouteCollection {
             return batch
         }
         let key = try request.idempotencyKey()
+        let respond: @Sendable (EditResult) -> HTTPResponse = { Respond.change($0.json, version: $0.table.version) }
         guard let runner = context.editRunner else {
-            let made = try store.edit(request.tableID, key: key, stage)
-            return Respond.change(made.json, version: made.table.version)
+            return try respond(store.edit(request.tableID, key: key, stage))
         }
         let deferral = DeferredResponse()
         let logger = context.logger
         try store.edit(request.tableID, key: key, runner: runner, stage) { result in
-            deferral.complete(
-                Respond.edit(logger: logger) {
-                    let made = try result.get()
-                    return Respond.change(made.json, version: made.table.version)
-                })
+            deferral.complete(Respond.edit(logger: logger) { try respond(result.get()) })
         }
         return .deferred(deferral)
     }

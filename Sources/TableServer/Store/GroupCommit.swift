@@ -195,6 +195,7 @@ final class QueuedEdit: @unchecked Sendable {
         self.waiter = waiter
     }
 
+    /// Whether it waits on no thread (its answer comes through callbacks).
     var waitsWithoutThread: Bool { if case .callbacks = waiter { true } else { false } }
 
     /// Whether it deletes the table.
@@ -284,11 +285,14 @@ extension TableStore {
     ) throws {
         if let refusal = runner.admit(table: id) { throw refusal }
         editsInGroups.add(1, ordering: .relaxed)
+        let leave: @Sendable () -> Void = { [self] in
+            runner.release(table: id)
+            editsInGroups.subtract(1, ordering: .relaxed)
+        }
         let waiter = QueuedEdit.Waiter.callbacks(
             lead: { [self] group in runner.lead { self.leadGroups(from: group, handle, log: log, runner: runner) } },
-            answer: { [self] result in
-                runner.release(table: id)
-                editsInGroups.subtract(1, ordering: .relaxed)
+            answer: { result in
+                leave()
                 answer(result)
             })
         let queued: (edit: QueuedEdit, leads: Bool)
@@ -298,8 +302,7 @@ extension TableStore {
                 return (edit, Self.enqueue(edit, in: &state))
             }
         } catch {
-            runner.release(table: id)
-            editsInGroups.subtract(1, ordering: .relaxed)
+            leave()
             throw error
         }
         if queued.leads { queued.edit.lead() }
@@ -334,7 +337,7 @@ extension TableStore {
     /// Records `handed` (or the next group of the table's queue) through `log`
     /// in one `recordEdit`, then takes the next group off the queue, makes
     /// each of this one's edits, and answers them — or, when the record fails,
-    /// answers every waiting edit with its error. The next group is answered
+    /// answers every waiting edit with its error. The next group is returned
     /// when this thread is `continuing` and its first edit waits on no thread:
     /// this thread leads it next. Otherwise it is handed to its leader, and
     /// recorded while this group is made.

@@ -257,11 +257,11 @@ final class TableStore: Sendable {
     /// threads, as it asks the log. Without the shared database, `edit` runs
     /// here. Throws `overloaded` beyond `runner`'s bounds, and nothing is made.
     func edit(
-        _ id: String, key: IdempotentRequest?, runner: EditRunner?,
+        _ id: String, key: IdempotentRequest?, runner: EditRunner,
         _ stage: @escaping @Sendable (Table) throws -> StagedEdit,
         answer: @escaping @Sendable (Result<EditResult, any Error>) -> Void
     ) throws {
-        guard let log, commitsInGroups, let runner else { return answer(Result { try edit(id, key: key, stage) }) }
+        guard let log, commitsInGroups else { return answer(Result { try edit(id, key: key, stage) }) }
         let onRunner: @Sendable () throws -> Void = { [self] in
             if let refusal = runner.submit(table: id, { answer(Result { try self.edit(id, key: key, stage) }) }) {
                 throw refusal

@@ -89,8 +89,9 @@ struct Import: ParsableCommand {
     func run() throws {
         var options = CSVImportOptions(
             tableID: tableID, title: title, style: style.flatMap(TableStyle.init(rawValue:)) ?? .plain,
-            text: text.map(CSVColumn.init), detail: detail.map(CSVColumn.init), id: id.map(CSVColumn.init),
-            section: section.map(CSVColumn.init), sortSections: sortSections, indexTitles: indexTitles,
+            text: text.map(ColumnReference.init), detail: detail.map(ColumnReference.init),
+            id: id.map(ColumnReference.init),
+            section: section.map(ColumnReference.init), sortSections: sortSections, indexTitles: indexTitles,
             fields: noFields ? .none : fields.map(CSVImportOptions.fieldColumns) ?? .remaining,
             delimiter: delimiter.flatMap(CSVDelimiter.named))
         if let sort { options.setSort(sort) }

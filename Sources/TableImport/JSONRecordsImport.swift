@@ -14,20 +14,25 @@ extension CSVImport {
         limits: ModelLimits = .default
     ) throws(CSVImportError) -> Table {
         guard case .array(let records) = value else {
-            throw CSVImportError(problems: [.init(line: nil, "expected an array of records, found \(value.kindDescription)")])
+            throw CSVImportError(problems: [
+                .init(line: nil, "expected an array of records, found \(value.kindDescription)")
+            ])
         }
         var problems: [CSVImportError.Problem] = []
         var columns: [String] = []
         var positions: [String: Int] = [:]
         for (index, record) in records.enumerated() {
             guard case .object(let object) = record else {
-                problems.append(.init(path: "$[\(index)]", "expected a record (an object), found \(record.kindDescription)"))
+                problems.append(
+                    .init(path: "$[\(index)]", "expected a record (an object), found \(record.kindDescription)"))
                 continue
             }
             for member in object.members where positions[member.key] == nil {
                 guard columns.count < limits.maxColumns else {
                     throw CSVImportError(problems: [
-                        .init(line: nil, "more than \(limits.maxColumns) columns; a file holds at most \(limits.maxColumns)")
+                        .init(
+                            line: nil,
+                            "more than \(limits.maxColumns) columns; a file holds at most \(limits.maxColumns)")
                     ])
                 }
                 positions[member.key] = columns.count
@@ -45,7 +50,8 @@ extension CSVImport {
             for member in object.members { cells[positions[member.key]!] = .value(member.value) }
             builder.add(cells, at: .record(index))
         }
-        return try builder.table(id: options.tableID ?? defaultID(for: name), title: options.title, readingProblems: problems)
+        return try builder.table(
+            id: options.tableID ?? defaultID(for: name), title: options.title, readingProblems: problems)
     }
 
     /// Whether a JSON value is an array of records rather than Table documents:

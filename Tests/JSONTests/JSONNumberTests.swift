@@ -5,7 +5,9 @@ import Testing
 
 /// Numbers keep the literal they were written with, and order by exact value.
 @Suite struct JSONNumberTests {
-    @Test(arguments: ["1.50", "1e3", "1E+3", "-0", "-0.0", "0.10", "12345678901234567890", "-9223372036854775809", "2.0", "5e-324"])
+    @Test(arguments: [
+        "1.50", "1e3", "1E+3", "-0", "-0.0", "0.10", "12345678901234567890", "-9223372036854775809", "2.0", "5e-324",
+    ])
     func literalsAreWrittenBackAsRead(literal: String) throws {
         let value = try JSONParser().parse(literal)
         guard case .number(let number) = value else {
@@ -25,7 +27,9 @@ import Testing
         #expect(JSONValue.number(literal: "-0") != .integer(0))
     }
 
-    @Test(arguments: ["01234", "+5", " 7", "7 ", "1,5", "NaN", "Infinity", ".5", "5.", "1e", "--1", "", "0x10", "1_000"])
+    @Test(arguments: [
+        "01234", "+5", " 7", "7 ", "1,5", "NaN", "Infinity", ".5", "5.", "1e", "--1", "", "0x10", "1_000",
+    ])
     func onlyJSONLiteralsAreNumbers(text: String) {
         #expect(JSONValue.number(literal: text) == nil)
     }
@@ -40,7 +44,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("1.50", "1.5", JSONNumber.Ordering.same), ("1e3", "1000", .same), ("-0", "0", .same), ("0.0e9", "-0.000", .same),
+        ("1.50", "1.5", JSONNumber.Ordering.same), ("1e3", "1000", .same), ("-0", "0", .same),
+        ("0.0e9", "-0.000", .same),
         ("12345678901234567890", "12345678901234567891", .before), ("9007199254740993", "9007199254740992", .after),
         ("-1", "1", .before), ("-2", "-1", .before), ("-1.5", "-1.25", .before), ("0.001", "1e-3", .same),
         ("1e-400", "0", .after), ("-1e-400", "0", .before), ("1e400", "1e399", .after), ("99.9", "1e2", .before),

@@ -8,12 +8,14 @@ import Testing
 /// by the same file (docs/FORMAT.md, "source").
 @Suite struct SourceRoundTripTests {
     func export(_ table: Table) -> String {
-        String(decoding: CSVExport(sections: CSVExportSection.all(of: table), source: table.source).bytes, as: UTF8.self)
+        String(
+            decoding: CSVExport(sections: CSVExportSection.all(of: table), source: table.source).bytes, as: UTF8.self)
     }
 
     static let airports =
         "iata,name,city,state,lat,elev ft,code,note\r\n" + "ORD,O'Hare,Chicago,IL,41.97960,668,007,\r\n"
-        + "MDW,Midway,Chicago,IL,41.78598,620,010,\"a \"\"quoted\"\" note\"\r\n" + "JFK,Kennedy,New York,NY,40.63975,13,1,\r\n"
+        + "MDW,Midway,Chicago,IL,41.78598,620,010,\"a \"\"quoted\"\" note\"\r\n"
+        + "JFK,Kennedy,New York,NY,40.63975,13,1,\r\n"
         + "LGA,\"La Guardia, NY\",New York,NY,40.77724,1e1,2,\"two\nlines\"\r\n"
         + "BIG,Big,Big Town,NY,1.50,-0,12345678901234567890,\r\n"
 
@@ -27,7 +29,8 @@ import Testing
         #expect(source.columns == ["iata", "name", "city", "state", "lat", "elev ft", "code", "note"])
         #expect(source.fields.map(\.name) == ["city", "lat", "elev_ft", "code", "note"])
         #expect(table.sections[1].rows[2].fields["lat"] == JSONValue.number(literal: "1.50"))
-        #expect(table.sections[1].rows[2].fields["code"] == .string("12345678901234567890"), "a column with 007 is text")
+        #expect(
+            table.sections[1].rows[2].fields["code"] == .string("12345678901234567890"), "a column with 007 is text")
     }
 
     @Test func numbersKeepTheirDigitsAndLookalikesStayText() throws {
@@ -60,7 +63,8 @@ import Testing
     @Test func chosenFieldsAreRememberedAndColumnsNotKeptAreNotExported() throws {
         let csv = "name,a,b,c\r\nx,1,2,3\r\n"
         let table = try CSVImport.table(
-            csv: Array(csv.utf8), name: "f.csv", options: CSVImportOptions(fields: CSVImportOptions.fieldColumns("c,a")))
+            csv: Array(csv.utf8), name: "f.csv", options: CSVImportOptions(fields: CSVImportOptions.fieldColumns("c,a"))
+        )
         var again = CSVImportOptions()
         again.remember(try #require(table.source))
         #expect(again.fields == .columns([.named("c"), .named("a")]))
@@ -134,7 +138,10 @@ import Testing
             _ = try CSVImport.table(records: json, name: "r")
             Issue.record("made a table")
         } catch {
-            #expect(error.report == ["$[1]: expected a record (an object), found a number", "$[2]: id \"a\" is already the id of $[0]"])
+            #expect(
+                error.report == [
+                    "$[1]: expected a record (an object), found a number", "$[2]: id \"a\" is already the id of $[0]",
+                ])
         }
     }
 

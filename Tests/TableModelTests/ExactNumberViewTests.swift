@@ -44,7 +44,9 @@ import Testing
             """#
         let table = try ModelDecoder.table(from: JSONParser().parse(document))
         let source = try #require(table.source)
-        #expect(source.id == 0 && source.text == 1 && source.fields == [.init(column: 2, name: "x"), .init(column: 3, name: "x_2")])
+        #expect(
+            source.id == 0 && source.text == 1
+                && source.fields == [.init(column: 2, name: "x"), .init(column: 3, name: "x_2")])
         #expect(source.sort == 1 && source.sortDescending && !source.sortSections)
         #expect(try ModelDecoder.table(from: JSONParser().parse(table.jsonBytes)) == table)
     }

@@ -24,7 +24,10 @@ import Testing
             #expect(source?["columns"]?.array?.count == 5)
 
             let export = try client.request(.GET, "/api/tables/airports?format=csv")
-            #expect(export.text == "iata,name,state,elev ft,code\r\nORD,O'Hare,IL,668,007\r\nMDW,Midway,IL,1.50,010\r\nJFK,Kennedy,NY,13,1\r\nLGA,La Guardia,NY,-0,2\r\n")
+            #expect(
+                export.text
+                    == "iata,name,state,elev ft,code\r\nORD,O'Hare,IL,668,007\r\nMDW,Midway,IL,1.50,010\r\nJFK,Kennedy,NY,13,1\r\nLGA,La Guardia,NY,-0,2\r\n"
+            )
 
             // The nightly refresh: the same file, no mapping named, one cell changed.
             let refreshed = Self.airports.replacingOccurrences(of: "Kennedy", with: "John F. Kennedy")
@@ -82,20 +85,26 @@ import Testing
     @Test func aJSONArrayOfRecordsMakesATable() throws {
         try withServer(.inProcess) { client in
             let records = #"[{"name": "Ann", "age": 31, "zip": "01234"}, {"name": "Bob", "age": 1.50}]"#
-            let created = try client.request(.POST, "/api/tables?table-id=people", headers: jsonHeaders, body: body(records))
+            let created = try client.request(
+                .POST, "/api/tables?table-id=people", headers: jsonHeaders, body: body(records))
             #expect(created.status == 201)
             #expect(try created.json["source"]?["format"]?.string == "json")
-            #expect(try client.request(.GET, "/api/tables/people?format=csv").text == "name,age,zip\r\nAnn,31,01234\r\nBob,1.50,\r\n")
+            #expect(
+                try client.request(.GET, "/api/tables/people?format=csv").text
+                    == "name,age,zip\r\nAnn,31,01234\r\nBob,1.50,\r\n")
             let missing = try client.request(.POST, "/api/tables", headers: jsonHeaders, body: body(records))
             #expect(missing.status == 400)
-            #expect(try missing.json["detail"]?.string == "query parameter table-id names the table an array of records makes")
+            #expect(
+                try missing.json["detail"]?.string
+                    == "query parameter table-id names the table an array of records makes")
         }
     }
 
     @Test func aHeaderOfTensOfThousandsOfColumnsIsRefusedAtOnce() throws {
         try withServer(.inProcess) { client in
             let wide = String(repeating: ",", count: 40_000) + "\n"
-            let response = try client.request(.POST, "/api/tables?table-id=c", headers: Self.csvHeaders, body: body(wide))
+            let response = try client.request(
+                .POST, "/api/tables?table-id=c", headers: Self.csvHeaders, body: body(wide))
             #expect(response.status == 422)
             #expect(try response.json["errors"]?[0]?["message"]?.string == "40001 columns; a file holds at most 2000")
             #expect(try client.request(.GET, "/api/tables/c").status == 404)
@@ -109,7 +118,8 @@ import Testing
                 .POST, "/api/tables?table-id=l&encoding=latin-1", headers: Self.csvHeaders, body: bytes)
             #expect(created.status == 201)
             #expect(try client.request(.GET, "/api/tables/l?format=csv").text == "name,price\r\nCafé,\"1,5\"\r\n")
-            let bad = try client.request(.POST, "/api/tables?table-id=m&encoding=ebcdic", headers: Self.csvHeaders, body: bytes)
+            let bad = try client.request(
+                .POST, "/api/tables?table-id=m&encoding=ebcdic", headers: Self.csvHeaders, body: bytes)
             #expect(bad.status == 400)
         }
     }

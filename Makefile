@@ -11,7 +11,7 @@ PREFIX       ?= /usr/local
 # What `make install` copies: the release binary (the tests install another).
 INSTALL_BIN  ?= $(RELEASE_BIN)
 
-.PHONY: run build release install install-files deps format check test test-unit test-http test-openapi test-openapi-client test-redbot test-docs test-scripts test-schemathesis \
+.PHONY: run build release install install-files deps format check test test-unit test-http test-openapi test-openapi-client test-redbot test-csv-reference test-docs test-scripts test-schemathesis \
         test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
         container-test test-container deploy-images deploy-up deploy-down deploy-down-all \
         bench fuzz clean help
@@ -29,6 +29,7 @@ help:
 	@echo "make test-openapi-client  generate a Swift client from the document (swift-openapi-generator) and call every operation"
 	@echo "make test-redbot       lint the pages, JSON reads, static files and change feed with REDbot"
 	@echo "make test-scripts      the shell scripts' own tests (Tests/scripts)"
+	@echo "make test-csv-reference  the CSV reader against Python's csv module on 300 generated files"
 	@echo "make test-docs         check the docs' facts against the tree; run every curl example of README.md and docs/API.md"
 	@echo "make test-schemathesis fuzz every API operation against /api/openapi.json"
 	@echo "make test-crash        SIGKILL/restart cycles against serve --journal"
@@ -129,6 +130,10 @@ test-redbot: build
 
 test-scripts: build
 	@for test in Tests/scripts/*.sh; do echo "$$test"; $$test || exit 1; done
+
+# The CSV reader against Python's csv module on generated files (every dialect).
+test-csv-reference: build
+	scripts/test-csv-reference.py $(BIN) 300
 
 test-docs: build
 	@scripts/install-deps.sh docs

@@ -65,3 +65,42 @@ import Testing
             ])
     }
 }
+
+/// A search's cost grows with its different words, never with repeats (an
+/// outside check: `q` of one letter 3,950 times cost seconds of CPU).
+@Suite struct SearchWordsTests {
+    @Test func repeatsAndWordsOthersHoldAreDropped() throws {
+        let repeated = Array(repeating: "a", count: 3_950).joined(separator: " ")
+        #expect(try TableQuery(parameters: ["q": repeated]).words == ["a"])
+        #expect(try TableQuery(parameters: ["q": "san SAN sa francisco Fran"]).words == ["san", "francisco"])
+        #expect(try TableQuery(parameters: ["q": "São sao paulo"]).words == ["São", "paulo"])
+    }
+
+    @Test func theRowsFoundAreTheSame() throws {
+        let table = ViewQueryTests.cities
+        for q in ["san an", "a", "s sa san", "new york yo"] {
+            let words = q.split(separator: " ").map { TextFolding.fold(String($0)) }
+            let expected = table.sections.flatMap(\.rows).filter { row in
+                let texts = TextFolding.fold(
+                    ([row.text, row.detail ?? ""]
+                        + row.fields.members.compactMap {
+                            if case .string(let text) = $0.value { text } else { nil }
+                        }).joined(separator: "\u{1F}"))
+                return words.allSatisfy { word in
+                    texts.withUnsafeBufferPointer { t in
+                        word.withUnsafeBufferPointer { TextFolding.find($0, in: t) != nil }
+                    }
+                }
+            }.map(\.id)
+            let view = try TableQuery(parameters: ["q": q]).view(of: table)
+            #expect(view.sections.flatMap(\.rows).map(\.id) == expected, "\(q)")
+        }
+    }
+
+    @Test func moreThanThirtyTwoDifferentWordsIs400() {
+        let words = (0..<33).map { "w\($0)x" }.joined(separator: " ")
+        #expect(throws: TableQueryError(parameter: "q", detail: "a search has at most 32 different words")) {
+            try TableQuery(parameters: ["q": words])
+        }
+    }
+}

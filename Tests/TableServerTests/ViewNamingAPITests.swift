@@ -55,4 +55,16 @@ import Testing
             #expect(try client.request(.GET, "/api/tables/c/changes?since=0").status == 200)
         }
     }
+
+    /// Found by an outside check: a search that matched nothing answered
+    /// `404 table "c" has no section 0` where a list shows no results.
+    @Test func aSearchWithNoResultsIsAnEmptyPage() throws {
+        try withServer(.inProcess, tables: [Self.table]) { client in
+            let page = try client.request(.GET, "/api/tables/c/sections/0/rows?q=nothing-like-it")
+            #expect(page.status == 200)
+            #expect(try page.json["total"]?.int == 0 && page.json["rows"]?.array?.isEmpty == true)
+            #expect(try client.request(.GET, "/api/tables/c/sections/1/rows?q=nothing-like-it").status == 404)
+            #expect(try client.request(.GET, "/api/tables/c/sections/1/rows").status == 404)
+        }
+    }
 }

@@ -17,7 +17,7 @@ INSTALL_BIN  ?= $(RELEASE_BIN)
         bench fuzz clean help
 
 help:
-	@echo "make run               install what is missing, build, serve the demo tables on :$(PORT)"
+	@echo "make run               install what is missing, build the release binary, serve the demo tables on :$(PORT)"
 	@echo "make release           build the optimised binary: $(RELEASE_BIN)"
 	@echo "make install           make release, then copy it to PREFIX/bin ($(PREFIX)) with its Templates and Public"
 	@echo "make test              install what is missing, build, run every test (below)"
@@ -66,8 +66,10 @@ install-files:
 	rm -rf $(DESTDIR)$(PREFIX)/share/webtableview/Templates $(DESTDIR)$(PREFIX)/share/webtableview/Public
 	cp -R Templates Public $(DESTDIR)$(PREFIX)/share/webtableview/
 
-run: build
-	$(BIN) serve --port $(PORT)
+# The optimised binary: a view (search, sort, group) of 54,000 rows takes a
+# fraction of a second there, and seconds in the debug build.
+run: release
+	$(RELEASE_BIN) serve --port $(PORT)
 
 # The format make test checks (scripts/check-format.sh): swift-format ships with
 # the toolchain.

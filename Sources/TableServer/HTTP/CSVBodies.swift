@@ -34,8 +34,11 @@ extension HTTPRequest {
 
     /// 400 for a CSV option in the query that is not one (`table-id` not an
     /// id, an unknown style, …), whatever the body: a JSON body ignores them,
-    /// but never a malformed one.
+    /// but never a malformed one. 415 for a body declared CSV that is JSON.
     func checkCSVOptions(limits: ModelLimits) throws {
+        if hasCSVBody, CSVImport.isJSON(Array(body.prefix(64))) {
+            throw TableServerError.bodyNotAsDeclared(declared: "text/csv", sent: "application/json")
+        }
         if let id = query["table-id"], !limits.isIdentifier(id) {
             throw TableServerError.badRequest(
                 type: "bad-parameter",

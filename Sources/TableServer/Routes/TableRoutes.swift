@@ -39,7 +39,7 @@ struct TableRoutes: RouteCollection {
             }
             table = try request.csvTable(id: id, limits: limits)
         } else {
-            table = try request.decodeBody { (value) throws(ValidationError) in
+            table = try request.decodeBody(.jsonOrCSV) { (value) throws(ValidationError) in
                 try ModelDecoder.table(from: value, limits: limits)
             }
         }
@@ -90,7 +90,7 @@ struct TableRoutes: RouteCollection {
         var snapshot =
             try request.hasCSVBody
             ? request.csvSnapshot(of: store.handle(id).table, limits: limits)
-            : request.decodeBody { (value) throws(ValidationError) in
+            : request.decodeBody(.jsonOrCSV) { (value) throws(ValidationError) in
                 try ModelDecoder.table(from: value, limits: limits, defaultID: id)
             }
         guard snapshot.id == id else {

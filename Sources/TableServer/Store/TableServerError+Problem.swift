@@ -23,7 +23,7 @@ extension TableServerError {
         case .versionMismatch: 412
         case .invalid, .idempotencyKeyReused: 422
         case .badRequest, .malformedEntityTag: 400
-        case .unsupportedMediaType: 415
+        case .unsupportedMediaType, .bodyNotAsDeclared: 415
         case .storageUnavailable, .storageInconsistent, .notCaughtUp, .outcomeUnknown, .overloaded, .tooManyViews: 503
         }
     }
@@ -45,7 +45,7 @@ extension TableServerError {
         case .malformedEntityTag: "malformed-entity-tag"
         case .invalid: "validation"
         case .badRequest(let type, _): type
-        case .unsupportedMediaType: "unsupported-media-type"
+        case .unsupportedMediaType, .bodyNotAsDeclared: "unsupported-media-type"
         case .storageUnavailable, .storageInconsistent: "storage-unavailable"
         case .notCaughtUp: "not-caught-up"
         case .outcomeUnknown: "outcome-unknown"
@@ -98,8 +98,10 @@ extension TableServerError {
             error.issues.map { "\($0.path): \($0.message)" }.joined(separator: "; ")
         case .badRequest(_, let detail):
             detail
-        case .unsupportedMediaType(let type):
-            "send the body as JSON with Content-Type: application/json (got \"\(type)\")"
+        case .unsupportedMediaType(let type, let accepted):
+            "send the body with Content-Type: \(accepted.names) (got \(type.isEmpty ? "none" : "\"\(type)\""))"
+        case .bodyNotAsDeclared(let declared, let sent):
+            "the body is \(sent == "text/csv" ? "CSV" : "JSON"), not \(declared): send it with Content-Type: \(sent)"
         case .storageUnavailable(let reason):
             "the change could not be recorded durably, so it was not made; retry later: \(reason)"
         case .outcomeUnknown(let reason):

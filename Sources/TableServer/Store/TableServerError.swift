@@ -25,7 +25,11 @@ enum TableServerError: Error, Sendable {
     case pressRefused(table: String, row: String, PressRefusal)
     case invalid(ValidationError)
     case badRequest(type: String, detail: String)
-    case unsupportedMediaType(String)
+    /// The body's declared type is not one the route takes (415).
+    case unsupportedMediaType(String, BodyTypes)
+    /// The body is not what its `Content-Type` declares but what `sent` names:
+    /// JSON sent as `text/csv`, or CSV as JSON (415).
+    case bodyNotAsDeclared(declared: String, sent: String)
     /// The durable log (journal or database) could not record the change, which
     /// is therefore not made; worth retrying later.
     case storageUnavailable(String)

@@ -88,6 +88,7 @@ public final class WebTableViewServer: Sendable {
         builder.add(ReadRoutes(context: context))
         builder.add(EditRoutes(context: context))
         builder.add(IdentifiedEditRoutes(context: context))
+        builder.add(MergePatchRoutes(context: context))
         builder.add(FeedRoutes(context: context))
         builder.add(PageRoutes(context: context))
         builder.add(SystemRoutes(context: context, files: files))

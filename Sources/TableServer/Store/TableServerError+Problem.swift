@@ -16,7 +16,9 @@ extension TableServerError {
     /// The HTTP status of this refusal.
     var status: Int {
         switch self {
-        case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound, .itemNotFound, .itemNotInView: 404
+        case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound, .itemNotFound, .sectionIDNotFound,
+            .itemNotInView:
+            404
         case .tableExists, .tooManyTables, .refused, .selectionDisabled, .switchRefused, .pressRefused,
             .indexEditInView, .idempotencyKeyInUse:
             409
@@ -31,7 +33,9 @@ extension TableServerError {
     /// The problem document's `type`: a short slug naming the rule.
     var type: String {
         switch self {
-        case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound, .itemNotFound, .itemNotInView: "not-found"
+        case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound, .itemNotFound, .sectionIDNotFound,
+            .itemNotInView:
+            "not-found"
         case .tableExists: "table-exists"
         case .tooManyTables: "too-many-tables"
         case .refused(let error): error.type
@@ -72,6 +76,8 @@ extension TableServerError {
             "table \"\(table)\" has no row \(indexPath.row) in section \(indexPath.section)"
         case .itemNotFound(let table, let id):
             "table \"\(table)\" has no item \"\(id)\""
+        case .sectionIDNotFound(let table, let id):
+            "table \"\(table)\" has no section \"\(id)\""
         case .itemNotInView(let table, let id):
             "the view leaves out item \"\(id)\" of table \"\(table)\" (its q or a filter): read it without them"
         case .refused(let error):

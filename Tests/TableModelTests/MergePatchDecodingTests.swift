@@ -6,7 +6,9 @@ import Testing
 /// `ModelDecoder.patchedRow` and `patchedSection`: a merge patch of the
 /// document `GET` shows, decoded as a `PUT` body is, the id kept.
 @Suite struct MergePatchDecodingTests {
-    let row = Row(id: "r", text: "R", detail: "d", fields: JSONObject([JSONMember("a", .integer(1)), JSONMember("b", .bool(true))]))
+    let row = Row(
+        id: "r", text: "R", detail: "d",
+        fields: JSONObject([JSONMember("a", .integer(1)), JSONMember("b", .bool(true))]))
 
     func patch(_ text: String) throws -> JSONValue { try JSONParser().parse(text) }
 
@@ -14,7 +16,11 @@ import Testing
         let patched = try ModelDecoder.patchedRow(row, by: patch(#"{"text": "S", "fields": {"a": 2, "c": "x"}}"#))
         #expect(patched.text == "S")
         #expect(patched.detail == "d")
-        #expect(patched.fields == JSONObject([JSONMember("a", .integer(2)), JSONMember("b", .bool(true)), JSONMember("c", .string("x"))]))
+        #expect(
+            patched.fields
+                == JSONObject([
+                    JSONMember("a", .integer(2)), JSONMember("b", .bool(true)), JSONMember("c", .string("x")),
+                ]))
         #expect(patched.id == "r")
     }
 

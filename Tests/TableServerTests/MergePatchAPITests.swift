@@ -123,7 +123,8 @@ import Testing
 
     @Test func patchesASectionsHeaderFooterAndIndexTitle() throws {
         try withServer(.inProcess) { client in
-            let patched = try patch(client, "/api/tables/t/section-ids/b?animation=fade", #"{"footer": null, "indexTitle": "β"}"#)
+            let patched = try patch(
+                client, "/api/tables/t/section-ids/b?animation=fade", #"{"footer": null, "indexTitle": "β"}"#)
             #expect(patched.status == 200)
             #expect(try patched.json["batch"]?["reloadSections"]?[0]?["at"]?.int == 1)
             #expect(try patched.json["batch"]?["animation"]?.string == "fade")

@@ -42,7 +42,9 @@ extension ModelDecoder {
         do throws(JSONParseError) {
             return try RecordedDecoding.parser.parse(bytes)
         } catch {
-            throw ValidationError(issues: [ValidationIssue(path: "$", message: "the \(what) could not be read: \(error)")])
+            throw ValidationError(issues: [
+                ValidationIssue(path: "$", message: "the \(what) could not be read: \(error)")
+            ])
         }
     }
 }

@@ -130,7 +130,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "webtableviewTests", dependencies: ["webtableview", "CAllocator"], swiftSettings: strict),
+        .testTarget(
+            name: "webtableviewTests", dependencies: ["webtableview", "CAllocator", "TableModel"], swiftSettings: strict
+        ),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "TableModelTests", dependencies: ["TableModel", "JSON", "SeededRandom"], swiftSettings: strict),

@@ -88,6 +88,7 @@ public final class WebTableViewServer: Sendable {
         builder.add(ReadRoutes(context: context))
         builder.add(EditRoutes(context: context))
         builder.add(IdentifiedEditRoutes(context: context))
+        builder.add(MergePatchRoutes(context: context))
         builder.add(FeedRoutes(context: context))
         builder.add(PageRoutes(context: context))
         builder.add(SystemRoutes(context: context, files: files))
@@ -161,14 +162,19 @@ public final class WebTableViewServer: Sendable {
 extension WebTableViewServer {
     /// Bound to a loopback address, only its own names (and `allowedHosts`)
     /// are served: DNS rebinding cannot reach it. Every answer carries the
-    /// security headers; `corsOrigins` may call from another origin.
+    /// security headers; `corsOrigins` may call from another origin. A 421
+    /// names `--allowed-host`, the way to serve another name.
     static func originPolicy(_ options: ServerOptions) -> OriginPolicy {
         var allowedHosts: Set<String>?
         if OriginPolicy.isLoopback(options.host) {
             allowedHosts = OriginPolicy.loopbackNames.union(options.allowedHosts.compactMap(OriginPolicy.hostName(of:)))
         }
-        return OriginPolicy(
+        var policy = OriginPolicy(
             allowedHosts: allowedHosts, corsOrigins: Set(options.corsOrigins),
             responseHeaders: CrossSite.responseHeaders)
+        policy.misdirectedDetail =
+            "This server does not answer to the host named in the Host header: bound to a loopback address, it "
+            + "answers to localhost, 127.0.0.1 and [::1] only, and to each name given with --allowed-host NAME."
+        return policy
     }
 }

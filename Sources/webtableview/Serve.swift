@@ -14,10 +14,15 @@ struct Serve: ParsableCommand {
         abstract: "Serve tables over HTTP (the default command).",
         discussion: """
             FILE… and --data name the tables to serve: JSON files (one Table document or an array of \
-            them) or CSV files (read as `webtableview import` reads them, with its defaults: every \
-            column kept, the delimiter found, see docs/FORMAT.md, "From a CSV file"); which it is \
-            is told by the content. Without them the server starts with the three demo tables \
+            them) or CSV files (read as `webtableview import` reads them, with its options below, \
+            by default every column kept, the delimiter found, see docs/FORMAT.md, "From a CSV \
+            file"); which it is is told by the content. Without them the server starts with the three demo tables \
             (countries, settings, us-cities).
+            The CSV options (--id, --text, --section, --sort, …) are import's, and apply to every \
+            CSV file named, wherever they stand on the line: `serve a.csv b.csv --id iata` reads \
+            the ids of both from their iata column. JSON files take none. --table-id names one \
+            table, so it goes with one file only; import each of several files to give each \
+            options of its own.
             It prints the URL it listens on as its first line, and stops cleanly on SIGINT or SIGTERM.
 
             Without --journal, tables live in memory only and a restart starts over. \
@@ -51,6 +56,9 @@ struct Serve: ParsableCommand {
         name: .customLong("data"),
         help: "A file of tables to serve, like FILE: CSV with a header row, or JSON (repeatable).")
     var dataFiles: [String] = []
+
+    @OptionGroup(title: "How each CSV file makes a table (as import takes them)")
+    var columns: CSVColumnOptions
 
     @Option(help: "Worker threads answering requests.")
     var threads = Self.defaults.threads
@@ -154,6 +162,7 @@ struct Serve: ParsableCommand {
     var logLevel = Logger.Level.info
 
     func validate() throws {
+        try columns.validate(fileCount: files.count + dataFiles.count)
         guard (0...65535).contains(port) else { throw ArgumentParser.ValidationError("--port must be 0…65535") }
         guard (1...256).contains(threads) else { throw ArgumentParser.ValidationError("--threads must be 1…256") }
         guard history >= 1 else { throw ArgumentParser.ValidationError("--history must be at least 1") }
@@ -317,13 +326,13 @@ struct Serve: ParsableCommand {
     }
 
     /// The tables of every FILE and `--data` file, or the demo tables when there is none.
-    private func loadTables(limits: ModelLimits) throws -> [Table] {
+    func loadTables(limits: ModelLimits) throws -> [Table] {
         guard !files.isEmpty || !dataFiles.isEmpty else { return DemoTables.all }
         var tables: [Table] = []
         var failed = false
         for file in files + dataFiles {
             let progress = LoadProgress(file: file)
-            switch TableFile.load(file, limits: limits, progress: progress.read) {
+            switch TableFile.load(file, limits: limits, csvOptions: columns.importOptions, progress: progress.read) {
             case .success(let loaded):
                 progress.finished(loaded)
                 tables += loaded

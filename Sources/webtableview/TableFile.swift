@@ -16,7 +16,7 @@ enum TableFile {
         progress: ((Double) -> Void)? = nil
     ) -> Result<[Table], TableFileError> {
         guard let read = read(path) else {
-            return .failure(TableFileError(messages: ["cannot read the file"]))
+            return .failure(TableFileError(messages: [unreadable(path)]))
         }
         let data = Array(consume read)
         let name = path == "-" ? "stdin" : path
@@ -51,6 +51,20 @@ enum TableFile {
     /// The bytes of the file at `path`, or of standard input for `-`.
     private static func read(_ path: String) -> Data? {
         path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+    }
+
+    /// Why the file at `path` could not be read, in words: not there, a
+    /// folder, or not readable by this user.
+    static func unreadable(_ path: String) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return "not found: no such file"
+        }
+        if isDirectory.boolValue { return "is a folder, not a file of tables" }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            return "not readable: permission denied to this user"
+        }
+        return "could not be read"
     }
 
     /// The JSON value of a file's bytes, parsed as read (no copy of them); the

@@ -19,6 +19,9 @@ import Testing
             headers.set("Host", "rebind.attacker.example")
             let edit = try client.request(.POST, "/api/tables/t/batch", headers: headers, body: batch)
             #expect(edit.status == 421)
+            #expect(try edit.json["type"]?.string == "misdirected-request")
+            #expect(try edit.json["title"]?.string == "Misdirected Request")
+            #expect(try edit.json["detail"]?.string?.contains("each name given with --allowed-host NAME") == true)
             #expect(
                 try client.request(.GET, "/api/tables/t", headers: ["Host": "rebind.attacker.example:\(client.port!)"])
                     .status == 421)

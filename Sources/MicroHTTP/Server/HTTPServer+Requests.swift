@@ -82,7 +82,7 @@ extension HTTPServer {
             return queue(
                 .problem(
                     status: 421, type: "misdirected-request",
-                    detail: "This server does not answer to the host named in the Host header."),
+                    detail: configuration.originPolicy.misdirectedDetail),
                 for: context, connection: connection)
         }
         guard context.method != nil else {

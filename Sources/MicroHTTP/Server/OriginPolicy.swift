@@ -19,6 +19,9 @@ public struct OriginPolicy: Sendable {
     public var corsOrigins: Set<String>
     /// Header fields added to every answer the server makes (security headers).
     public var responseHeaders: HTTPHeaders
+    /// The `detail` of the 421 a host not in ``allowedHosts`` gets: the
+    /// application says there how to allow one.
+    public var misdirectedDetail = "This server does not answer to the host named in the Host header."
 
     public init(
         allowedHosts: Set<String>? = nil, corsOrigins: Set<String> = [], responseHeaders: HTTPHeaders = HTTPHeaders()

@@ -32,6 +32,16 @@ extension Section {
         writer.key("indexTitle"); writer.string(indexTitle)
     }
 
+    /// The section's own members (`id`, `header`, `footer`, `indexTitle`)
+    /// without its rows, as a JSON document: what a `PATCH` of it merges into.
+    public var propertiesJSONBytes: [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writeProperties(to: &writer)
+        writer.endObject()
+        return writer.bytes
+    }
+
     /// The section, with its rows, as a JSON document.
     public var jsonBytes: [UInt8] {
         var writer = JSONWriter()

@@ -48,14 +48,17 @@ extension HTTPRequest {
     func recordsBody() throws -> RecordsBody? {
         if hasCSVBody { return .csv(body) }
         guard body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "[") else { return nil }
-        let value = try jsonBody()
+        let value = try jsonBody(.jsonOrCSV)
         return CSVImport.isRecords(value) ? .json(value) : nil
     }
 
     /// 400 for a CSV option in the query that is not one (`table-id` not an
     /// id, an unknown style, …), whatever the body: a JSON body ignores them,
-    /// but never a malformed one.
+    /// but never a malformed one. 415 for a body declared CSV that is JSON.
     func checkCSVOptions(limits: ModelLimits) throws {
+        if hasCSVBody, CSVImport.isJSON(Array(body.prefix(64))) {
+            throw TableServerError.bodyNotAsDeclared(declared: "text/csv", sent: "application/json")
+        }
         if let id = query["table-id"], !limits.isIdentifier(id) {
             throw TableServerError.badRequest(
                 type: "bad-parameter",

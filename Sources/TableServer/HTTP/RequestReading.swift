@@ -1,5 +1,6 @@
 import JSON
 import MicroHTTP
+import TableImport
 import TableModel
 
 /// Reading what a request says: its path parameters, query, preconditions and JSON body.
@@ -48,17 +49,22 @@ extension HTTPRequest {
         return animation
     }
 
-    /// The body parsed as JSON: 415 unless it is declared JSON, 400 when malformed.
-    /// A number beyond `Double`'s range reads as infinity, which the model's
-    /// decoders refuse with its JSON path (422).
-    func jsonBody() throws -> JSONValue {
+    /// The body parsed as JSON: 415 naming `accepted` unless it is declared
+    /// JSON, 400 when malformed — or 415 naming `text/csv` when the route takes
+    /// CSV too and the body is CSV sent as JSON. A number beyond `Double`'s
+    /// range reads as infinity, which the model's decoders refuse with its JSON
+    /// path (422).
+    func jsonBody(_ accepted: BodyTypes = .json) throws -> JSONValue {
         let type = Self.mediaType(headers["Content-Type"] ?? "")
-        guard type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json")) else {
-            throw TableServerError.unsupportedMediaType(type)
+        guard BodyTypes.isJSON(type) else {
+            throw TableServerError.unsupportedMediaType(type, accepted)
         }
         do throws(JSONParseError) {
             return try JSONParser(numbersBeyondRangeAreInfinite: true).parse(body)
         } catch {
+            if accepted == .jsonOrCSV, !body.isEmpty, !CSVImport.isJSON(Array(body.prefix(64))) {
+                throw TableServerError.bodyNotAsDeclared(declared: type, sent: "text/csv")
+            }
             throw TableServerError.badRequest(type: "malformed-json", detail: "\(error)")
         }
     }
@@ -75,9 +81,12 @@ extension HTTPRequest {
             ? trimmed.lowercased() : trimmed
     }
 
-    /// The body decoded with one of the model's strict decoders (422 on invalid content).
-    func decodeBody<T>(_ decode: (JSONValue) throws(ValidationError) -> T) throws -> T {
-        let value = try jsonBody()
+    /// The body decoded with one of the model's strict decoders (422 on invalid
+    /// content); its types are `accepted` (`jsonBody`).
+    func decodeBody<T>(
+        _ accepted: BodyTypes = .json, _ decode: (JSONValue) throws(ValidationError) -> T
+    ) throws -> T {
+        let value = try jsonBody(accepted)
         do throws(ValidationError) {
             return try decode(value)
         } catch {

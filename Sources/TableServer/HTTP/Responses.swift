@@ -156,6 +156,11 @@ enum Respond {
             var response = HTTPResponse.problem(status: error.status, type: error.type, detail: error.detail)
             response.headers.set("Retry-After", "\(TableServerError.retryAfterSeconds)")
             return response
+        case .unsupportedMediaType(_, let accepted):
+            var response = HTTPResponse.problem(status: error.status, type: error.type, detail: error.detail)
+            response.headers.set("Accept", accepted.mediaTypes.joined(separator: ", "))
+            if accepted == .mergePatch { response.headers.set("Accept-Patch", accepted.mediaTypes[0]) }
+            return response
         default:
             return .problem(status: error.status, type: error.type, detail: error.detail)
         }

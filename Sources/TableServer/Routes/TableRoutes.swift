@@ -40,7 +40,7 @@ struct TableRoutes: RouteCollection {
             }
             table = try request.recordsTable(records, id: id, remembering: nil, limits: limits)
         } else {
-            table = try request.decodeBody { (value) throws(ValidationError) in
+            table = try request.decodeBody(.jsonOrCSV) { (value) throws(ValidationError) in
                 try ModelDecoder.table(from: value, limits: limits)
             }
         }
@@ -94,7 +94,7 @@ struct TableRoutes: RouteCollection {
             if let records = try request.recordsBody() {
                 try request.recordsSnapshot(records, of: store.handle(id).table, limits: limits)
             } else {
-                try request.decodeBody { (value) throws(ValidationError) in
+                try request.decodeBody(.jsonOrCSV) { (value) throws(ValidationError) in
                     try ModelDecoder.table(from: value, limits: limits, defaultID: id)
                 }
             }

@@ -16,14 +16,16 @@ extension TableServerError {
     /// The HTTP status of this refusal.
     var status: Int {
         switch self {
-        case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound, .itemNotFound, .itemNotInView: 404
+        case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound, .itemNotFound, .sectionIDNotFound,
+            .itemNotInView:
+            404
         case .tableExists, .tooManyTables, .refused, .selectionDisabled, .switchRefused, .pressRefused,
             .indexEditInView, .idempotencyKeyInUse:
             409
         case .versionMismatch: 412
         case .invalid, .idempotencyKeyReused: 422
         case .badRequest, .malformedEntityTag: 400
-        case .unsupportedMediaType: 415
+        case .unsupportedMediaType, .bodyNotAsDeclared: 415
         case .storageUnavailable, .storageInconsistent, .notCaughtUp, .outcomeUnknown, .overloaded, .tooManyViews: 503
         }
     }
@@ -31,7 +33,9 @@ extension TableServerError {
     /// The problem document's `type`: a short slug naming the rule.
     var type: String {
         switch self {
-        case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound, .itemNotFound, .itemNotInView: "not-found"
+        case .tableNotFound, .tableGone, .sectionNotFound, .rowNotFound, .itemNotFound, .sectionIDNotFound,
+            .itemNotInView:
+            "not-found"
         case .tableExists: "table-exists"
         case .tooManyTables: "too-many-tables"
         case .refused(let error): error.type
@@ -45,7 +49,7 @@ extension TableServerError {
         case .malformedEntityTag: "malformed-entity-tag"
         case .invalid: "validation"
         case .badRequest(let type, _): type
-        case .unsupportedMediaType: "unsupported-media-type"
+        case .unsupportedMediaType, .bodyNotAsDeclared: "unsupported-media-type"
         case .storageUnavailable, .storageInconsistent: "storage-unavailable"
         case .notCaughtUp: "not-caught-up"
         case .outcomeUnknown: "outcome-unknown"
@@ -72,6 +76,8 @@ extension TableServerError {
             "table \"\(table)\" has no row \(indexPath.row) in section \(indexPath.section)"
         case .itemNotFound(let table, let id):
             "table \"\(table)\" has no item \"\(id)\""
+        case .sectionIDNotFound(let table, let id):
+            "table \"\(table)\" has no section \"\(id)\""
         case .itemNotInView(let table, let id):
             "the view leaves out item \"\(id)\" of table \"\(table)\" (its q or a filter): read it without them"
         case .refused(let error):
@@ -98,8 +104,10 @@ extension TableServerError {
             error.issues.map { "\($0.path): \($0.message)" }.joined(separator: "; ")
         case .badRequest(_, let detail):
             detail
-        case .unsupportedMediaType(let type):
-            "send the body as JSON with Content-Type: application/json (got \"\(type)\")"
+        case .unsupportedMediaType(let type, let accepted):
+            "send the body with Content-Type: \(accepted.names) (got \(type.isEmpty ? "none" : "\"\(type)\""))"
+        case .bodyNotAsDeclared(let declared, let sent):
+            "the body is \(sent == "text/csv" ? "CSV" : "JSON"), not \(declared): send it with Content-Type: \(sent)"
         case .storageUnavailable(let reason):
             "the change could not be recorded durably, so it was not made; retry later: \(reason)"
         case .outcomeUnknown(let reason):

@@ -10,8 +10,11 @@ enum TableServerError: Error, Sendable {
     case tooManyTables(Int)
     case sectionNotFound(table: String, section: Int)
     case rowNotFound(table: String, indexPath: TableIndexPath)
-    /// No row of the table has this id (a read by id; an edit by id is refused `unknown-id`).
+    /// No row of the table has this id (a read or a patch by id; the other edits
+    /// by id are refused `unknown-id`).
     case itemNotFound(table: String, id: String)
+    /// No section of the table has this id (a patch of a section by id).
+    case sectionIDNotFound(table: String, id: String)
     /// The table has the row, but the view read leaves it out (its `q` or a filter).
     case itemNotInView(table: String, id: String)
     case refused(BatchError)
@@ -25,7 +28,11 @@ enum TableServerError: Error, Sendable {
     case pressRefused(table: String, row: String, PressRefusal)
     case invalid(ValidationError)
     case badRequest(type: String, detail: String)
-    case unsupportedMediaType(String)
+    /// The body's declared type is not one the route takes (415).
+    case unsupportedMediaType(String, BodyTypes)
+    /// The body is not what its `Content-Type` declares but what `sent` names:
+    /// JSON sent as `text/csv`, or CSV as JSON (415).
+    case bodyNotAsDeclared(declared: String, sent: String)
     /// The durable log (journal or database) could not record the change, which
     /// is therefore not made; worth retrying later.
     case storageUnavailable(String)

@@ -37,11 +37,15 @@ extension IdempotencyKeyTests {
             #expect(repeated?.answer.version == version)
             #expect(repeated?.answer.isKept == kept, "\(key)")
         }
-        #expect(throws: TableServerError.self) { try keys.check(IdempotentRequest(key: "k1", digest: "other", madeAt: 1_001)) }
+        #expect(throws: TableServerError.self) {
+            try keys.check(IdempotentRequest(key: "k1", digest: "other", madeAt: 1_001))
+        }
     }
 
     /// Fifteen rows of 60 kB each.
-    static let largeRows = (0..<15).map { #"{"at": [0, \#($0)], "row": {"text": ""# + String(repeating: "r", count: 60_000) + #""}}"# }
+    static let largeRows = (0..<15).map {
+        #"{"at": [0, \#($0)], "row": {"text": ""# + String(repeating: "r", count: 60_000) + #""}}"#
+    }
 
     @Test func largeKeyedCyclesKeepTheJournalSnapshotOfTheEmptiedTableSmall() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("idem-\(UUID().uuidString)").path

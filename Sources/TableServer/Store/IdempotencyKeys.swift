@@ -183,6 +183,21 @@ struct IdempotentRepeat: Error {
     let answer: IdempotencyKeys.Answer
 }
 
+extension QueuedEdit {
+    /// What its key made of it when staged, which stands whatever the log
+    /// answers: a repeat of a key this server knows was made (answered with
+    /// the first answer), or the key with another request (422). The keys
+    /// remembered are of edits made durable, so a repeat queued while the
+    /// log is out of reach is answered as the first time, not 503
+    /// "not made" (docs/API.md, "Idempotency-Key").
+    var keyAnswer: (any Error)? {
+        guard case .failure(let error) = staged else { return nil }
+        if error is IdempotentRepeat { return error }
+        if case TableServerError.idempotencyKeyReused = error { return error }
+        return nil
+    }
+}
+
 extension TableHandle.State {
     /// Remembers the key of a change just replayed or followed from the log
     /// and published as `last` (for a snapshot `PUT`, with the changes before

@@ -13,7 +13,9 @@
 /// nor the empty line (two more NULs) after the last (NULs inside the value).
 /// What stays unseen: NUL bytes ending the last field's value, or a run of
 /// four or more inside it, which the server reads cut at the first NUL as
-/// libmicrohttpd does.
+/// libmicrohttpd does; a NUL right before a line's LF, which lies where a CR
+/// would; and a last field line ended by LF alone when no body byte follows
+/// the empty line.
 enum FieldLine {
     /// What is wrong with a field line.
     enum Defect: Equatable {

@@ -1,6 +1,6 @@
-import MicroHTTP
 import MicroHTTPTesting
 import Testing
+@testable import MicroHTTP
 
 /// Field lines libmicrohttpd 0.9.75 reads its own way, each a way to smuggle
 /// a request or to hang a connection (RFC 9112 §5, §5.2, §6.1; RFC 9110 §5.5):
@@ -45,6 +45,14 @@ import Testing
     ])
     func aControlByteOrABareLineFeedInAFieldLineIsRefused(_ line: String) throws {
         try SmugglingTests.expectRefusal(head: Self.start + "Content-Length: 2\r\n" + line, type: "bad-field")
+    }
+
+    /// The token bytes, bit by bit, are RFC 9110 §5.6.2's list.
+    @Test func tokenBytesAreTheRFCsTchar() {
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        for byte in UInt8.min...UInt8.max {
+            #expect(FieldLine.isTokenByte(byte) == tchar.contains(byte), "\(byte)")
+        }
     }
 
     @Test func twoIdempotencyKeysAreRefused() throws {

@@ -37,6 +37,16 @@ extension IdempotencyKeyTests {
             #expect(repeated?.answer.version == version)
             #expect(repeated?.answer.isKept == kept, "\(key)")
         }
+        // The oldest remembered again (replayed, say) stays dropped, and the newest kept.
+        keys.remember(
+            "k1", IdempotencyKeys.Answer(digest: "d1", madeAt: 1_000, version: 1, changes: [answer]), now: 1_000)
+        #expect(keys.answerBytes <= IdempotencyKeys.answerBudget)
+        for (key, kept) in [("k1", false), ("k100", true)] {
+            let repeated = #expect(throws: IdempotentRepeat.self) {
+                try keys.check(IdempotentRequest(key: key, digest: "d\(key.dropFirst())", madeAt: 1_001))
+            }
+            #expect(repeated?.answer.isKept == kept, "\(key) again")
+        }
         #expect(throws: TableServerError.self) {
             try keys.check(IdempotentRequest(key: "k1", digest: "other", madeAt: 1_001))
         }

@@ -110,11 +110,16 @@ struct IdempotencyKeys: Sendable {
 
     /// Remembers the answer of an edit made under `key`.
     mutating func remember(_ key: String, _ answer: Answer, now: Int = Self.now()) {
-        let replaced = answers.updateValue(answer, forKey: key)
-        answerBytes += answer.bytes - (replaced?.bytes ?? 0)
-        if replaced?.madeAt != answer.madeAt {
+        var answer = answer
+        let replaced = answers[key]
+        if let replaced, replaced.madeAt == answer.madeAt {
+            // The same edit again (replayed, followed): it keeps its place, and a dropped answer stays dropped.
+            if !replaced.isKept { answer.changes = [] }
+        } else {
             order.append((key, answer.madeAt))
         }
+        answers[key] = answer
+        answerBytes += answer.bytes - (replaced?.bytes ?? 0)
         forgetOld(now: now)
     }
 

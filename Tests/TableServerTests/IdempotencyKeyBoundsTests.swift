@@ -101,4 +101,29 @@ extension IdempotencyKeyTests {
         // Twelve cycles made 11 MB of answers; the snapshot keeps at most the budget's 1 MiB of them.
         #expect(size < 2 * 1_048_576, "snapshot of \(size) bytes")
     }
+
+    /// A repeat whose answer was dropped, while the change history still
+    /// holds the edit's change, answers the first answer from it: the same bytes.
+    @Test func aDroppedAnswerIsTakenAgainFromTheChangeHistory() throws {
+        let empty = Table(id: "big", sections: [Section(id: "s", rows: [])])
+        try withServer(.inProcess, tables: [empty], configure: { $0.historyBytes = 64 << 20 }) { client in
+            let insert = body(#"{"insertRows": ["# + Self.largeRows.joined(separator: ",") + "]}")
+            let delete = body(#"{"deleteRows": ["# + (0..<15).map { "[0, \($0)]" }.joined(separator: ",") + "]}")
+            var inserted: [TestResponse] = []
+            for cycle in 0..<3 {
+                inserted.append(
+                    try client.request(
+                        .POST, "/api/tables/big/batch", headers: headers(key: "insert-\(cycle)"), body: insert))
+                #expect(
+                    try client.request(
+                        .POST, "/api/tables/big/batch", headers: headers(key: "delete-\(cycle)"), body: delete
+                    ).status == 200)
+            }
+            let again = try client.request(
+                .POST, "/api/tables/big/batch", headers: headers(key: "insert-0"), body: insert)
+            #expect(again.status == 200 && again.body == inserted[0].body)
+            #expect(again.headers["ETag"] == inserted[0].headers["ETag"])
+            #expect(try version(client, "big") == 6)
+        }
+    }
 }

@@ -185,7 +185,7 @@ struct IdempotencyKeys: Sendable {
 /// An edit sent again with the key of an edit that was made: answered with
 /// that edit's answer, and nothing is made.
 struct IdempotentRepeat: Error {
-    let answer: IdempotencyKeys.Answer
+    var answer: IdempotencyKeys.Answer
 }
 
 extension QueuedEdit {
@@ -204,6 +204,26 @@ extension QueuedEdit {
 }
 
 extension TableHandle.State {
+    /// `keys.check(request)`, a repeat's dropped answer taken again from the
+    /// change history (``restoringAnswer(_:)``).
+    func checkKey(_ request: IdempotentRequest) throws {
+        do { try keys.check(request) } catch { throw restoringAnswer(error) }
+    }
+
+    /// `error`, or, for a repeat whose answer was dropped for the byte budget,
+    /// that repeat with its answer taken again from the change history while
+    /// it still holds the edit's changes: the same bytes the first answer carried.
+    func restoringAnswer(_ error: any Error) -> any Error {
+        guard var repeated = error as? IdempotentRepeat, !repeated.answer.isKept else { return error }
+        let answer = repeated.answer
+        let first = answer.firstVersion ?? answer.version
+        guard let changes = log.changes(after: first - 1, through: answer.version, current: table.version) else {
+            return error
+        }
+        repeated.answer.changes = changes.map(\.json)
+        return repeated
+    }
+
     /// Remembers the key of a change just replayed or followed from the log
     /// and published as `last` (for a snapshot `PUT`, with the changes before
     /// it, when the change log still holds them; else with its version only).

@@ -88,3 +88,31 @@ def test_a_create_and_a_delete_retried_at_another_replica_are_made_once(serve, p
         assert (status, again) == (201, first)
     assert c.request("DELETE", "/api/tables/made-once", headers=delete)[0] == 204
     assert postgres.psql("SELECT count(*) FROM webtableview_tables WHERE id = 'made-once'") == "0"
+
+
+def test_a_repeat_while_postgresql_is_down_is_answered_as_the_first(serve, postgres, tmp_path):
+    """Issue 44: a repeat of a keyed edit the replica made, sent while PostgreSQL is out of
+    reach, was answered 503 storage-unavailable, "so it was not made", though it was made. The
+    replica knows the key: the repeat is answered with the first answer, the key with another
+    request is 422, and only a new edit is 503, not made."""
+    a = replica(serve, postgres, tmp_path, "a")
+    edits = [("POST", "/api/tables/t/batch", EDIT),
+             ("DELETE", "/api/tables/t/sections/0/rows/0", None),
+             ("PUT", "/api/tables/t", {"sections": [{"id": "s", "rows": [{"text": "after"}]}]})]
+    firsts = []
+    for index, (method, path, body) in enumerate(edits):
+        status, headers, first = a.request(method, path, body, headers={"Idempotency-Key": f"outage-{index}"})
+        assert status == 200, first
+        firsts.append((first, headers["etag"]))
+    version = a.json("/api/tables/t")["version"]
+    postgres.stop()
+    wait_until(lambda: a.request("GET", "/readyz")[0] == 503, "the replica says not ready")
+    for index, (method, path, body) in enumerate(edits):
+        status, headers, again = a.request(method, path, body, headers={"Idempotency-Key": f"outage-{index}"})
+        assert (status, again, headers.get("etag")) == (200, *firsts[index]), (method, path, again)
+    status, _, body = a.request("POST", "/api/tables/t/batch", {"insertRows": [{"at": [0, 0], "row": {}}]},
+                                headers={"Idempotency-Key": "outage-0"})
+    assert status == 422 and json.loads(body)["type"] == "idempotency-key-reused", body
+    status, _, body = a.request("POST", "/api/tables/t/batch", EDIT, headers={"Idempotency-Key": "new-in-the-outage"})
+    assert status == 503 and json.loads(body)["type"] == "storage-unavailable", body
+    assert a.json("/api/tables/t")["version"] == version

@@ -12,7 +12,8 @@ on loopback with processes, no containers:
   `pgbench` clients with three connections LISTENing: the most commits one
   table gets from this cluster on this machine, whatever the replicas do.
 
-Run by bench.py (`make bench`) when the server has `serve --database`; alone, to
+Run by bench.py (`make bench`) when the server has `serve --database`; alone (each section
+printed as one JSON line as soon as it is measured), to
 try it: python3 scripts/bench/replication.py --product BIN [--quick]
 It starts a private PostgreSQL 15 cluster (Debian's `postgresql`) in a temporary
 folder on a free loopback port, as the `postgres` user when run as root, and
@@ -234,13 +235,37 @@ def ceiling(postgres, rounds, seconds, clients=(1, 4)):
     return {count: summary(values) for count, values in results.items()}
 
 
+class Unstamped:
+    """Counts the `recvmsg` calls whose data came without the kernel's receive time: the
+    kernel leaves it out now and then (a segment merged into one already queued, say), and a
+    version whose arrival or acknowledgement has no time is left out of the lag, counted."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.segments = 0
+
+    def count(self):
+        with self.lock:
+            self.segments += 1
+
+    def take(self):
+        with self.lock:
+            taken, self.segments = self.segments, 0
+            return taken
+
+
+UNSTAMPED = Unstamped()
+
+
 def kernel_time(ancillary):
-    """The kernel's receive time of a `recvmsg` (SO_TIMESTAMPNS), in seconds."""
+    """The kernel's receive time of a `recvmsg` (SO_TIMESTAMPNS), in seconds; None (counted
+    in UNSTAMPED) when none came with the data."""
     for level, kind, data in ancillary:
         if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
             seconds, nanoseconds = struct.unpack("qq", data[:16])
             return seconds + nanoseconds / 1e9
-    raise RuntimeError("no receive time came with the data")
+    UNSTAMPED.count()
+    return None
 
 
 def timestamped(connection):
@@ -278,6 +303,7 @@ class EventReader(threading.Thread):
                 return
             pending += data
             for version in re.findall(rb"(?m)^id: (\d+)\r?$", pending):
+                # None: it arrived, at no known time.
                 self.arrived.setdefault(int(version), at)
             pending = pending[pending.rfind(b"\n") + 1:]
 
@@ -287,7 +313,7 @@ class EventReader(threading.Thread):
 
 class Writer:
     """One kept-alive connection that POSTs and reads each answer whole, with the kernel's
-    arrival time of its last byte."""
+    arrival time of its last byte (None when that came without one)."""
 
     def __init__(self, port):
         self.connection = timestamped(socket.create_connection(("127.0.0.1", port)))
@@ -346,7 +372,7 @@ def paced_writes(port, rate, seconds):
         thread.join()
     if not failures.empty():
         raise RuntimeError(f"a paced write failed: {failures.get()}")
-    elapsed = max(at for _, _, at in acknowledged) - start_time
+    elapsed = max((at for _, _, at in acknowledged if at is not None), default=time.time()) - start_time
     return acknowledged, len(acknowledged) / elapsed
 
 
@@ -364,9 +390,10 @@ def lag(product, data, postgres, rates, seconds, env=None):
             while time.monotonic() < deadline and any(
                     version not in readers[table].arrived for table, version, _ in acknowledged):
                 time.sleep(0.05)
-            lags = [(readers[table].arrived[version] - at) * 1000 for table, version, at in acknowledged
-                    if version in readers[table].arrived]
-            missing = len(acknowledged) - len(lags)
+            arrived = [(readers[table].arrived[version], at) for table, version, at in acknowledged
+                       if version in readers[table].arrived]
+            missing = len(acknowledged) - len(arrived)
+            lags = [(received - at) * 1000 for received, at in arrived if received is not None and at is not None]
             for reader in readers.values():
                 reader.close()
         finally:
@@ -374,7 +401,10 @@ def lag(product, data, postgres, rates, seconds, env=None):
                 server.stop()
         if missing:
             raise RuntimeError(f"at {rate} writes/s, {missing} acknowledged versions never arrived at replica C")
-        results[rate] = {"achieved": achieved, "writes": len(lags),
+        if not lags:
+            raise RuntimeError(f"at {rate} writes/s, no version came with both its kernel times")
+        results[rate] = {"achieved": achieved, "writes": len(lags), "unstamped_versions": len(arrived) - len(lags),
+                         "unstamped_segments": UNSTAMPED.take(),
                          "p50_ms": statistics.median(lags), "p99_ms": percentile(lags, 0.99),
                          "max_ms": max(lags)}
     return results
@@ -410,27 +440,40 @@ def reads(product, data, postgres, rounds, seconds):
             "ratio": summary([a / b for a, b in zip(results["replica"], results["single"])])}
 
 
-def measure(product, work, quick):
-    """Every figure of the replication rows of docs/PERFORMANCE.md."""
+def measure(product, work, quick, on_section=None):
+    """Every figure of the replication rows of docs/PERFORMANCE.md; `on_section(name, figures)`
+    is called as each section is measured, so a later failure loses none of them."""
     rounds, seconds = (1, 2) if quick else (3, 5)
     data = data_file(work)
     postgres = PostgreSQL()
+    lag_seconds = 2 if quick else 10
+    sections = [
+        ("writes", lambda: writes(product, data, postgres, work, rounds, seconds)),
+        # The same with 64 writers: the replicas commit the edits that wait in groups, the
+        # journal records one edit of a table after the other (docs/SCALING.md).
+        ("writes_64", lambda: writes(product, data, postgres, work, rounds, seconds, connections=64, ablation=False)),
+        ("lag", lambda: lag(product, data, postgres, (200, 1000), lag_seconds)),
+        ("lag_without_notice_changes",
+         lambda: lag(product, data, postgres, (200, 1000), lag_seconds, env=WITHOUT_NOTICE_CHANGES)),
+        # A ratio that must fall within 5 % either way: seven rounds, since
+        # two servers of the same build differ by up to 5 % in one round here.
+        ("reads", lambda: reads(product, data, postgres, 1 if quick else 7, seconds if quick else 3)),
+        ("ceiling", lambda: ceiling(postgres, rounds, seconds)),
+    ]
+    results = {}
     try:
-        return {
-            "writes": writes(product, data, postgres, work, rounds, seconds),
-            # The same with 64 writers: the replicas commit the edits that wait in groups, the
-            # journal records one edit of a table after the other (docs/SCALING.md).
-            "writes_64": writes(product, data, postgres, work, rounds, seconds, connections=64, ablation=False),
-            "lag": lag(product, data, postgres, (200, 1000), 2 if quick else 10),
-            "lag_without_notice_changes": lag(product, data, postgres, (200, 1000), 2 if quick else 10,
-                                              env=WITHOUT_NOTICE_CHANGES),
-            # A ratio that must fall within 5 % either way: seven rounds, since
-            # two servers of the same build differ by up to 5 % in one round here.
-            "reads": reads(product, data, postgres, 1 if quick else 7, seconds if quick else 3),
-            "ceiling": ceiling(postgres, rounds, seconds),
-        }
+        for name, run in sections:
+            results[name] = run()
+            if on_section:
+                on_section(name, results[name])
+        return results
     finally:
         postgres.stop()
+
+
+def print_section(name, figures):
+    """Prints one section's figures at once, as one JSON line."""
+    print(json.dumps({name: figures}, default=str), flush=True)
 
 
 def main():
@@ -442,7 +485,7 @@ def main():
         sys.exit(f"{args.product} has no serve --database")
     os.chdir(os.path.dirname(os.path.dirname(SCRIPTS)))  # the servers find Public/ and Templates/ there
     with tempfile.TemporaryDirectory(prefix="wtv-replication-") as work:
-        print(json.dumps(measure(args.product, work, args.quick), indent=1, default=str))
+        measure(args.product, work, args.quick, on_section=print_section)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ extension HTTPServer {
         uploadSize: UnsafeMutablePointer<Int>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
+        let absolute = AbsoluteForm.split(url)
+        let url = absolute?.path ?? url
         let targetRefusal = slot.pointee.flatMap(TargetRefusal.init(marker:))
         guard let existing = slot.pointee, targetRefusal == nil else {
             let context =
@@ -30,7 +32,7 @@ extension HTTPServer {
             // seen this request yet has already stopped running (see shutdown()).
             metricsRecorder.begin()
             context.closesConnection = !isRunning.load(ordering: .sequentiallyConsistent)
-            return begin(context, url: url, version: version, connection: connection)
+            return begin(context, url: url, authority: absolute?.authority, version: version, connection: connection)
         }
         let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
         let size = uploadSize.pointee
@@ -59,7 +61,8 @@ extension HTTPServer {
     /// wait for the body. (Answering a GET on this call would work, but
     /// libmicrohttpd 0.9.75 then closes the connection instead of keeping it alive.)
     private func begin(
-        _ context: RequestContext, url: UnsafePointer<CChar>, version: UnsafePointer<CChar>?, connection: OpaquePointer
+        _ context: RequestContext, url: UnsafePointer<CChar>, authority: [CChar]?, version: UnsafePointer<CChar>?,
+        connection: OpaquePointer
     ) -> MHD_Result {
         context.fields = RequestFields(of: connection)
         let fields = context.fields
@@ -77,7 +80,15 @@ extension HTTPServer {
         case .accept:
             break
         }
-        guard configuration.originPolicy.allows(host: fields.host) else {
+        if let refusal = authority.flatMap(RequestFraming.authorityRefusal) {
+            context.closesConnection = true
+            return queue(refusal, for: context, connection: connection)
+        }
+        // An absolute-form target's authority stands for Host (RFC 9112 §3.2.2).
+        let allowed =
+            authority.map { $0.withUnsafeBufferPointer { configuration.originPolicy.allows(host: $0.baseAddress) } }
+            ?? configuration.originPolicy.allows(host: fields.host)
+        guard allowed else {
             context.closesConnection = true
             return queue(
                 .problem(

@@ -11,7 +11,8 @@ import Glibc
 /// answers). One pass sorts every field by the length of its
 /// name and compares only names of a wanted length. As with the lookup, the
 /// first field of a name is kept; the pass also notes what a second field of
-/// a framing name says (see ``RequestFraming``). The values are libmicrohttpd's bytes, which
+/// a framing name says (see ``RequestFraming``), and the first field line
+/// whose syntax is wrong (``FieldLine``). The values are libmicrohttpd's bytes, which
 /// stay where they are until the request completes (they are the ones its
 /// lookups return): the first call of the access handler finds them, the
 /// last reads them.
@@ -30,6 +31,13 @@ struct RequestFields {
     var hasConflictingContentLength = false
     /// `Transfer-Encoding` fields after the first, which continue its list.
     var moreTransferEncodings: [UnsafePointer<CChar>] = []
+    /// A second `Idempotency-Key` field came (draft-ietf-httpapi-idempotency-key-header: one key a request).
+    var hasSecondIdempotencyKey = false
+    private var hasIdempotencyKey = false
+    /// What is wrong with the first malformed field line, if one is.
+    var fieldDefect: FieldLine.Defect?
+    /// Where the line after the last field noted starts (``FieldLine``).
+    private var nextLine: UnsafePointer<CChar>?
     var accept: UnsafePointer<CChar>?
 
     /// No fields.
@@ -40,28 +48,46 @@ struct RequestFields {
         withUnsafeMutablePointer(to: &self) { fields in
             _ = MHD_get_connection_values_n(
                 connection, .HEADER_KIND,
-                { context, _, key, keySize, value, _ in
-                    if let context, let key {
-                        context.assumingMemoryBound(to: RequestFields.self).pointee.note(key, keySize, value)
+                { context, _, key, keySize, value, valueSize in
+                    if let context, let key, let value {
+                        context.assumingMemoryBound(to: RequestFields.self).pointee.note(key, keySize, value, valueSize)
                     }
                     return .YES
                 }, fields)
         }
+        endFields()
     }
 
     /// Takes the field `name: value` as the pass over libmicrohttpd's list
-    /// does (the framing fuzz harness's way in); both stay where they are
-    /// while these fields are read.
-    mutating func note(name: UnsafePointer<CChar>, value: UnsafePointer<CChar>) {
-        note(name, strlen(name), value)
+    /// does (the framing fuzz harness's way in); both stay where they are,
+    /// laid out as libmicrohttpd lays them out (``FieldLine``), while these
+    /// fields are read.
+    mutating func note(
+        name: UnsafePointer<CChar>, nameSize: Int, value: UnsafePointer<CChar>, valueSize: Int
+    ) {
+        note(name, nameSize, value, valueSize)
+    }
+
+    /// After the last field: the empty line that ends the header block
+    /// follows it (``FieldLine/isEmptyLine(_:)``).
+    mutating func endFields() {
+        if fieldDefect == nil, let nextLine, !FieldLine.isEmptyLine(nextLine) {
+            fieldDefect = .controlInValue
+        }
     }
 
     /// Keeps `value` when `key` (of `size` bytes) names a wanted field not
-    /// seen yet; notes a second field of a framing name.
-    private mutating func note(_ key: UnsafePointer<CChar>, _ size: Int, _ value: UnsafePointer<CChar>?) {
-        guard let value else {
-            return
+    /// seen yet; notes a second field of a framing name, and the first
+    /// malformed line.
+    private mutating func note(
+        _ key: UnsafePointer<CChar>, _ size: Int, _ value: UnsafePointer<CChar>, _ valueSize: Int
+    ) {
+        if fieldDefect == nil {
+            fieldDefect =
+                FieldLine.defect(name: key, nameSize: size, value: value, valueSize: valueSize)
+                ?? (nextLine.map { $0 != key } == true ? .controlInValue : nil)
         }
+        nextLine = value + valueSize + 2
         switch size {
         case 4 where Self.is(key, "host"):
             hasSecondHost = hasSecondHost || host != nil
@@ -77,6 +103,9 @@ struct RequestFields {
                 contentLength = value
             }
         case 15 where Self.is(key, "accept-encoding"): acceptEncoding = acceptEncoding ?? value
+        case 15 where Self.is(key, "idempotency-key"):
+            hasSecondIdempotencyKey = hasSecondIdempotencyKey || hasIdempotencyKey
+            hasIdempotencyKey = true
         case 16 where Self.is(key, "content-encoding"): contentEncoding = contentEncoding ?? value
         case 17 where Self.is(key, "transfer-encoding"):
             if transferEncoding == nil {

@@ -23,13 +23,27 @@ enum RequestFraming {
 
     /// The verdict on a request with `fields`, sent as HTTP `version`.
     static func verdict(on fields: RequestFields, version: UnsafePointer<CChar>?) -> Verdict {
-        if let refusal = hostRefusal(fields) ?? lengthRefusal(fields) ?? codingRefusal(fields) {
+        if let refusal = fieldRefusal(fields) ?? hostRefusal(fields) ?? lengthRefusal(fields) ?? codingRefusal(fields) {
             return .refuse(refusal)
         }
         if fields.transferEncoding != nil, let version, strcmp(version, "HTTP/1.0") == 0 {
             return .acceptThenClose
         }
         return .accept
+    }
+
+    /// Field lines each well formed (``FieldLine``: RFC 9112 §5, §5.2; RFC
+    /// 9110 §5.5), and one `Idempotency-Key` at most: 400 `bad-field`.
+    private static func fieldRefusal(_ fields: RequestFields) -> HTTPResponse? {
+        if let defect = fields.fieldDefect {
+            return .problem(status: 400, type: "bad-field", detail: defect.detail)
+        }
+        if fields.hasSecondIdempotencyKey {
+            return .problem(
+                status: 400, type: "bad-field",
+                detail: "A request may carry one Idempotency-Key field; this one carries several.")
+        }
+        return nil
     }
 
     /// One `Host` field, naming a host (RFC 9112 §3.2: 400 otherwise).
@@ -41,6 +55,13 @@ enum RequestFraming {
             return badHost("The Host field is not a host name, an IP address or one of them with a port.")
         }
         return nil
+    }
+
+    /// The authority of an absolute-form target (``AbsoluteForm``), a host
+    /// (RFC 9112 §3.2.2: it stands for `Host`), else 400 `bad-host`.
+    static func authorityRefusal(_ authority: [CChar]) -> HTTPResponse? {
+        authority.count > 1 && authority.withUnsafeBufferPointer { isHost($0.baseAddress!) }
+            ? nil : badHost("The authority of the absolute-form target is not a host, or a host and a port.")
     }
 
     /// `Content-Length` fields, if any, all one plain decimal (RFC 9112 §6.3,
@@ -69,7 +90,13 @@ enum RequestFraming {
         guard let first = fields.transferEncoding else {
             return nil
         }
-        let codings = ([first] + fields.moreTransferEncodings).flatMap(codingList)
+        let all = [first] + fields.moreTransferEncodings
+        // libmicrohttpd reads a body as chunked only when the field is `chunked`
+        // exactly: whitespace around it, or an empty member, leaves it waiting for the close.
+        guard all.allSatisfy(isPlainList) else {
+            return badFraming("Transfer-Encoding may have no empty list members and no whitespace at either end.")
+        }
+        let codings = all.flatMap(codingList)
         guard codings.last == "chunked", codings.count(where: { $0 == "chunked" }) == 1 else {
             return badFraming("The final transfer coding must be chunked, applied once.")
         }
@@ -84,13 +111,26 @@ enum RequestFraming {
     /// The codings a `Transfer-Encoding` or `Content-Encoding` field lists,
     /// lowercased, without optional whitespace and empty elements (RFC 9110 §5.6.1).
     static func codingList(_ field: UnsafePointer<CChar>) -> [Substring] {
-        let isOWS: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        return String(cString: field).lowercased().split(separator: ",").compactMap { element in
+        String(cString: field).lowercased().split(separator: ",").compactMap { element in
             guard let first = element.firstIndex(where: { !isOWS($0) }),
                 let last = element.lastIndex(where: { !isOWS($0) })
             else { return nil }
             return element[first...last]
         }
+    }
+
+    /// Whether `field` is a list of non-empty members with no whitespace at either end.
+    private static func isPlainList(_ field: UnsafePointer<CChar>) -> Bool {
+        let text = String(cString: field)
+        guard let first = text.first, let last = text.last, !isOWS(first), !isOWS(last) else {
+            return false
+        }
+        return text.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { !$0.allSatisfy(isOWS) }
+    }
+
+    /// Optional whitespace (RFC 9110 §5.6.3).
+    private static func isOWS(_ character: Character) -> Bool {
+        character == " " || character == "\t"
     }
 
     /// Whether `field` is `uri-host [ ":" port ]` (RFC 3986 §3.2.2), or empty.

@@ -23,9 +23,18 @@ extension Respond {
 }
 
 extension IdempotencyKeys.Answer {
-    /// The answer again, as the edit that made it was answered.
+    /// The answer again, as the edit that made it was answered; `{"version"}`
+    /// alone once the answer was dropped for the byte budget (docs/API.md,
+    /// "Idempotency-Key").
     var response: HTTPResponse {
-        isSnapshot
+        guard isKept else {
+            return Respond.json(version: version) { writer in
+                writer.beginObject()
+                writer.key("version"); writer.integer(version)
+                writer.endObject()
+            }
+        }
+        return isSnapshot
             ? Respond.snapshot(version: version, changes: changes)
             : Respond.change(changes.last ?? [], version: version)
     }

@@ -383,12 +383,15 @@ extension TableStore {
                 if next == nil { state.group.reset() }
             case .failure(let error):
                 state.group.release(group)
-                answers = group.map { ($0, .failure(error)) }
+                // A repeat of a key made before is answered as it was, log or no log.
+                answers = group.map { ($0, .failure($0.keyAnswer.map(state.restoringAnswer) ?? error)) }
                 // Those queued behind were never sent: they were not made.
                 let behind =
                     error.isOutcomeUnknown
                     ? TableServerError.storageUnavailable("an edit before it has an unknown outcome") : error
-                answers += state.group.dropQueued().map { ($0, .failure(behind)) }
+                answers += state.group.dropQueued().map {
+                    ($0, .failure($0.keyAnswer.map(state.restoringAnswer) ?? behind))
+                }
             }
         }
         for (edit, answer) in answers { edit.finish(answer) }
@@ -409,7 +412,7 @@ extension TableStore {
         var batches: [Batch] = []
         switch edit.staged {
         case .failure(let error):
-            return .failure(error)
+            return .failure(state.restoringAnswer(error))
         case .success(.batch(let prepared, let json)):
             batches = [prepared.batch]
             let changes =

@@ -60,53 +60,79 @@ struct IdempotentRequest: Sendable {
 
 /// The `Idempotency-Key`s of one table's edits that were made, with what each
 /// answered (docs/API.md, "Idempotency-Key"): kept `lifetime` seconds after
-/// the edit, and at most `capacity` of them (the oldest go first). Each key
-/// comes with its change, so a server rebuilds them from the log it replays
-/// or follows (`ChangeKey`); lives in the table's `TableHandle.State`.
+/// the edit, and at most `capacity` of them (the oldest go first). The answers
+/// kept take at most `answerBudget` bytes together: past it the oldest answers
+/// are dropped first, and their keys stay, each with the version its edit made
+/// (`Answer.isKept`). Each key comes with its change, so a server rebuilds
+/// them from the log it replays or follows (`ChangeKey`); lives in the table's
+/// `TableHandle.State`.
 struct IdempotencyKeys: Sendable {
     /// How long a key is kept, in seconds: 24 hours.
     static let lifetime = ChangeKey.lifetime
     /// How many keys a table keeps.
     static let capacity = ChangeKey.capacity
+    /// How many bytes of answers (their changes' JSON) a table keeps: 1 MiB.
+    static let answerBudget = 1 << 20
 
     /// What a repeat of a key's edit answers: its changes, as the first answer
-    /// carried them.
+    /// carried them, or only the version it made once they are dropped.
     struct Answer: Sendable {
         var digest: String
         var madeAt: Int
         /// The table's version after the edit.
         var version: Int
-        /// `{version, batch}` of each change the edit made.
+        /// `{version, batch}` of each change the edit made; empty once dropped
+        /// for the byte budget.
         var changes: [[UInt8]]
+        /// The first version of a snapshot `PUT`'s changes (`ChangeKey.firstVersion`);
+        /// nil for an edit answered with its one change.
+        var firstVersion: Int?
+
         /// Whether it answers as a snapshot `PUT` (`{version, changes}`), not
         /// with its one change.
-        var isSnapshot: Bool
+        var isSnapshot: Bool { firstVersion != nil }
+        /// Whether the first answer is still kept, not only its version.
+        var isKept: Bool { !changes.isEmpty }
+        /// The bytes of the answer kept.
+        var bytes: Int { changes.reduce(0) { $0 + $1.count } }
     }
 
     private var answers: [String: Answer] = [:]
     /// Keys in the order they were remembered, with their time, from `head` on.
     private var order: [(key: String, madeAt: Int)] = []
     private var head = 0
+    /// The first entry of `order` whose answer may still be kept (`head` or later).
+    private var keptHead = 0
+    /// The bytes of the answers kept.
+    private(set) var answerBytes = 0
 
     static func now() -> Int { Int(Date().timeIntervalSince1970) }
 
     /// Remembers the answer of an edit made under `key`.
     mutating func remember(_ key: String, _ answer: Answer, now: Int = Self.now()) {
-        if answers.updateValue(answer, forKey: key)?.madeAt != answer.madeAt {
+        var answer = answer
+        let replaced = answers[key]
+        if let replaced, replaced.madeAt == answer.madeAt {
+            // The same edit again (replayed, followed): it keeps its place, and a dropped answer stays dropped.
+            if !replaced.isKept { answer.changes = [] }
+        } else {
             order.append((key, answer.madeAt))
         }
+        answers[key] = answer
+        answerBytes += answer.bytes - (replaced?.bytes ?? 0)
         forgetOld(now: now)
     }
 
     /// Remembers the key of a change replayed or followed from the log: the
-    /// change (or a snapshot's changes) as this server published it.
+    /// change (or a snapshot's changes) as this server published it (none
+    /// when its answer was dropped before).
     mutating func remember(_ key: ChangeKey, version: Int, changes: [[UInt8]], now: Int = Self.now()) {
         guard now - key.madeAt < Self.lifetime else { return }
         remember(
             key.key,
             Answer(
                 digest: key.digest, madeAt: key.madeAt, version: version, changes: changes,
-                isSnapshot: key.firstVersion != nil),
+                firstVersion: key.firstVersion),
             now: now)
     }
 
@@ -123,10 +149,9 @@ struct IdempotencyKeys: Sendable {
     func snapshotKeys() -> [SnapshotKey] {
         order[head...].compactMap { entry in
             guard let answer = answers[entry.key], answer.madeAt == entry.madeAt else { return nil }
-            let firstVersion = answer.isSnapshot ? answer.version - answer.changes.count + 1 : nil
             return SnapshotKey(
                 key: ChangeKey(
-                    key: entry.key, digest: answer.digest, madeAt: answer.madeAt, firstVersion: firstVersion),
+                    key: entry.key, digest: answer.digest, madeAt: answer.madeAt, firstVersion: answer.firstVersion),
                 version: answer.version, changes: answer.changes)
         }
     }
@@ -134,11 +159,24 @@ struct IdempotencyKeys: Sendable {
     private mutating func forgetOld(now: Int) {
         while head < order.count, answers.count > Self.capacity || now - order[head].madeAt >= Self.lifetime {
             let (key, madeAt) = order[head]
-            if answers[key]?.madeAt == madeAt { answers[key] = nil }
+            if let answer = answers[key], answer.madeAt == madeAt {
+                answerBytes -= answer.bytes
+                answers[key] = nil
+            }
             head += 1
+        }
+        keptHead = max(keptHead, head)
+        while keptHead < order.count, answerBytes > Self.answerBudget {
+            let (key, madeAt) = order[keptHead]
+            if let answer = answers[key], answer.madeAt == madeAt {
+                answerBytes -= answer.bytes
+                answers[key]?.changes = []
+            }
+            keptHead += 1
         }
         if head >= 1_024, head * 2 >= order.count {
             order.removeFirst(head)
+            keptHead -= head
             head = 0
         }
     }
@@ -147,47 +185,5 @@ struct IdempotencyKeys: Sendable {
 /// An edit sent again with the key of an edit that was made: answered with
 /// that edit's answer, and nothing is made.
 struct IdempotentRepeat: Error {
-    let answer: IdempotencyKeys.Answer
-}
-
-extension TableHandle.State {
-    /// Remembers the key of a change just replayed or followed from the log
-    /// and published as `last` (for a snapshot `PUT`, with the changes before
-    /// it, when the change log still holds them).
-    mutating func rememberLogged(_ key: ChangeKey, last: Change) {
-        var changes = [last.json]
-        if let first = key.firstVersion {
-            guard let kept = log.changes(after: first - 1, current: table.version) else { return }
-            changes = kept.map(\.json)
-        }
-        keys.remember(key, version: last.version, changes: changes)
-    }
-
-    /// Remembers the keys a snapshot kept (journal or database).
-    mutating func rememberSnapshotKeys(_ stored: [SnapshotKey]) {
-        for entry in stored { keys.remember(entry.key, version: entry.version, changes: entry.changes) }
-    }
-
-    /// Remembers the key of an edit this server made (`staged`, made as `result`).
-    mutating func remember(_ key: IdempotentRequest?, of staged: StagedEdit, made result: EditResult) {
-        guard let key, let last = result.changes.last else { return }
-        let isSnapshot = if case .steps = staged { true } else { false }
-        keys.remember(
-            key.key,
-            IdempotencyKeys.Answer(
-                digest: key.digest, madeAt: key.madeAt, version: last.version, changes: result.changes.map(\.json),
-                isSnapshot: isSnapshot))
-    }
-}
-
-extension StagedEdit {
-    /// What the log records for it, the last change (or the deletion)
-    /// carrying `key` (`ChangeKey`).
-    func logged(under key: IdempotentRequest?) -> LoggedEdit {
-        if case .deletion = self { return .deletion(key?.changeKey()) }
-        guard let key, case .changes(var changes) = logged, let last = changes.indices.last else { return logged }
-        let firstVersion: Int? = if case .steps(let steps) = self { steps.first?.table.version } else { nil }
-        changes[last] = key.changeKey(firstVersion: firstVersion).appended(to: changes[last])
-        return .changes(changes)
-    }
+    var answer: IdempotencyKeys.Answer
 }

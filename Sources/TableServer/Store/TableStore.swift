@@ -297,7 +297,7 @@ final class TableStore: Sendable {
             result = try handle.withState { state in
                 var staged: StagedEdit?
                 try record(in: &state) { state in
-                    if let key { try state.keys.check(key) }
+                    if let key { try state.checkKey(key) }
                     let made = try stage(state.table)
                     staged = made
                     return made.logged(under: key)

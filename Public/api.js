@@ -86,16 +86,16 @@ export class TableAPI {
    * Sends `method path` (relative to the table) with `body` as JSON and answers
    * the parsed change `{version, batch}`. Throws `ApiError` when refused.
    * `expected` is the version the request's positions were read at; null
-   * sends no `If-Match` (an edit by ids).
+   * sends no `If-Match` (an edit by ids). `type`: the body's media type.
    */
-  async edit(method, path, body, expected = this.version()) {
-    let response = await this.send(method, path, body, expected);
+  async edit(method, path, body, expected = this.version(), type = "application/json") {
+    let response = await this.send(method, path, body, expected, type);
     if (response.status === 401) {
       const token = window.prompt("This server needs an edit token to change tables. Token:");
       if (!token) throw await problemOf(response);
       this.token = token.trim();
       storeToken(this.token);
-      response = await this.send(method, path, body, expected);
+      response = await this.send(method, path, body, expected, type);
       if (response.status === 401) {
         this.token = null;
         storeToken(null);
@@ -105,9 +105,9 @@ export class TableAPI {
     return response.json();
   }
 
-  send(method, path, body, expected) {
+  send(method, path, body, expected, type = "application/json") {
     const headers = expected === null ? {} : { "If-Match": `"${expected}"` };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (body !== undefined) headers["Content-Type"] = type;
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     const view = this.view ? `${path.includes("?") ? "&" : "?"}${this.view}` : "";
     return fetch(this.base + path + view, {
@@ -129,6 +129,14 @@ export class TableAPI {
   /** Deletes the row `id`, whatever the version (an edit in a view, view-edits.js). */
   deleteItem(id) {
     return this.edit("DELETE", `/items/${encodeURIComponent(id)}`, undefined, null);
+  }
+
+  /**
+   * Changes the row `id` by a JSON Merge Patch (RFC 7396), e.g.
+   * `{fields: {population: 8336817}}`, whatever the version.
+   */
+  patchItem(id, patch) {
+    return this.edit("PATCH", `/items/${encodeURIComponent(id)}`, patch, null, "application/merge-patch+json");
   }
 
   /** Inserts `row` right after the row `id`, whatever the version. */

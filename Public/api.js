@@ -50,7 +50,8 @@ async function problemOf(response) {
   return new ApiError(response.status, problem.type ?? "", detail);
 }
 
-function storedToken() {
+/** The edit token the reader gave in this tab, or null. */
+export function storedToken() {
   try {
     return sessionStorage.getItem(TOKEN_KEY);
   } catch {
@@ -58,13 +59,25 @@ function storedToken() {
   }
 }
 
-function storeToken(token) {
+/** Keeps `token` for this tab; null forgets it (the server refused it). */
+export function storeToken(token) {
   try {
     if (token) sessionStorage.setItem(TOKEN_KEY, token);
     else sessionStorage.removeItem(TOKEN_KEY);
   } catch {
     // Storage may be disabled; the token then lasts for this request only.
   }
+}
+
+/**
+ * Asks the reader for the server's edit token (the server answered 401) and
+ * keeps it for this tab; null when none is given.
+ */
+export function askForToken() {
+  const token = window.prompt("This server needs an edit token to change tables. Token:")?.trim();
+  if (!token) return null;
+  storeToken(token);
+  return token;
 }
 
 /** Mutating requests for one table. */
@@ -91,10 +104,9 @@ export class TableAPI {
   async edit(method, path, body, expected = this.version(), type = "application/json") {
     let response = await this.send(method, path, body, expected, type);
     if (response.status === 401) {
-      const token = window.prompt("This server needs an edit token to change tables. Token:");
+      const token = askForToken();
       if (!token) throw await problemOf(response);
-      this.token = token.trim();
-      storeToken(this.token);
+      this.token = token;
       response = await this.send(method, path, body, expected, type);
       if (response.status === 401) {
         this.token = null;

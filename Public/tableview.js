@@ -1,7 +1,7 @@
 // WebTableView in the browser: enhances the server-rendered table view (docs/FORMAT.md, "The HTML")
 // with live animated updates, editing mode, swipe to delete, reordering,
 // selection, the section index strip, virtual scrolling and pull to refresh; keeps a row's detail page live
-// (row-detail.js). The page is complete without this script.
+// (row-detail.js) and makes the index page's upload work (upload.js). The page is complete without this script.
 
 import { AccessoryButtons } from "./accessory-buttons.js";
 import { TableAPI } from "./api.js";
@@ -20,6 +20,7 @@ import { Selection } from "./selection.js";
 import { Swipe } from "./swipe.js";
 import { Switches } from "./switches.js";
 import { TableProperties } from "./table-properties.js";
+import { startUpload } from "./upload.js";
 import { VirtualScroll } from "./virtual-scroll.js";
 
 /** One table view on the page and the parts that work on it. */
@@ -101,6 +102,7 @@ document.documentElement.classList.add("tv-js");
 fitNavTitle();
 startSearchBar();
 startRowDetail();
+startUpload();
 for (const table of document.querySelectorAll("table.table-view[data-table]")) {
   new TableView(table);
 }

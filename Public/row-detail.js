@@ -6,8 +6,9 @@
 // page) each value is a text field; a changed value is sent as a JSON Merge
 // Patch (RFC 7396) of the row's fields, `{"fields": {"name": value}}`, with the
 // page's edit token (api.js). A string field stays a string; any other kind is
-// read as JSON when it parses as JSON, and sent as a string otherwise. The
-// change itself arrives through the stream.
+// read as JSON when it parses as JSON, and sent as a string otherwise; a value
+// emptied is sent as null, which removes the field (as a CSV file's empty cell
+// is no field). The change itself arrives through the stream.
 
 import { TableAPI } from "./api.js";
 import { editButton, showEditing } from "./editing.js";
@@ -16,8 +17,9 @@ import { Notices } from "./notices.js";
 
 const RECONNECT_MS = 2000;
 
-/** The JSON value a field's text stands for, kept of its kind (`data-kind`). */
+/** The JSON value a field's text stands for, kept of its kind (`data-kind`); null (no field) for none. */
 function fieldValue(text, kind) {
+  if (text === "") return null;
   if (kind === "string") return text;
   try {
     return JSON.parse(text);

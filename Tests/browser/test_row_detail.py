@@ -2,7 +2,8 @@
 with fields shows its first one under its text and opens, clicked or chosen
 with Enter, a record of every field in order; its back button returns to the
 table at that row; an edit of the row arrives live, a deletion says the row is
-gone; the page reads without JavaScript and has no axe violation."""
+gone; a value edited in place is sent as a JSON Merge Patch (the PATCH route
+of docs/API.md); the page reads without JavaScript and has no axe violation."""
 
 import pytest
 from selenium.webdriver.common.keys import Keys
@@ -114,6 +115,41 @@ def test_editing_mode_puts_each_value_in_a_labelled_field(serve, browser):
     assert window.switch_to.active_element == fields[0]
     window.find_element("css selector", ".tv-edit-button").click()
     assert record(window) == [["population", "3979576"], ["state", "CA"]]
+
+
+def test_a_value_edited_in_place_is_sent_as_a_merge_patch(serve, browser):
+    server = serve([CITIES])
+    window = browser()
+    open_record(window, server, "la")
+    window.find_element("css selector", ".tv-edit-button").click()
+    population = window.find_element("css selector", ".record-value input")
+    # Typed over, as a reader does (Selenium's clear() would send the empty value at once).
+    population.send_keys(Keys.CONTROL, "a")
+    population.send_keys("3898747", Keys.ENTER)
+    wait(window, lambda: server.table("cities")["sections"][0]["rows"][0]["fields"]["population"] == 3898747,
+         "Enter did not send the edit")
+    # The edit comes back through the stream; the page, still editing, shows it in its fields.
+    wait(window, lambda: window.execute_script(
+        "return Number(document.querySelector('.record').dataset.version)") == 1, "the edit did not come back")
+    state = window.find_elements("css selector", ".record-value input")[1]
+    state.send_keys(Keys.CONTROL, "a")
+    state.send_keys("California")
+    window.find_element("css selector", ".tv-edit-button").click()
+    wait(window, lambda: server.table("cities")["sections"][0]["rows"][0]["fields"]
+         == {"population": 3898747, "state": "California"}, "leaving the field did not send the edit")
+    # The number stayed a number, the string a string; the row kept everything else.
+    assert server.table("cities")["sections"][0]["rows"][0]["text"] == "Los Angeles"
+    wait(window, lambda: record(window) == [["population", "3898747"], ["state", "California"]],
+         "the page did not show the edits")
+
+    # A value emptied removes the field.
+    window.find_element("css selector", ".tv-edit-button").click()
+    state = window.find_elements("css selector", ".record-value input")[1]
+    state.send_keys(Keys.CONTROL, "a")
+    state.send_keys(Keys.BACKSPACE, Keys.ENTER)
+    wait(window, lambda: server.table("cities")["sections"][0]["rows"][0]["fields"] == {"population": 3898747},
+         "the emptied field was not removed")
+    wait(window, lambda: len(window.find_elements("css selector", ".record-field")) == 1, "the field still shows")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -28,7 +28,8 @@ import Testing
             #expect(page.headers["Content-Type"] == "text/html; charset=utf-8")
             #expect(page.headers["ETag"] == "\"0\"")
             #expect(page.text.contains(#"<a class="nav-back" href="/tables/cities#section-1-row-1">Fixture</a>"#))
-            #expect(page.text.contains(#"<dt class="record-name">population</dt><dd class="record-value">8336817</dd>"#))
+            #expect(
+                page.text.contains(#"<dt class="record-name">population</dt><dd class="record-value">8336817</dd>"#))
             #expect(page.text.contains("&lt;b&gt;big&lt;/b&gt;") && !page.text.contains("<b>big"))
             let again = try client.request(.GET, "/tables/cities/rows/b1", headers: ["If-None-Match": "\"0\""])
             #expect(again.status == 304)

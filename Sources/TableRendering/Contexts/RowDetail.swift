@@ -24,7 +24,8 @@ enum RowDetail {
         guard row.style != .custom, !fields.isEmpty else {
             return Drawing(style: row.style, accessory: row.accessory, detail: row.detail, opensDetailPage: false)
         }
-        let fieldDetail = row.detail == nil ? fields.members.first { $0.value != .null }.map { text(of: $0.value) } : nil
+        let fieldDetail =
+            row.detail == nil ? fields.members.first { $0.value != .null }.map { text(of: $0.value) } : nil
         let opens = row.link == nil && row.id != nil
         return Drawing(
             style: row.style == .default && fieldDetail != nil ? .subtitle : row.style,

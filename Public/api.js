@@ -50,7 +50,8 @@ async function problemOf(response) {
   return new ApiError(response.status, problem.type ?? "", detail);
 }
 
-function storedToken() {
+/** The edit token the reader gave in this tab, or null. */
+export function storedToken() {
   try {
     return sessionStorage.getItem(TOKEN_KEY);
   } catch {
@@ -58,13 +59,25 @@ function storedToken() {
   }
 }
 
-function storeToken(token) {
+/** Keeps `token` for this tab; null forgets it (the server refused it). */
+export function storeToken(token) {
   try {
     if (token) sessionStorage.setItem(TOKEN_KEY, token);
     else sessionStorage.removeItem(TOKEN_KEY);
   } catch {
     // Storage may be disabled; the token then lasts for this request only.
   }
+}
+
+/**
+ * Asks the reader for the server's edit token (the server answered 401) and
+ * keeps it for this tab; null when none is given.
+ */
+export function askForToken() {
+  const token = window.prompt("This server needs an edit token to change tables. Token:")?.trim();
+  if (!token) return null;
+  storeToken(token);
+  return token;
 }
 
 /** Mutating requests for one table. */
@@ -86,16 +99,15 @@ export class TableAPI {
    * Sends `method path` (relative to the table) with `body` as JSON and answers
    * the parsed change `{version, batch}`. Throws `ApiError` when refused.
    * `expected` is the version the request's positions were read at; null
-   * sends no `If-Match` (an edit by ids).
+   * sends no `If-Match` (an edit by ids). `type`: the body's media type.
    */
-  async edit(method, path, body, expected = this.version()) {
-    let response = await this.send(method, path, body, expected);
+  async edit(method, path, body, expected = this.version(), type = "application/json") {
+    let response = await this.send(method, path, body, expected, type);
     if (response.status === 401) {
-      const token = window.prompt("This server needs an edit token to change tables. Token:");
+      const token = askForToken();
       if (!token) throw await problemOf(response);
-      this.token = token.trim();
-      storeToken(this.token);
-      response = await this.send(method, path, body, expected);
+      this.token = token;
+      response = await this.send(method, path, body, expected, type);
       if (response.status === 401) {
         this.token = null;
         storeToken(null);
@@ -105,9 +117,9 @@ export class TableAPI {
     return response.json();
   }
 
-  send(method, path, body, expected) {
+  send(method, path, body, expected, type = "application/json") {
     const headers = expected === null ? {} : { "If-Match": `"${expected}"` };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (body !== undefined) headers["Content-Type"] = type;
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     const view = this.view ? `${path.includes("?") ? "&" : "?"}${this.view}` : "";
     return fetch(this.base + path + view, {
@@ -129,6 +141,14 @@ export class TableAPI {
   /** Deletes the row `id`, whatever the version (an edit in a view, view-edits.js). */
   deleteItem(id) {
     return this.edit("DELETE", `/items/${encodeURIComponent(id)}`, undefined, null);
+  }
+
+  /**
+   * Changes the row `id` by a JSON Merge Patch (RFC 7396), e.g.
+   * `{fields: {population: 8336817}}`, whatever the version.
+   */
+  patchItem(id, patch) {
+    return this.edit("PATCH", `/items/${encodeURIComponent(id)}`, patch, null, "application/merge-patch+json");
   }
 
   /** Inserts `row` right after the row `id`, whatever the version. */

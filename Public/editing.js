@@ -40,21 +40,35 @@ function decorate(cell, table) {
   }
 }
 
+/**
+ * The Edit/Done button, in the navigation bar (at the start of `fallback` on a
+ * page without one); `toggled` is called on each click.
+ */
+export function editButton(fallback, toggled) {
+  const toggle = document.createElement("button");
+  toggle.type = "button";
+  toggle.className = "tv-edit-button";
+  showEditing(toggle, false);
+  toggle.addEventListener("click", toggled);
+  const actions = document.querySelector("[data-nav-actions]");
+  if (actions) actions.append(toggle);
+  else fallback.prepend(toggle);
+  return toggle;
+}
+
+/** Titles the Edit/Done button for editing mode on or off. */
+export function showEditing(toggle, editing) {
+  toggle.textContent = editing ? "Done" : "Edit";
+  toggle.setAttribute("aria-pressed", String(editing));
+}
+
 export class Editing {
   constructor(view) {
     this.view = view;
     this.editing = false;
     view.enhancers.push((cell) => decorate(cell, view.table));
 
-    this.toggle = document.createElement("button");
-    this.toggle.type = "button";
-    this.toggle.className = "tv-edit-button";
-    this.toggle.setAttribute("aria-pressed", "false");
-    this.toggle.textContent = "Edit";
-    this.toggle.addEventListener("click", () => this.setEditing(!this.editing));
-    const actions = document.querySelector("[data-nav-actions]");
-    if (actions) actions.append(this.toggle);
-    else view.container.prepend(this.toggle);
+    this.toggle = editButton(view.container, () => this.setEditing(!this.editing));
     if (isView(view.table)) {
       view.structure.push(() => this.showToggleIfEditable());
       view.table.addEventListener("webtableview:update", () => this.showToggleIfEditable());
@@ -76,8 +90,7 @@ export class Editing {
   setEditing(editing) {
     this.editing = editing;
     this.view.table.classList.toggle("editing", editing);
-    this.toggle.textContent = editing ? "Done" : "Edit";
-    this.toggle.setAttribute("aria-pressed", String(editing));
+    showEditing(this.toggle, editing);
     if (!editing) this.cancelConfirmation();
     this.view.table.dispatchEvent(new CustomEvent("webtableview:editing", { detail: { editing } }));
     this.view.notices.announce(editing ? "Editing" : "Done editing");

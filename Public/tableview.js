@@ -1,6 +1,7 @@
 // WebTableView in the browser: enhances the server-rendered table view (docs/FORMAT.md, "The HTML")
 // with live animated updates, editing mode, swipe to delete, reordering,
-// selection, the section index strip, virtual scrolling and pull to refresh. The page is complete without this script.
+// selection, the section index strip, virtual scrolling and pull to refresh; keeps a row's detail page live
+// (row-detail.js) and makes the index page's upload work (upload.js). The page is complete without this script.
 
 import { AccessoryButtons } from "./accessory-buttons.js";
 import { TableAPI } from "./api.js";
@@ -11,6 +12,7 @@ import { LiveFeed } from "./live-feed.js";
 import { fitNavTitle } from "./nav-title.js";
 import { Notices } from "./notices.js";
 import { RefreshControl } from "./refresh.js";
+import { startRowDetail } from "./row-detail.js";
 import { Reorder } from "./reorder.js";
 import { startSearchBar } from "./search.js";
 import { SectionIndex } from "./section-index.js";
@@ -18,6 +20,7 @@ import { Selection } from "./selection.js";
 import { Swipe } from "./swipe.js";
 import { Switches } from "./switches.js";
 import { TableProperties } from "./table-properties.js";
+import { startUpload } from "./upload.js";
 import { VirtualScroll } from "./virtual-scroll.js";
 
 /** One table view on the page and the parts that work on it. */
@@ -98,6 +101,8 @@ class TableView {
 document.documentElement.classList.add("tv-js");
 fitNavTitle();
 startSearchBar();
+startRowDetail();
+startUpload();
 for (const table of document.querySelectorAll("table.table-view[data-table]")) {
   new TableView(table);
 }

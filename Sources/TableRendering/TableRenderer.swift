@@ -213,6 +213,19 @@ public struct TableRenderer: Sendable {
         return templates.render(RowContext(shape: shape, values: values, fields: row.fields), "row")
     }
 
+    /// The HTML document of `GET /tables/{t}/rows/{id}`: the row at `indexPath`
+    /// as a record (docs/API.md, "Pages"), its fields in order as value1 cells,
+    /// name and value; the back button leads to the table at that row
+    /// (`/tables/{t}#section-S-row-R`). Empty when there is no row there.
+    public func rowDetail(_ table: Table, at indexPath: TableIndexPath) -> String {
+        guard let row = table.row(at: indexPath) else { return "" }
+        let context = RowDetailContext(table, row: row)
+        let tableHref = "/tables/\(PathEscaping.segment(table.id))#section-\(indexPath.section)-row-\(indexPath.row)"
+        return document(
+            title: context.title, body: templates.render(context, "row-detail"), bodyClass: "row-detail-page",
+            backLink: true, back: (HTMLEscaping.escape(tableHref), HTMLEscaping.escape(table.title ?? table.id)))
+    }
+
     /// A small HTML document for an error, such as 404 for an unknown table.
     public func errorPage(status: Int, title: String, detail: String) -> String {
         let title = HTMLEscaping.escape(title)
@@ -225,14 +238,16 @@ public struct TableRenderer: Sendable {
     }
 
     /// The page around `body`; a table's page links its CSV export from the navigation bar.
-    private func document(title: String, body: String, bodyClass: String, backLink: Bool, exporting table: Table? = nil)
-        -> String
-    {
+    /// `back`: the back button's place and title, escaped, when not the list of tables.
+    private func document(
+        title: String, body: String, bodyClass: String, backLink: Bool,
+        back: (href: String, title: String)? = nil, exporting table: Table? = nil
+    ) -> String {
         let exportLink = table.map { HTMLEscaping.escape("/api/tables/\(PathEscaping.segment($0.id))?format=csv") }
         return templates.render(
             PageContext(
-                title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink, exportLink: exportLink,
-                assets: assets),
+                title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink, back: back,
+                exportLink: exportLink, assets: assets),
             "page")
     }
 }

@@ -105,3 +105,17 @@ def test_screenshot_of_search(serve, browser):
     assert not window.find_elements("css selector", "nav.section-index")
     assert len(window.find_elements("css selector", "tr.cell")) == 4
     save(window, "demo-search.png")
+
+
+def test_screenshot_of_a_row_detail_page(serve, browser):
+    document = {"id": "cities", "title": "Cities", "style": "insetGrouped", "sections": [{"rows": [
+        {"id": "nyc", "text": "New York", "fields": {
+            "state": "New York", "population": 8336817, "area_km2": 783.8, "founded": 1624,
+            "boroughs": ["Manhattan", "Brooklyn", "Queens", "The Bronx", "Staten Island"],
+            "nickname": "The Big Apple, the City That Never Sleeps, Gotham"}}]}]}
+    server = serve([document])
+    window = browser(width=600, height=520)
+    window.get(f"{server.url}/tables/cities/rows/nyc")
+    wait(window, lambda: window.find_elements("css selector", ".nav-trailing .tv-edit-button"))
+    assert len(window.find_elements("css selector", ".record-field")) == 6
+    save(window, "row-detail.png")

@@ -9,8 +9,10 @@ struct PageContext: MustacheParent {
     let body: String
     /// Classes of `<body>`, such as `table-page grouped`.
     let bodyClass: String
-    /// Whether the navigation bar offers a way back to the list of tables.
+    /// Whether the navigation bar offers a way back: to the list of tables, or to `back`.
     let hasBackLink: Bool
+    /// Escaped: where the back button leads and its title, when not to the list of tables.
+    var back: (href: String, title: String)? = nil
     /// Escaped: where the navigation bar's export button downloads the table as CSV; nil for no button.
     let exportLink: String?
     /// The path the stylesheet and scripts are linked under (a path the
@@ -24,6 +26,8 @@ struct PageContext: MustacheParent {
         case "body": body
         case "bodyClass": bodyClass
         case "hasBackLink": hasBackLink
+        case "backHref": back?.href ?? "/"
+        case "backTitle": back?.title ?? "Tables"
         case "exportLink": exportLink
         default: nil
         }

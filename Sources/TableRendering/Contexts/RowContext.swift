@@ -13,6 +13,8 @@ struct RowDefaults: Sendable {
     let allowsSelection: Bool
     /// Names of the custom cell templates that exist (`cells/NAME.mustache`).
     let customCells: Set<String>
+    /// `/tables/{t}/rows/`: where a row's detail page is, before its id (docs/API.md, "Pages").
+    let detailPagePrefix: String
 
     init(table: Table, customCells: Set<String>) {
         self.rowHeight = Formatting.cssPixels(table.rowHeight) ?? "44"
@@ -20,6 +22,7 @@ struct RowDefaults: Sendable {
         self.rowStyleBytes = Array(rowStyle.utf8)
         self.allowsSelection = table.allowsSelection
         self.customCells = customCells
+        self.detailPagePrefix = RowDetail.pathPrefix(tableID: table.id)
     }
 }
 
@@ -112,8 +115,9 @@ extension Row {
     func shape(defaults: RowDefaults) -> RowShape {
         var switchOn = false, switchEnabled = false
         if case .switch(let isOn, let isEnabled) = accessoryView { (switchOn, switchEnabled) = (isOn, isEnabled) }
+        let drawn = RowDetail.drawing(self)
         let cellTemplate: String =
-            switch style {
+            switch drawn.style {
             case .default: "cell-default"
             case .subtitle: "cell-subtitle"
             case .value1: "cell-value1"
@@ -126,12 +130,13 @@ extension Row {
                 }
             }
         return RowShape(
-            style: style, accessory: accessory, accessoryView: accessoryView?.kind, switchOn: switchOn,
+            style: drawn.style, accessory: drawn.accessory, accessoryView: accessoryView?.kind, switchOn: switchOn,
             switchEnabled: switchEnabled, editingStyle: editingStyle, selectionStyle: selectionStyle,
             canEdit: canEdit, canMove: canMove, selected: selected, selectable: defaults.allowsSelection,
-            hasID: id != nil, hasDetail: detail != nil, hasImage: image.map(SafeURL.isAllowed) ?? false,
-            hasLink: link.map(SafeURL.isAllowed) ?? false, hasDetailLink: detailLink.map(SafeURL.isAllowed) ?? false,
-            idIsEmpty: id?.isEmpty ?? true, textIsEmpty: text.isEmpty, detailIsEmpty: detail?.isEmpty ?? true,
+            hasID: id != nil, hasDetail: drawn.detail != nil, hasImage: image.map(SafeURL.isAllowed) ?? false,
+            hasLink: drawn.opensDetailPage || (link.map(SafeURL.isAllowed) ?? false),
+            hasDetailLink: detailLink.map(SafeURL.isAllowed) ?? false,
+            idIsEmpty: id?.isEmpty ?? true, textIsEmpty: text.isEmpty, detailIsEmpty: drawn.detail?.isEmpty ?? true,
             deleteTitleIsEmpty: deleteTitle.isEmpty, accessoryTitleIsEmpty: accessoryTitle?.isEmpty ?? true,
             cellTemplate: cellTemplate)
     }
@@ -144,8 +149,10 @@ extension Row {
         values.row = String(indexPath.row)
         values.id = id.map(HTMLEscaping.escape) ?? ""
         values.text = HTMLEscaping.escape(text)
-        values.detail = detail.map(HTMLEscaping.escape) ?? ""
+        let drawn = RowDetail.drawing(self)
+        values.detail = drawn.detail.map(HTMLEscaping.escape) ?? ""
         values.image = shape.hasImage ? image.map(HTMLEscaping.escape) ?? "" : ""
+        let link = drawn.opensDetailPage ? id.map { defaults.detailPagePrefix + PathEscaping.segment($0) } : self.link
         values.link = shape.hasLink ? link.map(HTMLEscaping.escape) ?? "" : ""
         values.detailLink = shape.hasDetailLink ? detailLink.map(HTMLEscaping.escape) ?? "" : ""
         values.deleteTitle = HTMLEscaping.escape(deleteTitle)

@@ -31,7 +31,7 @@ public enum TemplateLoadingError: Error, Equatable, CustomStringConvertible {
 enum TemplateName {
     static let required = [
         "page", "index", "error", "table", "section", "section-page", "rows", "row", "accessory", "more",
-        "cell-default", "cell-subtitle", "cell-value1", "cell-value2",
+        "cell-default", "cell-subtitle", "cell-value1", "cell-value2", "row-detail",
     ]
     /// Folder of custom cell templates, as a name prefix.
     static let customCellPrefix = "cells/"

@@ -1,14 +1,15 @@
 import MicroHTTP
 import TableModel
 
-/// The HTML side: the list of tables, a table view, a section's further rows as a page
-/// (without JavaScript) and `<tr>` fragments for scrolling further (with it).
+/// The HTML side: the list of tables, a table view, a row's detail page, a section's
+/// further rows as a page (without JavaScript) and `<tr>` fragments for scrolling further (with it).
 struct PageRoutes: RouteCollection {
     let context: RouteContext
 
     func register(on routes: inout RouteBuilder) {
         routes.route(.GET, "/", index)
         routes.route(.GET, "/tables/{t}", tableView)
+        routes.route(.GET, "/tables/{t}/rows/{rowID}", rowDetail)
         routes.route(.GET, "/tables/{t}/sections/{s}", sectionPage)
         routes.route(.GET, "/tables/{t}/sections/{s}/rows", rowsFragment)
     }
@@ -33,6 +34,27 @@ struct PageRoutes: RouteCollection {
             if let notModified = read.notModified(request) { return notModified }
             let pieces = context.renderer.pagePieces(read.table(), style: style, view: read.query)
             return read.tagged(Respond.html(pieces: pieces, version: read.version), path: request.path)
+        } catch let error as TableServerError {
+            return page(error: error)
+        } catch {
+            return Respond.internalError(error, logger: context.logger, html: true)
+        }
+    }
+
+    /// A row's fields as a record (docs/API.md, "Pages"): 404 for a table, or a row
+    /// id, that does not exist. Tagged with the table's version, so that the
+    /// page's script can tell a fresh copy from the one it shows.
+    func rowDetail(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let id = try request.rowID(context.limits)
+            let read = try TableRead(request, store: store)
+            let table = read.table()
+            guard let indexPath = table.indexPath(ofRow: id) else {
+                throw TableServerError.itemNotFound(table: table.id, id: id)
+            }
+            if let notModified = read.notModified(request) { return notModified }
+            let html = context.renderer.rowDetail(table, at: indexPath)
+            return read.tagged(Respond.html(html, version: table.version), path: request.path)
         } catch let error as TableServerError {
             return page(error: error)
         } catch {

@@ -45,6 +45,8 @@ struct TableRoutes: RouteCollection {
             }
         }
         var created = table
+        // A JSON document made under another name (the index page's upload: docs/API.md, "CSV").
+        if let id = request.query["table-id"], !request.hasCSVBody { created.id = id }
         created.version = 0
         do {
             try store.create(created, key: request.idempotencyKey())

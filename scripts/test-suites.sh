@@ -62,6 +62,7 @@ servers() {
   run openapi suite test-openapi &&
     run redbot suite test-redbot &&
     run docs suite test-docs &&
+    run csv-reference suite test-csv-reference &&
     run scripts suite test-scripts &&
     run schemathesis suite test-schemathesis &&
     run crash suite test-crash &&

@@ -21,7 +21,7 @@ public struct JSONParser: Sendable {
     /// (comparing, destroying, writing it) does, so keep the limit modest.
     public var maxDepth: Int
     /// When set, a number beyond `Double`'s finite range (`1e309`, a
-    /// 400-digit integer) reads as `.double(±infinity)` instead of refusing
+    /// 400-digit integer) is kept (its `double` is ±infinity) instead of refusing
     /// the whole text: a decoder can then refuse it with its JSON path.
     public var numbersBeyondRangeAreInfinite: Bool
 

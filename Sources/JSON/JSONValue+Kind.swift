@@ -5,7 +5,7 @@ extension JSONValue {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
-        case .integer, .double: "a number"
+        case .integer, .number: "a number"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"

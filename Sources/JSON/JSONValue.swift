@@ -1,12 +1,13 @@
-/// A parsed JSON document, kept exactly as written: integers stay integers and
-/// object members keep their order (duplicate keys are refused by the parser).
+/// A parsed JSON document, kept exactly as written: numbers keep their literal
+/// and object members keep their order (duplicate keys are refused by the parser).
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
-    /// A number written without fraction or exponent that fits in `Int`.
+    /// A number that `Int` holds and writes the same way (`42`, `-7`).
     case integer(Int)
-    /// Any other number.
-    case double(Double)
+    /// Any other number, as it was written (`1.50`, `1e3`, `-0`, `12345678901234567890`);
+    /// ``double(_:)`` makes one from a computed `Double`.
+    case number(JSONNumber)
     case string(String)
     case array([JSONValue])
     case object(JSONObject)

@@ -130,7 +130,7 @@ public struct JSONWriter: Sendable {
         case .null: null()
         case .bool(let bool): self.bool(bool)
         case .integer(let integer): self.integer(integer)
-        case .double(let double): self.double(double)
+        case .number(let number): rawValue(number.literal.utf8)
         case .string(let string): self.string(string)
         case .array(let elements):
             beginArray()

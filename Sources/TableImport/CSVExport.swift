@@ -24,20 +24,26 @@ extension CSVExportSection where Rows == RowList {
 /// time as they are asked for, so that a large table is never whole in memory
 /// as text (docs/API.md, "CSV").
 ///
-/// The columns are `section`, `id`, `text`, `detail`, then one per field name
-/// in the order the names first appear. A cell holding a delimiter, a quote or
-/// a line break is quoted; a cell a spreadsheet could run as a formula is
-/// written after an apostrophe (``CSVCell``); numbers are written as JSON
-/// writes them, other fields' values that are not text (`true`, arrays,
-/// objects) as their JSON. `webtableview import` reads it back to the same
-/// sections, ids, texts, details and fields.
+/// The columns of a table a file made (one with a `TableSource`) are that
+/// file's, in its order and under its headers, each cell as it was read; the
+/// columns of any other table are `section`, `id`, `text`, `detail`. Then come
+/// the fields no column holds, one column per field name in the order the names
+/// first appear. A cell holding a delimiter, a quote or a line break is quoted;
+/// a cell a spreadsheet could run as a formula is written after an apostrophe
+/// (``CSVCell``); numbers are written as they were given, other fields' values
+/// that are not text (`true`, arrays, objects) as their JSON.
+/// `webtableview import` reads it back to the same sections, ids, texts,
+/// details and fields.
 public struct CSVExport<Rows: Collection & Sendable>: Sequence, Sendable where Rows.Element == Row {
     public let sections: [CSVExportSection<Rows>]
+    /// How a file made the table, when one did: its columns are the export's.
+    public let source: TableSource?
     /// Rows written into one piece.
     public let rowsPerPiece: Int
 
-    public init(sections: [CSVExportSection<Rows>], rowsPerPiece: Int = 1000) {
+    public init(sections: [CSVExportSection<Rows>], source: TableSource? = nil, rowsPerPiece: Int = 1000) {
         self.sections = sections
+        self.source = source
         self.rowsPerPiece = Swift.max(1, rowsPerPiece)
     }
 
@@ -55,6 +61,33 @@ public struct CSVExport<Rows: Collection & Sendable>: Sequence, Sendable where R
         return names
     }
 
+    /// The export's columns: each one's header and what it holds.
+    var layout: CSVLayout {
+        var layout = CSVLayout()
+        if let source {
+            for (index, name) in source.columns.enumerated() {
+                let field = source.fields.first { $0.column == index }
+                let content: CSVLayout.Content? =
+                    switch index {
+                    case source.id: .id
+                    case source.text: .text
+                    case source.detail: .detail
+                    case source.section: .section
+                    default: field.map { .field($0.name) }
+                    }
+                if let content { layout.append(name, content) }
+            }
+        } else {
+            for (name, content) in [
+                ("section", CSVLayout.Content.section), ("id", .id), ("text", .text), ("detail", .detail),
+            ] {
+                layout.append(name, content)
+            }
+        }
+        for name in fieldNames where layout.fieldColumns[name] == nil { layout.append(name, .field(name)) }
+        return layout
+    }
+
     /// Every piece joined: the whole CSV text.
     public var bytes: [UInt8] { reduce(into: []) { $0 += $1 } }
 
@@ -63,19 +96,19 @@ public struct CSVExport<Rows: Collection & Sendable>: Sequence, Sendable where R
     /// The header line first, then pieces of `rowsPerPiece` rows.
     public struct Iterator: IteratorProtocol {
         let export: CSVExport
-        /// Each field name's column after `detail`; nil until the header is written.
-        var columns: [String: Int]?
+        /// The columns; nil until the header is written.
+        var layout: CSVLayout?
         var section = 0
         var position: Rows.Index?
 
         init(export: CSVExport) { self.export = export }
 
         public mutating func next() -> [UInt8]? {
-            guard let columns else {
-                let names = export.fieldNames
-                columns = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+            guard let layout else {
+                let layout = export.layout
+                self.layout = layout
                 var line = CSVLine()
-                for name in ["section", "id", "text", "detail"] + names { line.cell(name) }
+                for name in layout.headers { line.cell(name) }
                 return line.end()
             }
             var line = CSVLine()
@@ -84,7 +117,7 @@ public struct CSVExport<Rows: Collection & Sendable>: Sequence, Sendable where R
                 let current = export.sections[section]
                 var index = position ?? current.rows.startIndex
                 while index != current.rows.endIndex && written < export.rowsPerPiece {
-                    line.row(current.rows[index], header: current.header, columns: columns)
+                    line.row(current.rows[index], header: current.header, layout: layout)
                     current.rows.formIndex(after: &index)
                     written += 1
                 }
@@ -100,39 +133,62 @@ public struct CSVExport<Rows: Collection & Sendable>: Sequence, Sendable where R
     }
 }
 
+/// The columns of an export: each one's header and what it holds.
+struct CSVLayout: Sendable {
+    enum Content: Sendable {
+        case section, id, text, detail
+        case field(String)
+    }
+
+    private(set) var headers: [String] = []
+    private(set) var contents: [Content] = []
+    /// The column of each field name.
+    private(set) var fieldColumns: [String: Int] = [:]
+
+    mutating func append(_ header: String, _ content: Content) {
+        if case .field(let name) = content { fieldColumns[name] = contents.count }
+        headers.append(header)
+        contents.append(content)
+    }
+}
+
 /// CSV text being written, a cell at a time.
 struct CSVLine {
     private(set) var bytes: [UInt8] = []
     private var atLineStart = true
 
-    /// The row's fields by column, reused from row to row.
+    /// The row's field values by column, reused from row to row.
     private var values: [JSONValue?] = []
 
-    /// One line: the row's section header, id, text, detail, then its fields
-    /// in `columns` (a field name's place after `detail`).
-    mutating func row(_ row: Row, header: String?, columns: [String: Int]) {
-        cell(header ?? "")
-        cell(row.id ?? "")
-        cell(row.text)
-        cell(row.detail ?? "")
+    /// One line: each column of `layout` for the row, in section `header`.
+    mutating func row(_ row: Row, header: String?, layout: CSVLayout) {
         values.removeAll(keepingCapacity: true)
-        values.append(contentsOf: repeatElement(nil, count: columns.count))
+        values.append(contentsOf: repeatElement(nil, count: layout.contents.count))
         for member in row.fields.members {
-            if let column = columns[member.key] { values[column] = member.value }
+            if let column = layout.fieldColumns[member.key] { values[column] = member.value }
         }
-        for index in values.indices {
-            switch values[index] {
-            case nil, .null: cell("")
-            case .string(let text): cell(text)
-            case .integer(let integer): cell(String(integer), guarded: false)
-            case .some(let value):
-                var writer = JSONWriter()
-                writer.value(value)
-                cell(String(decoding: writer.takeBytes(), as: UTF8.self), guarded: !value.isNumber)
+        for (index, content) in layout.contents.enumerated() {
+            switch content {
+            case .section: cell(header ?? "")
+            case .id: cell(row.id ?? "")
+            case .text: cell(row.text)
+            case .detail: cell(row.detail ?? "")
+            case .field: value(values[index])
             }
         }
         bytes += [UInt8(ascii: "\r"), UInt8(ascii: "\n")]
         atLineStart = true
+    }
+
+    /// One field's cell: text as it is, numbers as written, anything else as its JSON.
+    private mutating func value(_ value: JSONValue?) {
+        switch value {
+        case nil, .null: cell("")
+        case .string(let text): cell(text)
+        case .integer(let integer): cell(String(integer), guarded: false)
+        case .number(let number): cell(number.literal, guarded: false)
+        case .some(let value): cell(String(decoding: value.jsonBytes, as: UTF8.self))
+        }
     }
 
     /// Ends the line and answers the text so far.
@@ -160,14 +216,5 @@ struct CSVLine {
             bytes.append(byte)
         }
         bytes.append(UInt8(ascii: "\""))
-    }
-}
-
-extension JSONValue {
-    fileprivate var isNumber: Bool {
-        switch self {
-        case .integer, .double: true
-        default: false
-        }
     }
 }

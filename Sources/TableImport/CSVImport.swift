@@ -7,6 +7,8 @@ public struct CSVImportError: Error, Sendable, Equatable, CustomStringConvertibl
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
         /// The line (from 1) where the record or quoted field in question begins.
         public var line: Int?
+        /// Where in a JSON file the record in question is (`$[3]`).
+        public var path: String?
         public var message: String
 
         public init(line: Int?, _ message: String) {
@@ -14,8 +16,16 @@ public struct CSVImportError: Error, Sendable, Equatable, CustomStringConvertibl
             self.message = message
         }
 
+        public init(path: String, _ message: String) {
+            self.path = path
+            self.message = message
+        }
+
+        /// `line 3` or `$[2]`, when the problem has a place.
+        public var place: String? { line.map { "line \($0)" } ?? path }
+
         /// `line 3: 2 fields, but the header has 3`.
-        public var description: String { line.map { "line \($0): \(message)" } ?? message }
+        public var description: String { place.map { "\($0): \(message)" } ?? message }
     }
 
     /// Problems a report lists before it sums up the rest as "and N more".
@@ -51,6 +61,7 @@ public enum CSVImport {
         csv data: [UInt8], name: String, options: CSVImportOptions = CSVImportOptions(), limits: ModelLimits = .default,
         progress: ((Double) -> Void)? = nil
     ) throws(CSVImportError) -> Table {
+        let data = options.encoding.utf8(data)
         let delimiter = options.delimiter ?? CSVDelimiter.sniff(data, name: name)
         var reader = CSVReader(data, delimiter: delimiter)
         var problems: [CSVImportError.Problem] = []

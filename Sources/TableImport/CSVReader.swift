@@ -11,8 +11,9 @@ public struct CSVRecord: Sendable, Equatable {
 
 /// Reads the records of a CSV file (RFC 4180) one at a time, each with the
 /// line it begins on: quoted fields, doubled quotes, delimiters and line breaks
-/// inside quotes, CRLF, LF or CR line breaks; blank lines are skipped and a
-/// UTF-8 byte order mark is dropped.
+/// inside quotes, CRLF, LF or CR line breaks; blank lines are skipped (a
+/// quoted empty field alone on a line is a record, as Python's `csv` reads it)
+/// and a UTF-8 byte order mark is dropped.
 ///
 /// A record it cannot read is a problem, not the end: after a quote in the
 /// wrong place it goes on at the next line, and after a quoted field that is
@@ -50,13 +51,15 @@ public struct CSVReader: Sequence, IteratorProtocol {
     public var offset: Int { index }
 
     public mutating func next() -> Item? {
-        while index < bytes.count {
-            let item = record()
-            // A blank line is no record.
-            if case .record(let record) = item, record.fields == [""] { continue }
-            return item
+        // A blank line is no record; a quoted empty field (`""`) alone on its line is one.
+        while index < bytes.count, bytes[index] == Self.lineFeed || bytes[index] == Self.carriageReturn {
+            if bytes[index] == Self.carriageReturn && index + 1 < bytes.count && bytes[index + 1] == Self.lineFeed {
+                index += 1
+            }
+            index += 1
+            line += 1
         }
-        return nil
+        return index < bytes.count ? record() : nil
     }
 
     /// The record that begins at `index`, or the problem that stopped it.

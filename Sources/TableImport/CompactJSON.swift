@@ -16,6 +16,8 @@ public enum CompactJSON {
         if table.rowHeight != 44 { writer.key("rowHeight"); writer.double(table.rowHeight) }
         if !table.allowsSelection { writer.key("allowsSelection"); writer.bool(false) }
         if table.allowsMultipleSelection { writer.key("allowsMultipleSelection"); writer.bool(true) }
+        if let view = table.defaultView { writer.key("defaultView"); view.writeDefaultViewJSON(to: &writer) }
+        if let source = table.source { writer.key("source"); source.writeJSON(to: &writer) }
         writer.key("sections")
         writer.beginArray()
         for section in table.sections { write(section, to: &writer) }

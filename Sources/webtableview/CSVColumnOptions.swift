@@ -55,6 +55,12 @@ struct CSVColumnOptions: ParsableArguments {
             "The character between fields: , ; or tab (default: found from the header row).", valueName: "char"))
     var delimiter: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The file's encoding when it has no byte order mark: utf-8, latin-1, windows-1252 or utf-16 (default: utf-8).",
+            valueName: "name"))
+    var encoding: String?
+
     func validate() throws {
         if fields != nil && noFields {
             throw ArgumentParser.ValidationError("--fields and --no-fields exclude each other")
@@ -66,6 +72,10 @@ struct CSVColumnOptions: ParsableArguments {
         if let style, TableStyle(rawValue: style) == nil {
             let names = TableStyle.allCases.map(\.rawValue).joined(separator: ", ")
             throw ArgumentParser.ValidationError("--style must be one of \(names)")
+        }
+        if let encoding, TextEncoding(named: encoding) == nil {
+            let names = TextEncoding.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ArgumentParser.ValidationError("--encoding must be one of \(names)")
         }
     }
 
@@ -82,10 +92,12 @@ struct CSVColumnOptions: ParsableArguments {
     var importOptions: CSVImportOptions {
         var options = CSVImportOptions(
             tableID: tableID, title: title, style: style.flatMap(TableStyle.init(rawValue:)) ?? .plain,
-            text: text.map(CSVColumn.init), detail: detail.map(CSVColumn.init), id: id.map(CSVColumn.init),
-            section: section.map(CSVColumn.init), sortSections: sortSections, indexTitles: indexTitles,
+            text: text.map(ColumnReference.init), detail: detail.map(ColumnReference.init),
+            id: id.map(ColumnReference.init),
+            section: section.map(ColumnReference.init), sortSections: sortSections, indexTitles: indexTitles,
             fields: noFields ? .none : fields.map(CSVImportOptions.fieldColumns) ?? .remaining,
-            delimiter: delimiter.flatMap(CSVDelimiter.named))
+            delimiter: delimiter.flatMap(CSVDelimiter.named),
+            encoding: encoding.flatMap(TextEncoding.init(named:)) ?? .utf8)
         if let sort { options.setSort(sort) }
         return options
     }

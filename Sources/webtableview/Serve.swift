@@ -271,7 +271,28 @@ struct Serve: ParsableCommand {
         }
         let signal = SignalWaiter.wait()
         logger.info("stopping", metadata: ["signal": "\(signal)"])
+        Self.bound(stopping: logger)
         server.shutdown()
+    }
+
+    /// How long stopping may take before the process exits anyway: under the
+    /// 10 s a container runtime waits before SIGKILL (docs/CONTAINER.md).
+    static let stopDeadline = 8
+
+    /// Ends the process with status 1 if stopping outlasts ``stopDeadline``
+    /// seconds (a request's work that will not finish), or at once on a second
+    /// SIGINT or SIGTERM. A journal stopped so is replayed as after a crash.
+    private static func bound(stopping logger: Logger) {
+        let thread = Thread {
+            if let signal = SignalWaiter.wait(upTo: stopDeadline * 1_000) {
+                logger.warning("stopping: a second signal, exiting now", metadata: ["signal": "\(signal)"])
+            } else {
+                logger.warning("stopping took longer than \(stopDeadline) s: exiting with work unfinished")
+            }
+            _exit(1)
+        }
+        thread.name = "webtableview.stop"
+        thread.start()
     }
 
     /// Makes and starts the server on a thread of its own, while this one

@@ -6,22 +6,24 @@ import TableModel
 /// Reading tables from files (`serve FILE…`, `--data`, `check` and `import`).
 enum TableFile {
     /// The tables in `path` (`-` is standard input): one Table document or an
-    /// array of them, or the table `csvOptions` make of a CSV file. Which it is
-    /// is told by the content, not the name: JSON begins with `{` or `[`.
+    /// array of them, or the table `csvOptions` make of a CSV file or of a JSON
+    /// array of records. Which it is is told by the content, not the name: JSON
+    /// begins with `{` or `[`, and an array is of records unless its first
+    /// element has `sections` (docs/FORMAT.md, "From a JSON array of records").
     /// `progress` hears how much of a CSV file is read (0 to 1), every so many records.
     static func load(
         _ path: String, limits: ModelLimits, csvOptions: CSVImportOptions = CSVImportOptions(),
         progress: ((Double) -> Void)? = nil
     ) -> Result<[Table], TableFileError> {
-        guard let data = read(path) else {
+        guard let read = read(path) else {
             return .failure(TableFileError(messages: [unreadable(path)]))
         }
+        let data = Array(consume read)
+        let name = path == "-" ? "stdin" : path
         guard CSVImport.isJSON(Array(data.prefix(64))) else {
             do throws(CSVImportError) {
-                let name = path == "-" ? "stdin" : path
                 return .success([
-                    try CSVImport.table(
-                        csv: Array(data), name: name, options: csvOptions, limits: limits, progress: progress)
+                    try CSVImport.table(csv: data, name: name, options: csvOptions, limits: limits, progress: progress)
                 ])
             } catch {
                 return .failure(TableFileError(messages: error.report))
@@ -31,6 +33,13 @@ enum TableFile {
         switch parsed(consume data) {
         case .success(let parsed): value = parsed
         case .failure(let error): return .failure(error)
+        }
+        if CSVImport.isRecords(value) {
+            do throws(CSVImportError) {
+                return .success([try CSVImport.table(records: value, name: name, options: csvOptions, limits: limits)])
+            } catch {
+                return .failure(TableFileError(messages: error.report))
+            }
         }
         do {
             return .success(try ModelDecoder.tables(from: value, limits: limits))
@@ -62,7 +71,7 @@ enum TableFile {
     /// bytes are let go on return, before the value is decoded into tables, so
     /// that the bytes and the rows are never in memory together (the peak while
     /// loading, scripts/bench/findings.md, *Memory under edits*).
-    private static func parsed(_ data: consuming Data) -> Result<JSONValue, TableFileError> {
+    private static func parsed(_ data: consuming [UInt8]) -> Result<JSONValue, TableFileError> {
         do {
             return .success(try JSONParser().parse(data))
         } catch {

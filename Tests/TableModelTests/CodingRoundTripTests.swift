@@ -127,18 +127,25 @@ import Testing
         #expect(table.sections[0].rows[0].height == 100)
     }
 
-    /// Found by Fuzz/FuzzDecode: `2.0` in `fields` was kept as a double, written
-    /// back as `2` and read again as an integer, so the row changed (and rendered
-    /// differently) after a round trip through the server's own JSON.
-    @Test func integralDoublesInFieldsReadBackEqual() throws {
-        let table = try ModelDecoder.table(
-            from: CodingFixture.parse(
-                #"{"id": "t", "sections": [{"rows": [{"fields": {"a": 2.0, "b": [-0.0, 1e2, 2.5], "c": {"d": 1e300}}}]}]}"#
-            ))
+    /// A number in `fields` keeps the literal it was sent with (docs/FORMAT.md,
+    /// "Numbers"), and the row reads back equal from the server's own JSON (found
+    /// by Fuzz/FuzzDecode when `2.0` was written back as `2`).
+    @Test func numbersInFieldsKeepTheirLiterals() throws {
+        let document =
+            #"{"id": "t", "sections": [{"rows": [{"fields": {"a": 2.0, "b": [-0.0, 1e2, 2.5, 1.50], "c": {"d": 1e300}, "e": 12345678901234567890, "f": -0}}]}]}"#
+        let table = try ModelDecoder.table(from: CodingFixture.parse(document))
         let fields = table.sections[0].rows[0].fields
-        #expect(fields["a"] == .integer(2))
-        #expect(fields["b"] == .array([.integer(0), .integer(100), .double(2.5)]))
-        #expect(fields["c"] == .object(JSONObject([JSONMember("d", .double(1e300))])))
+        let literals = ["2.0", "-0.0", "1e2", "2.5", "1.50", "1e300", "12345678901234567890", "-0"]
+        let numbers = literals.map { JSONValue.number(literal: $0)! }
+        #expect(fields["a"] == numbers[0])
+        #expect(fields["b"] == .array(Array(numbers[1...4])))
+        #expect(fields["c"] == .object(JSONObject([JSONMember("d", numbers[5])])))
+        #expect(fields["e"] == numbers[6])
+        #expect(fields["f"] == numbers[7])
+        let written = String(decoding: table.jsonBytes, as: UTF8.self)
+        #expect(
+            written.contains(
+                #""fields":{"a":2.0,"b":[-0.0,1e2,2.5,1.50],"c":{"d":1e300},"e":12345678901234567890,"f":-0}"#))
         #expect(try ModelDecoder.table(from: JSONParser().parse(table.jsonBytes)) == table)
     }
 

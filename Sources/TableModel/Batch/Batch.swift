@@ -133,6 +133,8 @@ public struct TableProperties: Sendable, Equatable {
     public var allowsMultipleSelection: Bool?
     /// `.some(nil)` clears the table's default view.
     public var defaultView: TableQuery??
+    /// `.some(nil)` forgets how a file made the table.
+    public var source: TableSource??
 
     public init(
         title: String?? = nil,
@@ -142,7 +144,8 @@ public struct TableProperties: Sendable, Equatable {
         rowHeight: Double? = nil,
         allowsSelection: Bool? = nil,
         allowsMultipleSelection: Bool? = nil,
-        defaultView: TableQuery?? = nil
+        defaultView: TableQuery?? = nil,
+        source: TableSource?? = nil
     ) {
         self.title = title
         self.style = style
@@ -152,11 +155,13 @@ public struct TableProperties: Sendable, Equatable {
         self.allowsSelection = allowsSelection
         self.allowsMultipleSelection = allowsMultipleSelection
         self.defaultView = defaultView
+        self.source = source
     }
 
     public var isEmpty: Bool {
         title == nil && style == nil && header == nil && footer == nil && rowHeight == nil
             && allowsSelection == nil && allowsMultipleSelection == nil && defaultView == nil
+            && source == nil
     }
 }
 
@@ -252,6 +257,7 @@ extension TableProperties {
             changed.allowsMultipleSelection = allowsMultipleSelection
         }
         if let defaultView, defaultView != table.defaultView { changed.defaultView = defaultView }
+        if let source, source != table.source { changed.source = source }
         return changed.isEmpty ? nil : changed
     }
 
@@ -265,5 +271,6 @@ extension TableProperties {
         if let allowsSelection { table.allowsSelection = allowsSelection }
         if let allowsMultipleSelection { table.allowsMultipleSelection = allowsMultipleSelection }
         if let defaultView { table.defaultView = defaultView }
+        if let source { table.source = source }
     }
 }

@@ -105,7 +105,8 @@ extension Batch {
 }
 
 extension TableProperties {
-    /// Writes the properties that are set; a cleared `title`, `header`, `footer` or `defaultView` is `null`.
+    /// Writes the properties that are set; a cleared `title`, `header`, `footer`,
+    /// `defaultView` or `source` is `null`.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
         if let title { writer.key("title"); writer.string(title) }
@@ -118,6 +119,10 @@ extension TableProperties {
         if let defaultView {
             writer.key("defaultView")
             if let defaultView { defaultView.writeDefaultViewJSON(to: &writer) } else { writer.null() }
+        }
+        if let source {
+            writer.key("source")
+            if let source { source.writeJSON(to: &writer) } else { writer.null() }
         }
         writer.endObject()
     }

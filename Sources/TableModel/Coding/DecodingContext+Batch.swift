@@ -25,7 +25,8 @@ extension DecodingContext {
         return isObject ? batch : nil
     }
 
-    /// The properties a PATCH may change; `null` clears `title`, `header`, `footer` and `defaultView`.
+    /// The properties a PATCH may change; `null` clears `title`, `header`, `footer`,
+    /// `defaultView` and `source`.
     mutating func properties(_ value: JSONValue) -> TableProperties? {
         var properties = TableProperties()
         let isObject = members(of: value) { context, key, value in
@@ -38,6 +39,7 @@ extension DecodingContext {
             case "allowsSelection": properties.allowsSelection = context.bool(value)
             case "allowsMultipleSelection": properties.allowsMultipleSelection = context.bool(value)
             case "defaultView": properties.defaultView = .some(context.defaultView(value))
+            case "source": properties.source = .some(context.source(value))
             default: return false
             }
             return true

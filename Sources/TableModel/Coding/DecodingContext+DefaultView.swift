@@ -24,7 +24,7 @@ extension DecodingContext {
 
 extension TableQuery {
     /// Writes a default view: `{"sort": …, "group": …}`, the members it sets.
-    func writeDefaultViewJSON(to writer: inout JSONWriter) {
+    public func writeDefaultViewJSON(to writer: inout JSONWriter) {
         writer.beginObject()
         if !sort.isEmpty { writer.key("sort"); writer.string(sort.map(\.name).joined(separator: ",")) }
         if let group { writer.key("group"); writer.string(group.name) }

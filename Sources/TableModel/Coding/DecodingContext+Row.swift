@@ -96,10 +96,9 @@ extension DecodingContext {
         return JSONObject(members)
     }
 
-    /// One value of `fields`, its strings checked. An integral double (`2.0`) is
-    /// kept as the integer that `JSONWriter` writes it as (`2`), so that a row
-    /// reads back equal from the JSON the server sends (answers, change feed,
-    /// journal) and renders the same before and after.
+    /// One value of `fields`, its strings checked. A number keeps the literal it
+    /// was sent with (`2.0`, `1.50`: docs/FORMAT.md, "Numbers"), so the row reads
+    /// back equal from the JSON the server sends (answers, change feed, journal).
     private mutating func fieldValue(_ value: JSONValue) -> JSONValue {
         switch value {
         case .string:
@@ -113,12 +112,10 @@ extension DecodingContext {
                     object.members.map { member in
                         JSONMember(member.key, at(member.key) { $0.fieldValue(member.value) })
                     }))
-        case .double(let double) where !double.isFinite:
+        case .number(let number) where !number.double.isFinite:
             report(Self.beyondRange)
             return value
-        case .double(let double) where double.rounded(.towardZero) == double && double.magnitude < 0x1p53:
-            return .integer(Int(double))
-        case .null, .bool, .integer, .double:
+        case .null, .bool, .integer, .number:
             return value
         }
     }

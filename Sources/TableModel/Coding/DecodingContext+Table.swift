@@ -20,6 +20,7 @@ extension DecodingContext {
             case "allowsMultipleSelection":
                 table.allowsMultipleSelection = context.bool(value) ?? table.allowsMultipleSelection
             case "defaultView": table.defaultView = context.defaultView(value)
+            case "source": table.source = context.source(value)
             case "version": _ = context.index(value)
             case "sections": sections = context.sections(value)
             default: return false
@@ -35,7 +36,8 @@ extension DecodingContext {
         return Table(
             id: id, title: table.title, style: table.style, header: table.header, footer: table.footer,
             rowHeight: table.rowHeight, allowsSelection: table.allowsSelection,
-            allowsMultipleSelection: table.allowsMultipleSelection, defaultView: table.defaultView, sections: sections)
+            allowsMultipleSelection: table.allowsMultipleSelection, defaultView: table.defaultView,
+            source: table.source, sections: sections)
     }
 
     /// One Table document or an array of them (a `--data` file). Table ids must

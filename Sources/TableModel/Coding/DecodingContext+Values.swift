@@ -57,11 +57,11 @@ extension DecodingContext {
         switch value {
         case .integer(let integer):
             return integer
-        case .double(let double) where !double.isFinite:
+        case .number(let number) where !number.double.isFinite:
             report(Self.beyondRange)
-        case .double(let double):
-            if let integer = Int(exactly: double) { return integer }
-            report("expected an integer, found \(Self.format(double))")
+        case .number(let number):
+            if let integer = Int(exactly: number.double) { return integer }
+            report("expected an integer, found \(number.literal)")
         default:
             report("expected an integer, found \(value.kindDescription)")
         }
@@ -108,7 +108,7 @@ extension DecodingContext {
     mutating func row(_ value: JSONValue, inSection section: Int) -> Int? {
         switch value {
         case .array: break
-        case .integer, .double: return index(value)
+        case .integer, .number: return index(value)
         default:
             report("expected a row or an index path [section, row], found \(value.kindDescription)")
             return nil
@@ -128,7 +128,7 @@ extension DecodingContext {
         let height: Double
         switch value {
         case .integer(let integer): height = Double(integer)
-        case .double(let double): height = double
+        case .number(let number): height = number.double
         default:
             report("expected a number, found \(value.kindDescription)")
             return nil

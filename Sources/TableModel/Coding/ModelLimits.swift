@@ -9,6 +9,9 @@ public struct ModelLimits: Sendable, Equatable {
     public var maxURLBytes: Int
     /// Members of a custom row's `fields` object.
     public var maxCustomFields: Int
+    /// Columns of a file of records (a CSV header row, a JSON record's members),
+    /// and so of a table's `source` (docs/FORMAT.md, "source").
+    public var maxColumns: Int
     /// The largest `indentationLevel`.
     public var maxIndentationLevel: Int
     /// The largest `height` or `rowHeight`, in CSS pixels.
@@ -22,6 +25,7 @@ public struct ModelLimits: Sendable, Equatable {
         maxIDLength: Int = 64,
         maxURLBytes: Int = 8_192,
         maxCustomFields: Int = 256,
+        maxColumns: Int = 2_000,
         maxIndentationLevel: Int = 16,
         maxRowHeight: Double = 10_000,
         maxIssues: Int = 1_000
@@ -30,6 +34,7 @@ public struct ModelLimits: Sendable, Equatable {
         self.maxIDLength = maxIDLength
         self.maxURLBytes = maxURLBytes
         self.maxCustomFields = maxCustomFields
+        self.maxColumns = maxColumns
         self.maxIndentationLevel = maxIndentationLevel
         self.maxRowHeight = maxRowHeight
         self.maxIssues = maxIssues

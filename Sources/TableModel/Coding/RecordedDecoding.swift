@@ -8,7 +8,7 @@ import JSON
 /// was lowered after it was written.
 public enum RecordedDecoding {
     public static let limits = ModelLimits(
-        maxFieldBytes: .max, maxIDLength: .max, maxURLBytes: .max, maxCustomFields: .max,
+        maxFieldBytes: .max, maxIDLength: .max, maxURLBytes: .max, maxCustomFields: .max, maxColumns: .max,
         maxIndentationLevel: .max, maxRowHeight: .greatestFiniteMagnitude, maxIssues: 10)
 
     /// Request bodies nest up to `JSONParser.defaultMaxDepth`; a record wraps them in a few more levels.

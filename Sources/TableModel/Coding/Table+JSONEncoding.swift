@@ -42,6 +42,7 @@ extension Table {
         writer.key("allowsSelection"); writer.bool(allowsSelection)
         writer.key("allowsMultipleSelection"); writer.bool(allowsMultipleSelection)
         if let defaultView { writer.key("defaultView"); defaultView.writeDefaultViewJSON(to: &writer) }
+        if let source { writer.key("source"); source.writeJSON(to: &writer) }
     }
 
     /// Room for the Table document's JSON, from the row count: a writer reserved

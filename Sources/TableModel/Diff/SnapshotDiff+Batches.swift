@@ -23,6 +23,7 @@ extension SnapshotDiffer {
             properties.allowsSelection = newTable.allowsSelection
         }
         if oldTable.defaultView != newTable.defaultView { properties.defaultView = .some(newTable.defaultView) }
+        if oldTable.source != newTable.source { properties.source = .some(newTable.source) }
         if oldTable.allowsMultipleSelection != newTable.allowsMultipleSelection {
             properties.allowsMultipleSelection = newTable.allowsMultipleSelection
         }

@@ -18,6 +18,8 @@ public struct Table: Sendable, Equatable {
     /// The view a page shows when its URL names neither `sort` nor `group`:
     /// `sort` and `group` only (docs/FORMAT.md, "Table"); nil for the table's order.
     public var defaultView: TableQuery?
+    /// How a file of records made the table, when one did (docs/FORMAT.md, "source").
+    public var source: TableSource?
     /// +1 for every applied change; output only.
     public var version: Int
     /// The sections. Changed only through batches (`Table.apply(_:)`), so that the
@@ -36,6 +38,7 @@ public struct Table: Sendable, Equatable {
         allowsSelection: Bool = true,
         allowsMultipleSelection: Bool = false,
         defaultView: TableQuery? = nil,
+        source: TableSource? = nil,
         version: Int = 0,
         sections: [Section] = []
     ) {
@@ -48,6 +51,7 @@ public struct Table: Sendable, Equatable {
         self.allowsSelection = allowsSelection
         self.allowsMultipleSelection = allowsMultipleSelection
         self.defaultView = defaultView
+        self.source = source
         self.version = version
         self.sections = sections
         self.ids = TableIDIndex(sections)

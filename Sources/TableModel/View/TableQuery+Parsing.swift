@@ -8,7 +8,8 @@ extension TableQuery {
     public init(parameters: [String: String]) throws(TableQueryError) {
         self.init()
         if let q = parameters["q"] {
-            words = q.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
+            words = try Self.searchWords(
+                q.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init))
         }
         for name in parameters.keys.sorted() where name.hasPrefix("filter") {
             filters.append(try Self.filter(name: name, value: parameters[name]!))
@@ -128,5 +129,41 @@ extension TableQuery {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension TableQuery {
+    /// The most different words a search may have (docs/API.md, "Views").
+    public static let maxSearchWords = 32
+
+    /// The words a search must find, as few as find the same rows: a word
+    /// another word holds (once folded: `a` in `Apple`, `san` twice) is
+    /// dropped, since every row that holds the longer one holds it too. So the
+    /// cost of a search grows with its different words, at most
+    /// ``maxSearchWords``, never with repeats: `q` of one letter written 4,000
+    /// times cost seconds of CPU a request.
+    static func searchWords(_ words: [String]) throws(TableQueryError) -> [String] {
+        var folded: [[UInt8]] = []
+        var kept: [String] = []
+        var seen: Set<[UInt8]> = []
+        for word in words {
+            let key = TextFolding.fold(word)
+            guard seen.insert(key).inserted else { continue }
+            guard kept.count < maxSearchWords else {
+                throw TableQueryError(
+                    parameter: "q", detail: "a search has at most \(maxSearchWords) different words")
+            }
+            folded.append(key)
+            kept.append(word)
+        }
+        let held = folded.indices.filter { index in
+            folded.indices.contains { other in
+                other != index && folded[other].count > folded[index].count
+                    && folded[other].withUnsafeBufferPointer { longer in
+                        folded[index].withUnsafeBufferPointer { TextFolding.find($0, in: longer) != nil }
+                    }
+            }
+        }
+        return kept.indices.filter { !held.contains($0) }.map { kept[$0] }
     }
 }

@@ -43,7 +43,7 @@ struct ViewValue {
             switch row.fields[name] {
             case .string(let text): self.init(text: text)
             case .integer(let number): self.init(number: Double(number), display: "\(number)")
-            case .double(let number): self.init(number: number, display: "\(number)")
+            case .number(let number): self.init(number: number.double, display: number.literal)
             case .bool(let flag): self.init(text: flag ? "true" : "false")
             default: return nil
             }
@@ -53,10 +53,24 @@ struct ViewValue {
     /// Numbers by value, before texts; texts in Finder order.
     func compare(to other: ViewValue) -> Ordering {
         switch (kind, other.kind) {
-        case (.number(let a), .number(let b)): a < b ? .before : (a > b ? .after : .same)
+        case (.number(let a), .number(let b)): Self.compareNumbers(a, display, b, other.display)
         case (.number, .text): .before
         case (.text, .number): .after
         case (.text, .text): TextFolding.compare(folded, other.folded)
+        }
+    }
+}
+
+extension ViewValue {
+    /// Two numbers by value, exactly: by their `Double`s, and where those are the
+    /// same (`2^53 + 1` and `2^53`), by their literals' decimal values.
+    static func compareNumbers(_ a: Double, _ aLiteral: String, _ b: Double, _ bLiteral: String?) -> Ordering {
+        if a != b { return a < b ? .before : .after }
+        guard let bLiteral, aLiteral != bLiteral else { return .same }
+        switch JSONNumber.compare(aLiteral, bLiteral) {
+        case .before: return .before
+        case .same: return .same
+        case .after: return .after
         }
     }
 }
@@ -67,12 +81,15 @@ struct PreparedFilter {
     let op: ViewFilter.Operator
     let folded: [UInt8]
     let number: Double?
+    /// The value when it is a JSON number literal, to compare exactly.
+    let literal: String?
 
     init(_ filter: ViewFilter) {
         key = filter.key
         op = filter.op
         folded = TextFolding.fold(filter.value)
         number = Double(filter.value).flatMap { $0.isFinite ? $0 : nil }
+        literal = JSONValue.number(literal: filter.value) == nil ? nil : filter.value
     }
 
     /// Whether the filter holds for `value` (nil: the row has none, which only `ne` lets through).
@@ -80,7 +97,7 @@ struct PreparedFilter {
         guard let value else { return op == .ne }
         let order: Ordering
         if case .number(let a) = value.kind, let b = number {
-            order = a < b ? .before : (a > b ? .after : .same)
+            order = ViewValue.compareNumbers(a, value.display, b, literal)
         } else {
             order = TextFolding.compare(value.folded, folded)
         }

@@ -2,7 +2,7 @@ import JSON
 import Mustache
 
 /// A row's `fields` as a custom cell template reads them: strings HTML-escaped
-/// (print them with `{{{fields.name}}}`), numbers as text, booleans for sections,
+/// (print them with `{{{fields.name}}}`), numbers as written, booleans for sections,
 /// arrays as lists and objects as nested contexts; `null` renders nothing.
 struct JSONObjectContext: MustacheParent {
     private let object: JSONObject
@@ -18,7 +18,7 @@ struct JSONObjectContext: MustacheParent {
         case .null: JSONNull()
         case .bool(let flag): flag
         case .integer(let number): String(number)
-        case .double(let number): HTMLEscaping.escape(String(number))
+        case .number(let number): number.literal
         case .string(let text): HTMLEscaping.escape(text)
         case .array(let items): items.map(mustacheValue)
         case .object(let object): JSONObjectContext(object)

@@ -44,6 +44,20 @@ struct TableRead {
             combined.group = view.group
             query = combined
         }
+        if let query {
+            let missing = query.fieldsMissing(from: snapshot)
+            if !missing.isEmpty {
+                let names = snapshot.fieldNames
+                let shown = names.prefix(20).map { "fields.\($0)" }.joined(separator: ", ")
+                let has =
+                    names.isEmpty
+                    ? "its rows have no fields"
+                    : "its rows have \(shown)\(names.count > 20 ? " and \(names.count - 20) more" : "")"
+                throw TableServerError.badRequest(
+                    type: "bad-view-parameter",
+                    detail: "no row of the table has \(missing.map { "fields.\($0)" }.joined(separator: ", ")); \(has)")
+            }
+        }
         self.query = query
     }
 

@@ -15,6 +15,14 @@ struct FeedRoutes: RouteCollection {
     }
 
     func changes(_ request: HTTPRequest) throws -> HTTPResponse {
+        // The feed is the table's, in its index paths: never a view's changes as if they were the table's.
+        if request.hasViewParameters {
+            throw TableServerError.badRequest(
+                type: "bad-view-parameter",
+                detail:
+                    "the change feed is the table's; a view's changes, in its index paths, come from …/events with the same parameters"
+            )
+        }
         let id = request.tableID
         let since = try request.queryInteger("since", default: 0)
         // `until` below `since` asks for nothing: the empty range at `since`.

@@ -36,11 +36,14 @@ struct ReadRoutes: RouteCollection {
         let read = try TableRead(request, store: store)
         let s = try request.index("s")
         let table = read.table()
-        try table.requireSection(s)
+        // A view that selects no row has no section; its section 0 is an empty
+        // page, as a search with no results is an empty list, not an error.
+        let isEmptyView = read.query != nil && table.sections.isEmpty && s == 0
+        if !isEmptyView { try table.requireSection(s) }
         let offset = try request.queryInteger("offset", default: 0)
         let limit = try request.queryInteger("limit", default: Self.defaultPageSize, max: Self.maxPageSize)
         if let notModified = read.notModified(request) { return notModified }
-        let rows = table.sections[s].rows
+        let rows = isEmptyView ? RowList() : table.sections[s].rows
         let start = min(offset, rows.count)
         let range = start..<(start + min(limit, rows.count - start))
         var response = Respond.json(version: table.version) { writer in

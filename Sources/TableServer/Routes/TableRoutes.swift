@@ -32,12 +32,13 @@ struct TableRoutes: RouteCollection {
     func createTable(_ request: HTTPRequest) throws -> HTTPResponse {
         let table: Table
         try request.checkCSVOptions(limits: limits)
-        if request.hasCSVBody {
+        if let records = try request.recordsBody() {
             guard let id = request.query["table-id"], !id.isEmpty else {
+                let body = records.isCSV ? "a CSV body" : "an array of records"
                 throw TableServerError.badRequest(
-                    type: "bad-parameter", detail: "query parameter table-id names the table a CSV body makes")
+                    type: "bad-parameter", detail: "query parameter table-id names the table \(body) makes")
             }
-            table = try request.csvTable(id: id, limits: limits)
+            table = try request.recordsTable(records, id: id, remembering: nil, limits: limits)
         } else {
             table = try request.decodeBody(.jsonOrCSV) { (value) throws(ValidationError) in
                 try ModelDecoder.table(from: value, limits: limits)
@@ -68,7 +69,9 @@ struct TableRoutes: RouteCollection {
                 return Respond.notModified(etag: tag, cacheControl: Respond.revalidate)
             }
             let table = read.table()
-            let export = CSVExport(sections: CSVExportSection.all(of: table), rowsPerPiece: Respond.rowsPerPiece)
+            let export = CSVExport(
+                sections: CSVExportSection.all(of: table), source: read.snapshot.source,
+                rowsPerPiece: Respond.rowsPerPiece)
             return Respond.csv(export, tableID: table.id, etag: tag, download: request.query["format"] != nil)
         }
         if let notModified = read.notModified(request) { return notModified }
@@ -88,10 +91,12 @@ struct TableRoutes: RouteCollection {
         let id = request.tableID
         try request.checkCSVOptions(limits: limits)
         var snapshot =
-            try request.hasCSVBody
-            ? request.csvSnapshot(of: store.handle(id).table, limits: limits)
-            : request.decodeBody(.jsonOrCSV) { (value) throws(ValidationError) in
-                try ModelDecoder.table(from: value, limits: limits, defaultID: id)
+            if let records = try request.recordsBody() {
+                try request.recordsSnapshot(records, of: store.handle(id).table, limits: limits)
+            } else {
+                try request.decodeBody(.jsonOrCSV) { (value) throws(ValidationError) in
+                    try ModelDecoder.table(from: value, limits: limits, defaultID: id)
+                }
             }
         guard snapshot.id == id else {
             throw TableServerError.invalid(

@@ -194,6 +194,28 @@ import Testing
         #expect(server.exitStatus() == 0)
     }
 
+    /// `serve` and `import` of a file they cannot read say why and exit 1;
+    /// `serve` takes import's column options for every CSV file.
+    @Test func aFileNotReadIsNamedForWhyAndServeTakesColumnOptions() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("wtv-missing-\(getpid()).csv").path
+        for command in [["serve", "--port", "0", missing], ["import", missing]] {
+            let refused = try run(command)
+            #expect(refused.status == 1, "\(command)")
+            #expect(refused.text == "\(missing): not found: no such file", "\(command)")
+        }
+
+        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("wtv-codes-\(getpid()).csv")
+        try Data("name,iata\nOslo,OSL\nMadrid,MAD\n".utf8).write(to: csv)
+        defer { try? FileManager.default.removeItem(at: csv) }
+        let server = try launch(["serve", "--port", "0", csv.path, "--id", "iata", "--table-id", "codes"])
+        let client = TestClient(port: try port(from: server))
+        let item = try client.request(.GET, "/api/tables/codes/items/MAD")
+        #expect(item.status == 200)
+        #expect(item.text.contains(#""text":"Madrid""#))
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(server.exitStatus() == 0)
+    }
+
     /// A token file that is empty, blank or missing stops the server with the reason.
     @Test func aTokenFileThatHoldsNoTokenIsNamedForWhatItIs() throws {
         let directory = FileManager.default.temporaryDirectory

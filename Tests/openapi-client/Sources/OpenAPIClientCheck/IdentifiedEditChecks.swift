@@ -1,6 +1,6 @@
 /// Edits by id, as `UITableViewDiffableDataSource` makes them: items (insert
-/// one and several, read, reload, reconfigure, move, switch, press, select,
-/// deselect, delete), sections by id, and a batch of every kind of edit by id.
+/// one and several, read, reload, patch, reconfigure, move, switch, press,
+/// select, deselect, delete), sections by id (patched too), and a batch of every kind of edit by id.
 @MainActor
 struct IdentifiedEditChecks {
     let client: Client
@@ -43,6 +43,14 @@ struct IdentifiedEditChecks {
             made(
                 try await client.reloadItem(path: .init(t: t, rowID: "fig"), body: .json(row)).ok.body.json,
                 "reloadItem")
+        }
+        await checks.step("patchItem") {
+            let change = try await client.patchItem(
+                path: .init(t: t, rowID: "fig"), body: .application_merge_hyphen_patch_plus_json(.init(text: "Fig"))
+            ).ok.body.json
+            made(change, "patchItem")
+            let row = change.batch.reloadRows?.first?.row
+            checks.expect(row?.text == "Fig" && row?.detail == "purple", "patchItem: the text changed, the detail kept")
         }
         await checks.step("reconfigureItem") {
             let change = try await client.reconfigureItem(
@@ -104,6 +112,15 @@ struct IdentifiedEditChecks {
             ).ok.body.json
             made(change, "reloadSectionByID")
             checks.expect(change.batch.reloadSections?.first?.section.header == "Cereals", "reloadSectionByID: header")
+        }
+        await checks.step("patchSectionByID") {
+            let change = try await client.patchSectionByID(
+                path: .init(t: t, sectionID: "grains"), body: .json(.init(footer: "Whole"))
+            ).ok.body.json
+            made(change, "patchSectionByID")
+            let section = change.batch.reloadSections?.first?.section
+            checks.expect(
+                section?.header == "Cereals" && section?.footer == "Whole", "patchSectionByID: footer set, header kept")
         }
         await checks.step("moveSectionByID") {
             let change = try await client.moveSectionByID(

@@ -75,9 +75,7 @@ export class TableAPI {
    */
   constructor(tableID, version) {
     this.base = `/api/tables/${encodeURIComponent(tableID)}`;
-    // On a view's page its parameters go with every edit: the server refuses
-    // (409) an edit by index path, whose positions are the view's, not the table's.
-    this.view = document.querySelector(`table.table-view[data-table="${CSS.escape(tableID)}"]`)?.dataset.view ?? "";
+    this.table = document.querySelector(`table.table-view[data-table="${CSS.escape(tableID)}"]`);
     this.version = version;
     this.token = storedToken();
   }
@@ -103,6 +101,15 @@ export class TableAPI {
     }
     if (!response.ok) throw await problemOf(response);
     return response.json();
+  }
+
+  /**
+   * The view's parameters of the page's table (search.js changes them in place).
+   * On a view's page they go with every edit: the server refuses (409) an edit
+   * by index path, whose positions are the view's, not the table's.
+   */
+  get view() {
+    return this.table?.dataset.view ?? "";
   }
 
   send(method, path, body, expected) {

@@ -53,6 +53,15 @@ export class LiveFeed {
     this.source?.close();
   }
 
+  /** Follows the table again from the version and view the page shows now (search.js changed them). */
+  follow() {
+    this.source?.close();
+    this.source = null;
+    this.queue = [];
+    if (this.stopped || this.hidden) return;
+    this.start();
+  }
+
   /** The page is hidden (maybe kept in the back/forward cache): no connection meanwhile. */
   pause() {
     this.hidden = true;

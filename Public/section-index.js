@@ -106,6 +106,27 @@ export class SectionIndex {
     this.view.notices.announce(title);
   }
 
+  /**
+   * The table's sections were put in place from a page read afresh (search.js):
+   * its strip, `fresh` (none while searching), gives their index titles.
+   */
+  adopt(fresh) {
+    if (!fresh) {
+      this.titles = [];
+      this.layOut();
+      return;
+    }
+    if (!this.strip) {
+      this.strip = fresh;
+      this.view.table.after(fresh);
+      this.listen();
+    } else {
+      this.strip.replaceChildren(...Array.from(fresh.childNodes));
+    }
+    this.learnTitles();
+    this.rebuild();
+  }
+
   /** Reads the sections' index titles afresh and redraws the strip. */
   rebuild() {
     if (!this.plain) return;

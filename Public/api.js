@@ -4,6 +4,8 @@
 // version, as ids stay right whatever else changed; a server with an edit token gets it
 // once from the reader (kept in sessionStorage) as `Authorization: Bearer`.
 
+import { cursorOf } from "./dom.js";
+
 const TOKEN_KEY = "webtableview-token";
 
 /** A refused or failed request: its status and the problem document's `detail`. */
@@ -113,7 +115,8 @@ export class TableAPI {
   }
 
   send(method, path, body, expected) {
-    const headers = expected === null ? {} : { "If-Match": `"${expected}"` };
+    // The tag names the server's life, so that an edit read in an earlier life is refused (412).
+    const headers = expected === null || !this.table ? {} : { "If-Match": `"${cursorOf(this.table, expected)}"` };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     const view = this.view ? `${path.includes("?") ? "&" : "?"}${this.view}` : "";

@@ -77,7 +77,7 @@ class TableView {
       .find((table) => table.dataset.table === this.tableID);
     if (!fresh) throw new Error("the page no longer shows this table");
     this.adopt(fresh);
-    this.sectionIndex.rebuild();
+    this.sectionIndex.adopt(page.querySelector("nav.section-index"));
   }
 
   /**
@@ -87,7 +87,7 @@ class TableView {
    */
   adopt(fresh) {
     const view = this.table.dataset.view ?? "";
-    for (const name of ["data-version", "data-view", "data-allows-selection", "data-allows-multiple-selection", "aria-label"]) {
+    for (const name of ["data-version", "data-life", "data-view", "data-allows-selection", "data-allows-multiple-selection", "aria-label"]) {
       this.table.setAttribute(name, fresh.getAttribute(name) ?? "");
     }
     this.table.replaceChildren(...Array.from(fresh.childNodes));

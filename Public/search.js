@@ -15,8 +15,8 @@
 // stream and row fragments (`viewSuffix`), and its updates carry the view's
 // batches in order (`applyViewUpdate`).
 
-import { animateIn, kindFor } from "./animation.js";
-import { cellsOf, rowCountOf, sectionsOf } from "./dom.js";
+import { animateIn, animateOut, kindFor } from "./animation.js";
+import { cellsOf, retire, rowCountOf, sectionsOf } from "./dom.js";
 
 const DEBOUNCE_MS = 200;
 
@@ -195,10 +195,21 @@ export class SearchBar {
     this.announce();
   }
 
-  /** Puts the fetched page's table, "No Results", style links and bar state in place of the shown ones. */
+  /**
+   * Puts the fetched page's table, "No Results", style links and bar state in
+   * place of the shown ones. Rows that enter the view fade in and rows in
+   * sight that leave it fade out where they were, as a live update's do.
+   */
   adopt(page, fresh) {
     const { view } = this;
-    const before = new Set(Array.from(view.table.querySelectorAll("tr.cell[data-id]"), (cell) => cell.dataset.id));
+    const shown = Array.from(view.table.querySelectorAll(":scope > tbody.section > tr.cell[data-id]"), (cell) => {
+      const box = cell.getBoundingClientRect();
+      return {
+        cell, id: cell.dataset.id, section: cell.parentNode.dataset.sectionId,
+        height: cell.offsetHeight, seen: box.bottom > 0 && box.top < window.innerHeight,
+      };
+    });
+    const before = new Set(shown.map((item) => item.id));
     const form = page.querySelector("form.search-bar");
     if (form) {
       this.form.classList.toggle("searching", form.classList.contains("searching"));
@@ -217,7 +228,40 @@ export class SearchBar {
     view.sectionIndex.adopt(page.querySelector("nav.section-index"));
     const entering = Array.from(view.table.querySelectorAll("tr.cell[data-id]"))
       .filter((cell) => !before.has(cell.dataset.id));
+    animateOut(this.leaving(shown));
     animateIn(entering.map((node) => ({ node, phase: "insert", kind: kindFor("fade") })));
+  }
+
+  /**
+   * The rows in sight that left the view, put back retired (`tv-removing`: no
+   * longer counted) after the row before them that stayed, in their section,
+   * for `animateOut`. Rows of a section that left the view go at once.
+   */
+  leaving(shown) {
+    const { table } = this.view;
+    const items = [];
+    let place = null;
+    let section;
+    for (const { cell, id, section: sectionID, height, seen } of shown) {
+      if (sectionID !== section) {
+        section = sectionID;
+        place = null;
+      }
+      const tbody = sectionID && table.querySelector(`:scope > tbody.section[data-section-id="${CSS.escape(sectionID)}"]`);
+      if (!tbody) continue;
+      const stayed = tbody.querySelector(`:scope > tr.cell[data-id="${CSS.escape(id)}"]`);
+      if (stayed) {
+        place = stayed;
+        continue;
+      }
+      if (!seen) continue;
+      retire(cell);
+      const slot = place ? place.nextSibling : tbody.querySelector(":scope > tr.cell, :scope > tr.more, :scope > tr.section-footer");
+      tbody.insertBefore(cell, slot);
+      place = cell;
+      items.push({ node: cell, kind: kindFor("fade"), height });
+    }
+    return items;
   }
 
   /** Says how many rows the view shows. */

@@ -56,11 +56,27 @@ def announced(window):
     return window.execute_script("return document.querySelector('.tv-announcer').textContent")
 
 
+# The texts of rows animated out (`tv-delete`) and in (`tv-insert`) from now on.
+WATCH_ANIMATIONS = """
+window.animated = {out: [], in: []};
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    const row = change.target;
+    if (!row.matches?.('tr.cell')) continue;
+    const text = row.querySelector('.text')?.textContent;
+    if (row.classList.contains('tv-delete') && !window.animated.out.includes(text)) window.animated.out.push(text);
+    if (row.classList.contains('tv-insert') && !window.animated.in.includes(text)) window.animated.in.push(text);
+  }
+}).observe(document.querySelector('table.table-view'), {attributes: true, attributeFilter: ['class'], subtree: true});
+"""
+
+
 def test_typing_filters_in_place_and_return_commits_one_history_entry(serve, browser):
     server = serve(TABLES)
     window = browser()
     open_table(window, server, "cities")
     mark_document(window)
+    window.execute_script(WATCH_ANIMATIONS)
     entries = window.execute_script("return history.length")
     assert window.find_element("css selector", "nav.section-index").is_displayed()
     field(window).click()
@@ -75,6 +91,10 @@ def test_typing_filters_in_place_and_return_commits_one_history_entry(serve, bro
     assert focus_in_field(window)
     wait(window, lambda: announced(window) == "1 result", "the count was not announced")
     assert not window.find_elements("css selector", ".table-container.tv-search-dimmed")
+    # The rows that left the view faded out where they were, as a live update's do
+    # ("sa" left Los Angeles and Seattle, "sao" San Antonio); San Francisco, last
+    # of its section, went with the section at once.
+    assert sorted(window.execute_script("return window.animated.out")) == ["Los Angeles", "San Antonio", "Seattle"]
     # Return commits the search: one history entry, Back and Forward show field and rows that agree.
     field(window).send_keys(Keys.RETURN)
     wait(window, lambda: window.execute_script("return history.length") == entries + 1, "Return added no entry")
@@ -82,6 +102,9 @@ def test_typing_filters_in_place_and_return_commits_one_history_entry(serve, bro
     wait(window, lambda: window.execute_script("return location.search") == "", "Back did not leave the search")
     wait(window, lambda: dom_texts(window) == server.texts("cities"), "Back did not show the whole list")
     assert field(window).get_attribute("value") == ""
+    # The rows that came back faded in.
+    wait(window, lambda: sorted(window.execute_script("return window.animated.in")) == [
+        "Los Angeles", "San Antonio", "San Francisco", "Seattle"], "the rows did not fade in")
     window.forward()
     wait(window, lambda: dom_texts(window) == [["São Paulo"]], "Forward did not show the search")
     assert field(window).get_attribute("value") == "sao"

@@ -178,9 +178,10 @@ export class SearchBar {
     let page;
     try {
       const response = await fetch(url, { headers: { Accept: "text/html" }, cache: "no-store", signal: request.signal });
-      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      // A server that cannot answer (5xx: restarting, overloaded) is as good as out of reach.
+      if (response.status >= 500) throw new Error(`${response.status} ${response.statusText}`);
       page = new DOMParser().parseFromString(await response.text(), "text/html");
-    } catch (error) {
+    } catch {
       if (request.signal.aborted) return;
       this.searchHeldRows();
       return;

@@ -4,6 +4,8 @@
 // version, as ids stay right whatever else changed; a server with an edit token gets it
 // once from the reader (kept in sessionStorage) as `Authorization: Bearer`.
 
+import { cursorOf } from "./dom.js";
+
 const TOKEN_KEY = "webtableview-token";
 
 /** A refused or failed request: its status and the problem document's `detail`. */
@@ -88,9 +90,7 @@ export class TableAPI {
    */
   constructor(tableID, version) {
     this.base = `/api/tables/${encodeURIComponent(tableID)}`;
-    // On a view's page its parameters go with every edit: the server refuses
-    // (409) an edit by index path, whose positions are the view's, not the table's.
-    this.view = document.querySelector(`table.table-view[data-table="${CSS.escape(tableID)}"]`)?.dataset.view ?? "";
+    this.table = document.querySelector(`table.table-view[data-table="${CSS.escape(tableID)}"]`);
     this.version = version;
     this.token = storedToken();
   }
@@ -117,8 +117,18 @@ export class TableAPI {
     return response.json();
   }
 
+  /**
+   * The view's parameters of the page's table (search.js changes them in place).
+   * On a view's page they go with every edit: the server refuses (409) an edit
+   * by index path, whose positions are the view's, not the table's.
+   */
+  get view() {
+    return this.table?.dataset.view ?? "";
+  }
+
   send(method, path, body, expected, type = "application/json") {
-    const headers = expected === null ? {} : { "If-Match": `"${expected}"` };
+    // The tag names the server's life, so that an edit read in an earlier life is refused (412).
+    const headers = expected === null || !this.table ? {} : { "If-Match": `"${cursorOf(this.table, expected)}"` };
     if (body !== undefined) headers["Content-Type"] = type;
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     const view = this.view ? `${path.includes("?") ? "&" : "?"}${this.view}` : "";

@@ -76,6 +76,16 @@ export function versionOf(table) {
   return Number(table.dataset.version);
 }
 
+/**
+ * The version the page shows as the server names it in entity tags and event
+ * ids (docs/API.md, "Caching"): `life.version`, or the bare version when the
+ * server's versions outlive it (no `data-life`).
+ */
+export function cursorOf(table, version = versionOf(table)) {
+  const life = table.dataset.life;
+  return life ? `${life}.${version}` : String(version);
+}
+
 /** `[section, row]` of a row element. */
 export function indexPathOf(cell) {
   return [Number(cell.dataset.section), Number(cell.dataset.row)];

@@ -1,5 +1,10 @@
 // The table's change feed (docs/API.md, "The change feed and the live stream") over EventSource: `update` events are
-// applied in version order, `reset` reloads the page, `deleted` shows a notice.
+// applied in version order, `reset` reads the page afresh in place (editing
+// mode and scroll position kept; a reload when that fails), `deleted` shows a
+// notice. The stream is opened from the version the page shows in the server's
+// life (`cursorOf`): a server restarted without its journal, a new life, answers
+// `reset`. While the stream is down the page says so, unobtrusively, and when
+// it comes back it catches up.
 // A `press` event (a row's accessory button pressed, in this window or another)
 // changes no row: the page takes its version and dispatches `webtableview:press`
 // on the table, with `{version, at, id}` as its detail, for page scripts.
@@ -11,7 +16,7 @@
 // While the reader drags a row, updates wait (`hold`) and are applied on release.
 
 import { applyUpdate } from "./apply-update.js";
-import { versionOf } from "./dom.js";
+import { cursorOf, versionOf } from "./dom.js";
 import { applyViewUpdate, viewSuffix } from "./search.js";
 
 const RECONNECT_MS = 2000;
@@ -31,17 +36,19 @@ export class LiveFeed {
 
   start() {
     const { table, tableID } = this.view;
-    const url = `/api/tables/${encodeURIComponent(tableID)}/events?since=${versionOf(table)}${viewSuffix(table)}`;
+    const url = `/api/tables/${encodeURIComponent(tableID)}/events?since=${cursorOf(table)}${viewSuffix(table)}`;
     const source = new EventSource(url);
     this.source = source;
+    source.addEventListener("open", () => this.connected(true));
     source.addEventListener("update", (event) => this.receive(JSON.parse(event.data)));
     source.addEventListener("press", (event) => this.receive(JSON.parse(event.data)));
-    source.addEventListener("reset", () => this.reload());
+    source.addEventListener("reset", () => this.refresh());
     source.addEventListener("deleted", () => {
       this.stop();
       this.view.tableDeleted();
     });
     source.addEventListener("error", () => {
+      if (this.source === source && !this.stopped && !this.hidden) this.connected(false);
       if (source.readyState === EventSource.CLOSED && !this.stopped) {
         setTimeout(() => { if (this.source === source && !this.stopped && !this.hidden) this.start(); }, RECONNECT_MS);
       }
@@ -51,6 +58,15 @@ export class LiveFeed {
   stop() {
     this.stopped = true;
     this.source?.close();
+  }
+
+  /** Follows the table again from the version and view the page shows now (search.js changed them). */
+  follow() {
+    this.source?.close();
+    this.source = null;
+    this.queue = [];
+    if (this.stopped || this.hidden) return;
+    this.start();
   }
 
   /** The page is hidden (maybe kept in the back/forward cache): no connection meanwhile. */
@@ -70,6 +86,31 @@ export class LiveFeed {
   reload() {
     this.stop();
     window.location.reload();
+  }
+
+  /**
+   * The page no longer holds what the stream follows (`reset`: changes no
+   * longer kept, or a new life of the server): the table is read afresh in
+   * place and followed from there; reloaded when that fails.
+   */
+  async refresh() {
+    this.source?.close();
+    this.source = null;
+    try {
+      await this.view.resynchronise();
+    } catch {
+      this.reload();
+      return;
+    }
+    this.follow();
+  }
+
+  /** Shows, on the table's container, whether the live stream is up (`tv-disconnected` while it is not). */
+  connected(up) {
+    const { container, notices } = this.view;
+    if (container.classList.contains("tv-disconnected") === !up) return;
+    container.classList.toggle("tv-disconnected", !up);
+    notices.connection(up);
   }
 
   /** Applies `update`, or keeps it while held and tells the page (`webtableview:held`) it waits. */

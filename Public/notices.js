@@ -1,6 +1,7 @@
 // What the page tells its reader besides the table itself: a polite live region
-// that announces changes to screen readers, a visible toast for refused edits
-// and a banner for a table that no longer exists.
+// that announces changes to screen readers, a visible toast for refused edits,
+// a line while the live connection is down and a banner for a table that no
+// longer exists.
 
 const TOAST_SECONDS = 8;
 
@@ -27,6 +28,8 @@ export class Notices {
     this.toast.append(this.message, close);
 
     host.append(this.live, this.toast);
+    this.host = host;
+    this.offline = null;
     this.timer = 0;
   }
 
@@ -50,6 +53,21 @@ export class Notices {
   /** Shows why an edit failed: a refusal's message, or that the server could not be reached. */
   refused(error) {
     this.alert(error.userMessage ?? "The server could not be reached, so nothing was changed. Check the connection and try again.");
+  }
+
+  /**
+   * Says, in a small line above the table, that the live connection is down
+   * (`up` false) until it is back (`up` true); changes made meanwhile show
+   * when it returns.
+   */
+  connection(up) {
+    if (!this.offline) {
+      this.offline = document.createElement("p");
+      this.offline.className = "tv-connection";
+      this.offline.setAttribute("role", "status");
+      this.host.prepend(this.offline);
+    }
+    this.offline.textContent = up ? "" : "Not connected. Changes will show when the connection is back.";
   }
 
   dismiss() {

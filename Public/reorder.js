@@ -219,15 +219,36 @@ export class Reorder {
       cell.classList.remove("tv-lifted");
       held.handle.setAttribute("aria-pressed", "false");
     }
+    const hadFocus = cell.contains(document.activeElement);
     this.restore(origin);
     this.view.feed.release();
-    this.lost(cell);
+    this.lost(cell, hadFocus ? this.focusNeighbour(origin) : null);
   }
 
-  /** Says that the row picked up was deleted meanwhile, so nothing moved. */
-  lost(cell) {
+  /**
+   * The row picked up with the focus is gone: its nearest neighbour (the row
+   * that took its place, else the one before it) takes the focus, on its
+   * reorder handle when it has one. Answers that row, or null.
+   */
+  focusNeighbour(origin) {
+    const cells = origin.tbody.isConnected ? cellsOf(origin.tbody) : [];
+    const neighbour = cells[Math.min(origin.index, cells.length - 1)]
+      ?? cellsOf(this.view.table.querySelector(":scope > tbody.section:not(.tv-removing):has(> tr.cell)") ?? this.view.table)[0];
+    if (!neighbour) {
+      // No row left: the Edit/Done button, never <body>.
+      this.view.editing.toggle.focus({ preventScroll: true });
+      return null;
+    }
+    const target = neighbour.querySelector(".tv-reorder-handle") ?? neighbour;
+    target.focus({ preventScroll: true });
+    return neighbour;
+  }
+
+  /** Says that the row picked up was deleted meanwhile, so nothing moved, and where the focus went. */
+  lost(cell, neighbour = null) {
+    const focus = neighbour ? ` The focus is now on “${rowText(neighbour)}”.` : "";
     this.view.notices.alert(
-      `That row is no longer in the table, so nothing was changed. “${rowText(cell)}” was deleted while you were moving it.`);
+      `That row is no longer in the table, so nothing was changed. “${rowText(cell)}” was deleted while you were moving it.${focus}`);
   }
 
   // MARK: Keyboard

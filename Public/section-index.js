@@ -1,18 +1,17 @@
 // The section index strip (sectionIndexTitles, plain style only): a click on a
 // title, or a drag along the strip (a thumb scrubbing it), scrolls its section
 // to the top. As in UIKit the strip fits the window below the navigation bar
-// at every height: its titles shrink, and when they still do not fit, runs of
-// them fold into "•", each bullet standing for the titles between its
-// neighbours. A drag maps the whole strip, end to end, onto every title, shown
+// at every height: when its titles do not fit, runs of them fold into "•",
+// each bullet standing for the titles between its neighbours. Titles never
+// shrink below a 24 px line: each entry is a 24×24 px target (WCAG 2.2, 2.5.8
+// Target Size (Minimum)), so a strip folds where UIKit's would shrink. A drag maps the whole strip, end to end, onto every title, shown
 // or folded. The strip is rebuilt when sections are inserted, deleted or moved,
 // and laid out again when the window is resized.
 
 import { sectionsOf } from "./dom.js";
 
-/** A title's line at full size, the smallest it shrinks to, and a line of a folded strip (px). */
-const LINE = 16;
-const SMALLEST_LINE = 12;
-const FOLDED_LINE = 14;
+/** A title's line, shown or folded (px): the height of a 24×24 px target (WCAG 2.5.8). */
+const LINE = 24;
 /** Room kept between the strip and the navigation bar above, the window's edge below, and its padding (px). */
 const MARGIN = 8;
 const PADDING = 8;
@@ -106,6 +105,27 @@ export class SectionIndex {
     this.view.notices.announce(title);
   }
 
+  /**
+   * The table's sections were put in place from a page read afresh (search.js):
+   * its strip, `fresh` (none while searching), gives their index titles.
+   */
+  adopt(fresh) {
+    if (!fresh) {
+      this.titles = [];
+      this.layOut();
+      return;
+    }
+    if (!this.strip) {
+      this.strip = fresh;
+      this.view.table.after(fresh);
+      this.listen();
+    } else {
+      this.strip.replaceChildren(...Array.from(fresh.childNodes));
+    }
+    this.learnTitles();
+    this.rebuild();
+  }
+
   /** Reads the sections' index titles afresh and redraws the strip. */
   rebuild() {
     if (!this.plain) return;
@@ -127,7 +147,7 @@ export class SectionIndex {
     this.layOut();
   }
 
-  /** Draws the titles that fit below the navigation bar: all of them, shrunk if need be, or folded. */
+  /** Draws the titles that fit below the navigation bar: all of them, or folded. */
   layOut() {
     if (!this.strip) return;
     const { titles } = this;
@@ -135,13 +155,9 @@ export class SectionIndex {
     if (!titles.length) return;
     const bar = Math.max(document.querySelector(".nav-bar")?.getBoundingClientRect().bottom ?? 0, 0);
     const room = window.innerHeight - bar - 2 * MARGIN - PADDING;
-    let line = Math.min(LINE, room / titles.length);
-    let entries = titles.map((title) => ({ ...title, label: title.title }));
-    if (line < SMALLEST_LINE) {
-      line = FOLDED_LINE;
-      entries = fold(titles, Math.floor(room / FOLDED_LINE));
-    }
-    this.strip.style.setProperty("--index-line", `${Math.floor(line * 10) / 10}px`);
+    const entries = titles.length * LINE <= room
+      ? titles.map((title) => ({ ...title, label: title.title }))
+      : fold(titles, Math.floor(room / LINE));
     this.strip.replaceChildren(...entries.map((entry) => {
       const link = document.createElement("a");
       link.href = `#section-${entry.section}`;

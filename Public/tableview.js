@@ -14,7 +14,7 @@ import { Notices } from "./notices.js";
 import { RefreshControl } from "./refresh.js";
 import { startRowDetail } from "./row-detail.js";
 import { Reorder } from "./reorder.js";
-import { startSearchBar } from "./search.js";
+import { SearchBar } from "./search.js";
 import { SectionIndex } from "./section-index.js";
 import { Selection } from "./selection.js";
 import { Swipe } from "./swipe.js";
@@ -49,6 +49,7 @@ class TableView {
     this.scroll = new VirtualScroll(this);
     this.refreshControl = new RefreshControl(this);
     this.deepLink = new DeepLink(this);
+    this.search = SearchBar.attach(this);
     this.enhance(table);
     this.selection.start();
     table.classList.add("tv-live");
@@ -78,7 +79,18 @@ class TableView {
     const fresh = Array.from(page.querySelectorAll("table.table-view[data-table]"))
       .find((table) => table.dataset.table === this.tableID);
     if (!fresh) throw new Error("the page no longer shows this table");
-    for (const name of ["data-version", "data-allows-selection", "data-allows-multiple-selection", "aria-label"]) {
+    this.adopt(fresh);
+    this.sectionIndex.adopt(page.querySelector("nav.section-index"));
+  }
+
+  /**
+   * Puts the sections, version and view of `fresh` (the table of a page read
+   * afresh) in place of the ones shown; the feed follows the view shown from
+   * its version, opened again when the view changed.
+   */
+  adopt(fresh) {
+    const view = this.table.dataset.view ?? "";
+    for (const name of ["data-version", "data-life", "data-view", "data-allows-selection", "data-allows-multiple-selection", "aria-label"]) {
       this.table.setAttribute(name, fresh.getAttribute(name) ?? "");
     }
     this.table.replaceChildren(...Array.from(fresh.childNodes));
@@ -86,7 +98,7 @@ class TableView {
     this.scroll.resize();
     this.scroll.schedule();
     this.selection.keepOneTabStop();
-    this.sectionIndex.rebuild();
+    if ((this.table.dataset.view ?? "") !== view) this.feed.follow();
   }
 
   /** The table was deleted on the server: nothing more to edit or follow. */
@@ -100,7 +112,6 @@ class TableView {
 
 document.documentElement.classList.add("tv-js");
 fitNavTitle();
-startSearchBar();
 startRowDetail();
 startUpload();
 for (const table of document.querySelectorAll("table.table-view[data-table]")) {

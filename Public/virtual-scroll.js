@@ -46,10 +46,11 @@ const MAX_HEIGHT = 15_000_000;
 const ATTEMPTS = 8;
 const CATCH_UP_MS = 5000;
 
-function etagVersion(response) {
-  // `"7"`, `"7-gzip"`, or a view's `"7-v3f2a…"` (docs/API.md, "Views").
-  const match = /"(\d+)(?:-[a-z0-9]+)*"/.exec(response.headers.get("ETag") ?? "");
-  return match ? Number(match[1]) : NaN;
+/** The version of a fragment's ETag; NaN when it is not of the life the page shows. */
+function etagVersion(response, table) {
+  // `"7"`, `"7-gzip"`, a view's `"7-v3f2a…"` (docs/API.md, "Views"), each after the server's life (`"k3f9a2c1.7"`).
+  const match = /"(?:([a-z0-9]+)\.)?(\d+)(?:-[a-z0-9]+)*"/.exec(response.headers.get("ETag") ?? "");
+  return match && (match[1] ?? "") === (table.dataset.life ?? "") ? Number(match[2]) : NaN;
 }
 
 const clamp = (value, low, high) => Math.min(Math.max(value, low), high);
@@ -372,7 +373,7 @@ export class VirtualScroll {
     const url = `/tables/${encodeURIComponent(tableID)}/sections/${section}/rows?offset=${from}&limit=${to - from}${viewSuffix(table)}`;
     const response = await fetch(url, { headers: { Accept: "text/html" } });
     if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-    const version = etagVersion(response);
+    const version = etagVersion(response, table);
     const html = await response.text();
     const arrived = performance.now();
     if (version > versionOf(table)) await feed.waitForVersion(version, CATCH_UP_MS);

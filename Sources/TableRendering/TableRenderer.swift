@@ -23,14 +23,18 @@ public struct TableRenderer: Sendable {
     private let assets: String
     /// Pages' heads and tails drawn so far.
     private let pageHeads = PageHeads()
+    /// The server's life (docs/API.md, "Caching"), a table page's `data-life`:
+    /// empty when its versions outlive the process.
+    private let life: String
 
     /// Loads every `*.mustache` file below `templatesDirectory`.
     ///
     /// - Throws: `TemplateLoadingError` naming the folder, a missing template or
     ///   the file, line and column of a syntax error.
-    public init(templatesDirectory: String, assets: String = "/public") throws {
+    public init(templatesDirectory: String, assets: String = "/public", life: String = "") throws {
         templates = try TemplateSet(directory: templatesDirectory)
         self.assets = assets
+        self.life = life
     }
 
     /// The whole HTML document of `GET /tables/{t}`: at most `rowLimit` rows of
@@ -84,7 +88,7 @@ public struct TableRenderer: Sendable {
         let marker = PagePieces.sectionsMarker
         let inner = InnerTemplate()
         let context = TableContext(
-            table, style: style, rowLimits: rowLimits, drawer: drawer, page: page,
+            table, style: style, rowLimits: rowLimits, drawer: drawer, page: page, life: life,
             sectionsPlaceholder: MustacheLambda { text in
                 inner.text = text
                 return marker
@@ -98,7 +102,8 @@ public struct TableRenderer: Sendable {
             let split = RowDrawer.onlyOccurrence(of: Array(marker.utf8), in: whole)
         else {
             // A table template that draws its sections some other way: one piece, drawn the usual way.
-            let context = TableContext(table, style: style, rowLimits: rowLimits, drawer: drawer, page: page)
+            let context = TableContext(
+                table, style: style, rowLimits: rowLimits, drawer: drawer, page: page, life: life)
             let page = document(
                 title: context.title, body: templates.render(context, "table"),
                 bodyClass: "table-page \(style.rawValue)", backLink: true, exporting: table)

@@ -33,6 +33,12 @@ public struct ServerOptions: Sendable {
     /// With a journal, its tables are served and the `tables` given to the server
     /// only seed a journal that has never held anything.
     public var journal: JournalOptions?
+    /// Without a journal or a database, whether each start is a new life
+    /// (docs/API.md, "Caching"): entity tags and event ids carry a random id,
+    /// so that a version of an earlier start is never taken as current. False
+    /// names versions bare, as a journal does: for a server whose clients
+    /// never outlive it (an embedded server stopped with its app).
+    public var newLifeAtEachStart = true
     /// The PostgreSQL database replicas share (docs/SCALING.md); excludes
     /// `journal`. Its tables are served; the `tables` given to the server only
     /// seed a database that has never been seeded.

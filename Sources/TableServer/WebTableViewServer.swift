@@ -26,8 +26,12 @@ public final class WebTableViewServer: Sendable {
     /// an empty database with `tables` and loads what the database holds.
     public init(options: ServerOptions, tables: [Table], logger: Logger) throws {
         let files = StaticFiles(root: options.publicDirectory)
+        // Versions outlive the process only in a journal or the database: without, each start is a new life.
+        let life =
+            options.journal == nil && options.database == nil && options.newLifeAtEachStart
+            ? ServerLife.fresh() : .lasting
         let renderer = try TableRenderer(
-            templatesDirectory: options.templatesDirectory, assets: "/assets/\(files.version)")
+            templatesDirectory: options.templatesDirectory, assets: "/assets/\(files.version)", life: life.id ?? "")
         var seen = Set<String>()
         if let duplicate = tables.first(where: { !seen.insert($0.id).inserted }) {
             throw StartError.duplicateTable(duplicate.id)
@@ -63,7 +67,7 @@ public final class WebTableViewServer: Sendable {
             }
             store = TableStore(
                 history: options.history, historyBytes: options.historyBytes, maxTables: options.maxTables,
-                renderer: renderer, log: journal)
+                renderer: renderer, log: journal, life: life)
             do {
                 try Self.load(tables, recovery: recovery, into: store, logger: logger)
             } catch {

@@ -29,6 +29,8 @@ func makeServer(
     options.port = 0
     options.templatesDirectory = packageRoot.appendingPathComponent("Templates").path
     options.publicDirectory = packageRoot.appendingPathComponent("Public").path
+    // Versions named bare, as with a journal; ServerLifeTests starts each server as a new life.
+    options.newLifeAtEachStart = false
     configure(&options)
     var logger = Logger(label: "test")
     logger.logLevel = .critical

@@ -34,6 +34,8 @@ func startServer(
     options.port = port
     options.templatesDirectory = packageRoot.appendingPathComponent("Templates").path
     options.publicDirectory = packageRoot.appendingPathComponent("Public").path
+    // Versions named bare, as with a journal; a test of a restart's new life says so.
+    options.newLifeAtEachStart = false
     configure(&options)
     var logger = Logger(label: "test")
     logger.logLevel = .critical

@@ -194,4 +194,49 @@ func waitFor(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
             "seen: \(seen.withLock { $0 })")
         following.cancel()
     }
+
+    /// A server without a journal restarted is a new life (docs/API.md,
+    /// "Caching"): its version 1 is not the follower's version 1, so the
+    /// follower, reconnecting with its version in the old life, is reset and
+    /// fetches the new life's table rather than taking it for its own.
+    @Test func aFollowerAcrossARestartWithoutJournalTakesTheNewLifesTable() async throws {
+        let newLife: (inout ServerOptions) -> Void = { $0.newLifeAtEachStart = true }
+        var (server, url) = try startServer(configure: newLife)
+        let port = url.port ?? 0
+        let client = TableClient(baseURL: url)
+        // A reconnection 3 s after the loss: time for the new life to reach the follower's version first.
+        let follower = TableFollower(
+            client: client, table: "t", backoff: RetryPolicy(initialDelay: .seconds(3), maxDelay: .seconds(3)))
+        let seen = Mutex<[String]>([])
+        let latest = Mutex<Table?>(nil)
+        let following = Task {
+            for try await event in follower.events() {
+                switch event {
+                case .update(let update):
+                    latest.withLock { $0 = update.table }
+                    seen.withLock {
+                        $0.append(update.isReload ? "reload \(update.version)" : "update \(update.version)")
+                    }
+                case .disconnected: seen.withLock { $0.append("disconnected") }
+                case .reconnected: seen.withLock { $0.append("reconnected") }
+                }
+            }
+        }
+        defer { following.cancel() }
+        #expect(try await waitFor(seconds: 60) { seen.withLock { $0 } == ["reload 0"] })
+        _ = try await client.deleteItem("a0", in: "t")
+        #expect(try await waitFor(seconds: 60) { seen.withLock { $0.last } == "update 1" })
+        server.shutdown()
+        #expect(try await waitFor(seconds: 60) { seen.withLock { $0.last } == "disconnected" })
+        (server, _) = try startServer(port: port, configure: newLife)
+        defer { server.shutdown() }
+        // Version 1 of the new life: b0 deleted, a0 there again.
+        _ = try await client.deleteItem("b0", in: "t")
+        let served = try await client.table("t")
+        #expect(served.version == 1)
+        #expect(
+            try await waitFor(seconds: 60) { latest.withLock { $0?.jsonBytes } == served.jsonBytes },
+            "the follower kept the old life's table; seen: \(seen.withLock { $0 })")
+        #expect(seen.withLock { $0.last } == "reload 1")
+    }
 }

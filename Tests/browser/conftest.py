@@ -14,12 +14,13 @@ os.environ["TMPDIR"] = tempfile.mkdtemp(prefix="webtableview-browser-")
 
 @pytest.fixture
 def serve(tmp_path):
-    """`serve(tables, *flags)` starts the server with those tables and answers it."""
+    """`serve(tables, *flags, port=0)` starts the server with those tables and answers it
+    (on `port`, e.g. a stopped server's, to start it again)."""
     assert BINARY.exists(), f"build the server first: {BINARY} is missing"
     servers = []
 
-    def start(tables, *flags):
-        server = Server(tables, tmp_path, *flags)
+    def start(tables, *flags, port=0):
+        server = Server(tables, tmp_path, *flags, port=port)
         servers.append(server)
         return server
 

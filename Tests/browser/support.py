@@ -29,10 +29,10 @@ class Server(wtv.Server):
     """`webtableview serve --port 0 --data FILE` of `tables`, stopped by `stop()`;
     `request` speaks JSON both ways."""
 
-    def __init__(self, tables: list[dict], workdir: Path, *extra: str):
+    def __init__(self, tables: list[dict], workdir: Path, *extra: str, port: int = 0):
         data = workdir / "tables.json"
         data.write_text(json.dumps(tables))
-        super().__init__(workdir, "--data", str(data), *extra)
+        super().__init__(workdir, "--data", str(data), *extra, port=port)
 
     def request(self, method: str, path: str, body=None, headers: dict | None = None):
         """Answers (status, parsed JSON body or None)."""

@@ -138,3 +138,28 @@ def test_the_button_accessory_meets_aa_contrast(serve, browser, style, scheme):
     buttons = window.execute_script(FILL_CONTRAST, ".accessory-button")
     assert buttons and all(ratio >= 4.5 for _, ratio in buttons), buttons
     assert violations(window) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_searching_has_no_axe_violation(serve, browser, scheme):
+    """The search bar focused (the list dimmed), showing results, offline, and showing "No Results"."""
+    cities = next(table for table in DEMO if table["id"] == "us-cities")
+    server = serve([cities])
+    window = browser(width=1280, height=900)
+    window.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    open_table(window, server, cities["id"])
+    field = window.find_element("css selector", "form.search-bar input[name=q]")
+    field.click()
+    found = {"focused": violations(window)}
+    field.send_keys("san")
+    wait(window, lambda: window.find_elements("css selector", "form.search-bar.searching"), "no results shown")
+    found["results"] = violations(window)
+    field.send_keys("zzz")
+    wait(window, lambda: window.find_elements("css selector", ".search-no-results"), "No Results not shown")
+    found["no results"] = violations(window)
+    server.stop()
+    field.send_keys("\b\b\b")
+    wait(window, lambda: window.find_element("css selector", ".search-status").text, "the offline search said nothing")
+    found["offline"] = violations(window)
+    assert {state: found[state] for state in found if found[state]} == {}

@@ -123,3 +123,17 @@ def test_up_and_home_work_from_a_control_inside_a_row(serve, browser):
     wait(window, lambda: window.execute_script(
         "return document.activeElement.matches(arguments[0])", row_selector(0, 0)), "Home did not reach Wi-Fi")
     assert not window.find_element("css selector", "input.switch").is_selected()
+
+
+def test_a_row_picked_up_with_the_keyboard_and_deleted_by_someone_else_hands_the_focus_on(serve, browser):
+    server, window = editing(serve, browser)
+    handle(window, 0).send_keys(Keys.SPACE)
+    wait(window, lambda: window.find_elements("css selector", "tr.tv-lifted"), "Space did not pick the row up")
+    server.edit("DELETE", "/api/tables/list/items/a1")
+    wait(window, lambda: dom_texts(window) == [["B", "Not yet", "C"]] and settled(window), "the delete did not show")
+    # The nearest neighbour takes the focus, never <body>, and the reader is told.
+    assert window.execute_script(FOCUSED) == {"handle": True, "row": False, "text": "B"}
+    toast = window.find_element("css selector", ".tv-toast")
+    assert "“A” was deleted while you were moving it" in toast.text
+    assert "The focus is now on “B”" in toast.text
+    assert window.execute_script(MOVES) == []

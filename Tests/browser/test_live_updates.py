@@ -233,3 +233,31 @@ def test_a_change_larger_than_a_stream_buffer_reaches_the_page(serve, browser):
     assert shown[0][:3] == ["r0", "r1", "r2"]
     assert shown[1] == ["Leek"]
     assert not [message for message in script_errors(driver) if "Content Security Policy" in message]
+
+
+def test_a_page_open_across_a_restart_without_journal_reloads_in_place(serve, browser):
+    """A server without a journal starts a new life, its versions counted again
+    from its data file (docs/API.md, "Caching"): the page open across the
+    restart must not take the new life's version 1 for its own."""
+    tables = [table("cities", [{"id": "west", "header": "West", "rows": [
+        {"id": "la", "text": "Los Angeles"}, {"id": "sf", "text": "San Francisco"}]}])]
+    server = serve(tables)
+    window = browser()
+    open_table(window, server, "cities")
+    window.find_element("css selector", ".tv-edit-button").click()
+    server.edit("PUT", "/api/tables/cities/items/sf", {"text": "San Francisco (first life)"})
+    wait(window, lambda: dom_texts(window) == [["Los Angeles", "San Francisco (first life)"]])
+    window.execute_script("window.lifeMarker = 'same document'")
+    port = server.port
+    server.stop()
+    wait(window, lambda: "Not connected" in window.find_element("css selector", ".tv-connection").text,
+         "the page did not say its live connection is down")
+    restarted = serve(tables, port=port)
+    # Version 1 again, of other content: the page at version 1 of the first life must see it.
+    restarted.edit("PUT", "/api/tables/cities/items/la", {"text": "LA (second life)"})
+    wait(window, lambda: dom_texts(window) == [["LA (second life)", "San Francisco"]],
+         "the page stayed on the first life's rows")
+    assert window.execute_script("return window.lifeMarker") == "same document", "the page loaded again"
+    assert window.find_elements("css selector", "table.table-view.editing"), "editing mode was lost"
+    wait(window, lambda: window.find_element("css selector", ".tv-connection").text == "",
+         "the page still says it is not connected")

@@ -1,7 +1,11 @@
-"""The search bar of a table's page (docs/API.md, "Views"): filtering as the
-reader types, the URL keeping `?q=`, Back leaving the search, "No Results",
-the section index hidden while searching, the view following live edits,
-and the GET form without JavaScript."""
+"""The search bar of a table's page (docs/API.md, "Views"): filtering in place
+as the reader types (no page load, no history entry, focus kept, the count
+announced), the URL keeping `?q=`, Return committing one history entry that
+Back and Forward restore, Escape and Cancel, "No Results" in the empty list,
+the section index hidden while searching, searching the rows held offline,
+the view following live edits, and the GET form without JavaScript."""
+
+import time
 
 from selenium.webdriver.common.keys import Keys
 
@@ -20,23 +24,143 @@ def field(window):
     return window.find_element("css selector", "form.search-bar input[name=q]")
 
 
-def test_typing_filters_the_table_and_back_leaves_the_search(serve, browser):
+def visible_texts(window):
+    """Row texts per section the reader sees (rows and sections hidden by an offline search left out)."""
+    return window.execute_script("""
+return Array.from(document.querySelectorAll('table.table-view > tbody.section[data-section]:not([hidden])')).map(
+  (tbody) => Array.from(tbody.querySelectorAll(':scope > tr.cell[data-row]:not([hidden])')).map(
+    (row) => row.querySelector('.text').textContent)).filter((rows) => rows.length);""")
+
+
+def type_slowly(window, text):
+    """Types `text` into the field a key at a time, pausing longer than the debounce after each, as a reader does."""
+    for key in text:
+        field(window).send_keys(key)
+        time.sleep(0.35)
+
+
+def mark_document(window):
+    """A marker on this document: gone if the page loads again."""
+    window.execute_script("window.searchMarker = 'same document'")
+
+
+def same_document(window):
+    return window.execute_script("return window.searchMarker") == "same document"
+
+
+def focus_in_field(window):
+    return window.execute_script("return document.activeElement.name") == "q"
+
+
+def announced(window):
+    return window.execute_script("return document.querySelector('.tv-announcer').textContent")
+
+
+# The texts of rows animated out (`tv-delete`) and in (`tv-insert`) from now on.
+WATCH_ANIMATIONS = """
+window.animated = {out: [], in: []};
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    const row = change.target;
+    if (!row.matches?.('tr.cell')) continue;
+    const text = row.querySelector('.text')?.textContent;
+    if (row.classList.contains('tv-delete') && !window.animated.out.includes(text)) window.animated.out.push(text);
+    if (row.classList.contains('tv-insert') && !window.animated.in.includes(text)) window.animated.in.push(text);
+  }
+}).observe(document.querySelector('table.table-view'), {attributes: true, attributeFilter: ['class'], subtree: true});
+"""
+
+
+def test_typing_filters_in_place_and_return_commits_one_history_entry(serve, browser):
     server = serve(TABLES)
     window = browser()
     open_table(window, server, "cities")
+    mark_document(window)
+    window.execute_script(WATCH_ANIMATIONS)
+    entries = window.execute_script("return history.length")
     assert window.find_element("css selector", "nav.section-index").is_displayed()
-    field(window).send_keys("sao")
-    wait(window, lambda: window.execute_script("return location.search") == "?q=sao", "the URL did not take q")
-    wait(window, lambda: dom_texts(window) == [["São Paulo"]], "the page did not show the view")
-    assert not window.find_elements("css selector", "nav.section-index")
-    # Typing on replaces the search's history entry and keeps the caret in the field.
-    wait(window, lambda: window.execute_script("return document.activeElement.name") == "q", "focus lost")
-    field(window).send_keys(Keys.BACKSPACE, Keys.BACKSPACE, Keys.BACKSPACE, "zzz")
-    wait(window, lambda: window.execute_script("return location.search") == "?q=zzz")
-    wait(window, lambda: window.find_element("css selector", ".search-no-results").text == "No Results")
+    field(window).click()
+    # Focused and empty: the list dimmed, the section index hidden at once.
+    assert window.find_element("css selector", ".table-container.tv-search-dimmed")
+    assert not window.find_element("css selector", "nav.section-index").is_displayed()
+    type_slowly(window, "sao")
+    wait(window, lambda: dom_texts(window) == [["São Paulo"]], "the table did not filter")
+    assert window.execute_script("return location.search") == "?q=sao"
+    assert same_document(window), "the page loaded again"
+    assert window.execute_script("return history.length") == entries, "typing added history entries"
+    assert focus_in_field(window)
+    wait(window, lambda: announced(window) == "1 result", "the count was not announced")
+    assert not window.find_elements("css selector", ".table-container.tv-search-dimmed")
+    # The rows that left the view faded out where they were, as a live update's do
+    # ("sa" left Los Angeles and Seattle, "sao" San Antonio); San Francisco, last
+    # of its section, went with the section at once.
+    assert sorted(window.execute_script("return window.animated.out")) == ["Los Angeles", "San Antonio", "Seattle"]
+    # Return commits the search: one history entry, Back and Forward show field and rows that agree.
+    field(window).send_keys(Keys.RETURN)
+    wait(window, lambda: window.execute_script("return history.length") == entries + 1, "Return added no entry")
     window.back()
     wait(window, lambda: window.execute_script("return location.search") == "", "Back did not leave the search")
-    wait(window, lambda: dom_texts(window) == server.texts("cities"))
+    wait(window, lambda: dom_texts(window) == server.texts("cities"), "Back did not show the whole list")
+    assert field(window).get_attribute("value") == ""
+    # The rows that came back faded in.
+    wait(window, lambda: sorted(window.execute_script("return window.animated.in")) == [
+        "Los Angeles", "San Antonio", "San Francisco", "Seattle"], "the rows did not fade in")
+    window.forward()
+    wait(window, lambda: dom_texts(window) == [["São Paulo"]], "Forward did not show the search")
+    assert field(window).get_attribute("value") == "sao"
+    assert same_document(window)
+
+
+def test_no_results_is_drawn_in_the_empty_list_and_announced(serve, browser):
+    server = serve([table("cities", CITIES, footer="5 cities")])
+    window = browser()
+    open_table(window, server, "cities")
+    assert window.find_element("css selector", "tfoot").is_displayed()
+    type_slowly(window, "zzz")
+    wait(window, lambda: window.find_element("css selector", ".table-container > table + .search-no-results")
+         .text == "No Results", "No Results is not in the empty list")
+    assert not window.find_element("css selector", "tfoot").is_displayed()
+    wait(window, lambda: announced(window) == "No Results")
+
+
+def test_escape_and_cancel_restore_the_list_without_a_history_entry_or_losing_focus(serve, browser):
+    server = serve(TABLES)
+    window = browser()
+    open_table(window, server, "cities")
+    mark_document(window)
+    entries = window.execute_script("return history.length")
+    type_slowly(window, "san")
+    wait(window, lambda: dom_texts(window) == [["San Francisco"], ["San Antonio"]])
+    field(window).send_keys(Keys.ESCAPE)
+    wait(window, lambda: dom_texts(window) == server.texts("cities"), "Escape did not restore the list")
+    assert focus_in_field(window), "Escape moved the focus"
+    assert field(window).get_attribute("value") == ""
+    assert window.execute_script("return location.search") == ""
+    type_slowly(window, "san")
+    wait(window, lambda: dom_texts(window) == [["San Francisco"], ["San Antonio"]])
+    window.find_element("css selector", ".search-cancel").click()
+    wait(window, lambda: dom_texts(window) == server.texts("cities"), "Cancel did not restore the list")
+    # Cancel hides: the focus goes to the control after it, never to <body>.
+    assert window.execute_script("return document.activeElement.matches('nav.style-picker a')")
+    assert window.execute_script("return history.length") == entries
+    assert same_document(window)
+    wait(window, lambda: window.find_element("css selector", "nav.section-index").is_displayed(),
+         "the section index did not come back")
+
+
+def test_offline_the_page_searches_the_rows_it_holds(serve, browser):
+    server = serve(TABLES)
+    window = browser()
+    open_table(window, server, "cities")
+    mark_document(window)
+    server.stop()
+    type_slowly(window, "san")
+    wait(window, lambda: visible_texts(window) == [["San Francisco"], ["San Antonio"]],
+         "the rows held were not searched")
+    status = window.find_element("css selector", ".search-status")
+    assert "may be incomplete" in status.text
+    assert same_document(window), "the page was left for an error page"
+    assert focus_in_field(window)
 
 
 def test_a_view_follows_edits_of_the_table_live(serve, browser):

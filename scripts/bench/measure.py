@@ -10,6 +10,11 @@ import tables
 from procs import SETTLE_S, Server, first_byte_and_total, http, loaded, summary
 
 
+def version_of_tag(tag):
+    """The version an ETag names: `"k3f9a2c1.7"` (the server's life and the version) or `"7"` (docs/API.md, Caching)."""
+    return int(tag.strip('"').rsplit(".", 1)[-1])
+
+
 def json_row(tools, rounds, seconds):
     """GET one row as JSON: WebTableView vs the C floor vs Hummingbird, interleaved.
 
@@ -178,7 +183,7 @@ def writes(tools, rounds, seconds, subscribers=100):
             pair = [("quiet", quiet), ("watched", watched)]
             for name, server in pair[round_index % 2:] + pair[:round_index % 2]:
                 cpu[name].append(loaded(server, server.base, seconds, 4, script)[0])
-        moves = int(http(watched.port, "GET", "/api/tables/rows1k")[1]["etag"].strip('"'))
+        moves = version_of_tag(http(watched.port, "GET", "/api/tables/rows1k")[1]["etag"])
         # The subscribers keep up with the moves (about 20,000 a second to 100 streams: 300 MB/s
         # to one process; findings.md, "The writes step"); what is still on its way drains, for
         # as long as it takes, but never stalls for 10 s.
@@ -359,7 +364,7 @@ class Subscribers:
 
 def last_event_size(port, table):
     """The size of the table's last `update` event, from the chunk that replays it alone."""
-    version = int(http(port, "GET", f"/api/tables/{table}")[1]["etag"].strip('"'))
+    version = version_of_tag(http(port, "GET", f"/api/tables/{table}")[1]["etag"])
     with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
         connection.sendall(f"GET /api/tables/{table}/events?since={version - 1} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
         data = b""

@@ -21,10 +21,12 @@ struct TableContext: MustacheParent {
     let search: SearchContext
     /// The view's parameters in their one spelling (`data-view`), empty for the table.
     let viewQuery: String
+    /// The server's life (`data-life`), empty when its versions outlive the process.
+    let life: String
 
     init(
         _ table: Table, style: TableStyle, rowLimits: [Int], drawer: RowDrawer, page: PageView = PageView(),
-        sectionsPlaceholder: MustacheLambda? = nil
+        life: String = "", sectionsPlaceholder: MustacheLambda? = nil
     ) {
         id = HTMLEscaping.escape(table.id)
         title = HTMLEscaping.escape(table.title ?? table.id)
@@ -43,6 +45,7 @@ struct TableContext: MustacheParent {
         self.sectionsPlaceholder = sectionsPlaceholder
         search = SearchContext(table: table, style: page.pickedStyle, view: page.view)
         viewQuery = HTMLEscaping.escape(page.view?.canonicalQuery ?? "")
+        self.life = HTMLEscaping.escape(life)
     }
 
     func child(named name: String) -> Any? {
@@ -63,6 +66,7 @@ struct TableContext: MustacheParent {
         case "styleLinks": styleLinks
         case "search": search
         case "viewQuery": viewQuery
+        case "life": life
         case "viewPrefix": viewQuery.isEmpty ? "" : viewQuery + "&amp;"
         default: nil
         }

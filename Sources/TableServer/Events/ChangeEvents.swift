@@ -7,6 +7,8 @@ import TableRendering
 /// `update`, or `press` for a batch that reports a press of an accessory button.
 struct ChangeEvents: Sendable {
     let renderer: TableRenderer
+    /// The server's life, which every event id carries (`ServerLife.cursor`).
+    let life: ServerLife
 
     /// `table` is the table right after the batch was applied, at `version`.
     func change(version: Int, batch: Batch, table: Table) -> Change {
@@ -18,7 +20,7 @@ struct ChangeEvents: Sendable {
     /// one more member, `html`, so the batch is encoded once.
     func change(json: [UInt8], version: Int, batch: Batch, table: Table) -> Change {
         let data = eventData(json: json, batch: batch, table: table)
-        let event = FeedEvent.event(batch.press == nil ? "update" : "press", id: version, data: data)
+        let event = FeedEvent.event(batch.press == nil ? "update" : "press", id: life.cursor(version), data: data)
         return Change(version: version, json: json, event: event)
     }
 
@@ -33,7 +35,7 @@ struct ChangeEvents: Sendable {
             data += eventData(json: step.batch.changeJSONBytes(version: version), batch: step.batch, table: step.view)
         }
         data += Array("]}".utf8)
-        return FeedEvent.event("update", id: version, data: data)
+        return FeedEvent.event("update", id: life.cursor(version), data: data)
     }
 
     /// A change's `{"version", "batch"}` with one more member, `html`, so the batch is encoded once.

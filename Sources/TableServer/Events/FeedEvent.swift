@@ -4,14 +4,15 @@ import JSON
 ///
 /// `data` is always one line of JSON: our JSON writer escapes every line break.
 enum FeedEvent {
-    static func event(_ name: String, id: Int? = nil, data: [UInt8]) -> [UInt8] {
+    /// `id`: the event's version as a cursor of the server's life (`ServerLife.cursor`).
+    static func event(_ name: String, id: String? = nil, data: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(data.count + 40)
         bytes.append(contentsOf: "event: ".utf8)
         bytes.append(contentsOf: name.utf8)
         if let id {
             bytes.append(contentsOf: "\nid: ".utf8)
-            bytes.append(contentsOf: String(id).utf8)
+            bytes.append(contentsOf: id.utf8)
         }
         bytes.append(contentsOf: "\ndata: ".utf8)
         bytes.append(contentsOf: data)

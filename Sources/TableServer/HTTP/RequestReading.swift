@@ -35,6 +35,18 @@ extension HTTPRequest {
         return value
     }
 
+    /// `?since=` as a cursor of `life` (`ServerLife.version(ofCursor:)`): a
+    /// version, bare or `life.version`; 0 when absent, 400 when neither.
+    func sinceCursor(in life: ServerLife) throws -> Int {
+        guard let text = query["since"], !text.isEmpty else { return 0 }
+        guard let version = life.version(ofCursor: Substring(text)), version >= 0 else {
+            throw TableServerError.badRequest(
+                type: "bad-parameter",
+                detail: "query parameter since must be a version (a whole number) or an event id (life.version)")
+        }
+        return version
+    }
+
     var ifMatch: String? { headers["If-Match"] }
 
     /// `?animation=` of a single operation, as the `with:` of `insertRows(at:with:)`;

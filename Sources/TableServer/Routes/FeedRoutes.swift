@@ -24,15 +24,17 @@ struct FeedRoutes: RouteCollection {
             )
         }
         let id = request.tableID
-        let since = try request.queryInteger("since", default: 0)
+        let since = try request.sinceCursor(in: store.life)
         // `until` below `since` asks for nothing: the empty range at `since`.
         let until = try request.query["until"].map { _ in max(try request.queryInteger("until", default: 0), since) }
         let feed = try store.changes(id, since: since, until: until ?? .max)
         guard let changes = feed.changes else {
             let detail =
-                since > feed.current
-                ? "version \(since) is beyond the table's version \(feed.current): this table never had it (was it deleted and created again?); reload the table"
-                : "the changes after version \(since) are no longer kept (the table is at version \(feed.current)); reload the table"
+                since == .max
+                ? "that version is of an earlier life of this server, which restarted without a journal (docs/API.md, \"Caching\"); reload the table"
+                : since > feed.current
+                    ? "version \(since) is beyond the table's version \(feed.current): this table never had it (was it deleted and created again?); reload the table"
+                    : "the changes after version \(since) are no longer kept (the table is at version \(feed.current)); reload the table"
             var response = HTTPResponse.problem(status: 410, type: "history-gone", detail: detail)
             response.headers.set("ETag", ETag.string(for: feed.current))
             return response
@@ -61,10 +63,13 @@ struct FeedRoutes: RouteCollection {
         let id = request.tableID
         let view = try request.tableQuery()
         let since: Int?
-        if let lastEventID = request.headers["Last-Event-ID"], let version = Int(lastEventID.trimmingSpaces()) {
+        // An id or cursor of another life names a version this life never had: the stream starts with `reset`.
+        if let lastEventID = request.headers["Last-Event-ID"],
+            let version = store.life.version(ofCursor: Substring(lastEventID.trimmingSpaces()))
+        {
             since = version
         } else if request.query["since"] != nil {
-            since = try request.queryInteger("since", default: 0)
+            since = try request.sinceCursor(in: store.life)
         } else {
             since = nil
         }

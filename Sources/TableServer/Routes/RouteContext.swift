@@ -56,7 +56,27 @@ struct RouteBuilder {
         _ pattern: String,
         _ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) {
-        router.add(method, pattern, handler)
+        let life = context.store.life
+        router.add(method, pattern) { request in life.tagging(handler(life.reading(request))) }
+    }
+
+    /// `handler` in the server's life (`ServerLife`): it reads the request's
+    /// entity tags without the life, and its answer's tag gets it, a refusal's
+    /// (`412` names the current version) and a repeated edit's too. Every
+    /// route's handler is, so that each tag a client holds names its life.
+    private func inLife(
+        _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
+    ) -> @Sendable (HTTPRequest) throws -> HTTPResponse {
+        let life = context.store.life
+        return { request in
+            do {
+                return life.tagging(try handler(life.reading(request)))
+            } catch let error as TableServerError {
+                return life.tagging(Respond.problem(error))
+            } catch let repeated as IdempotentRepeat {
+                return life.tagging(repeated.answer.response)
+            }
+        }
     }
 
     /// A read: open to everyone. With a `Min-Version: N` header, a read of a
@@ -68,6 +88,7 @@ struct RouteBuilder {
         _ pattern: String,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
+        let handler = inLife(handler)
         let logger = context.logger
         let store = context.store
         let wait = context.minVersionWait
@@ -128,6 +149,7 @@ struct RouteBuilder {
         waits: Bool,
         _ edit: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
+        let edit = inLife(edit)
         let token = context.token
         let logger = context.logger
         let corsOrigins = context.corsOrigins

@@ -49,7 +49,7 @@ struct OpenViews: Sendable {
     /// answers what the stream is sent first: for `since`, the view's updates
     /// after it, or `reset` with the whole view when they are not kept.
     mutating func subscribe(
-        _ stream: EventStream, to query: TableQuery, of table: Table, since: Int?
+        _ stream: EventStream, to query: TableQuery, of table: Table, since: Int?, life: ServerLife = .lasting
     ) throws(TableServerError) -> [[UInt8]] {
         let key = query.canonicalQuery
         guard views[key] != nil || views.count < Self.limit else {
@@ -61,14 +61,14 @@ struct OpenViews: Sendable {
         guard let since else { return [] }
         // A stream ahead of the table (the server restarted without its
         // journal) holds a view this server never had: it starts again.
-        if since > table.version { return [Self.reset(view.live.view)] }
+        if since > table.version { return [Self.reset(view.live.view, life: life)] }
         guard since < table.version else { return [] }
         let missed = view.recent.drop { $0.version <= since }
         // Nothing is missing when the first update after `since` applies to the
         // view the stream holds; before the view was opened, or past updates no
         // longer kept, the stream gets the whole view.
         guard since >= view.origin, missed.first.map({ $0.since <= since }) ?? true else {
-            return [Self.reset(view.live.view)]
+            return [Self.reset(view.live.view, life: life)]
         }
         return missed.map(\.event)
     }
@@ -103,7 +103,7 @@ struct OpenViews: Sendable {
             guard let steps = views[key]!.live.update(&change) else {
                 views[key]!.recent = []
                 views[key]!.origin = table.version
-                deliveries.append((Self.reset(views[key]!.live.view), views[key]!.subscribers))
+                deliveries.append((Self.reset(views[key]!.live.view, life: events.life), views[key]!.subscribers))
                 continue
             }
             guard !steps.isEmpty else { continue }
@@ -117,14 +117,14 @@ struct OpenViews: Sendable {
     }
 
     /// Sends every view `reset` after the table was replaced (`TableStore.reload`).
-    mutating func reset(to table: Table) -> [(event: [UInt8], streams: [EventStream])] {
+    mutating func reset(to table: Table, life: ServerLife) -> [(event: [UInt8], streams: [EventStream])] {
         var deliveries: [(event: [UInt8], streams: [EventStream])] = []
         for key in Array(views.keys) {
             var view = views[key]!
             view.live = LiveView(query: view.live.query, table: table)
             view.recent = []
             view.origin = table.version
-            deliveries.append((Self.reset(view.live.view), view.subscribers))
+            deliveries.append((Self.reset(view.live.view, life: life), view.subscribers))
             views[key] = view
         }
         return deliveries
@@ -136,13 +136,13 @@ struct OpenViews: Sendable {
         return views.values.flatMap(\.subscribers)
     }
 
-    /// `reset` carrying the whole view: `{"version", "table"}`.
-    static func reset(_ view: Table) -> [UInt8] {
+    /// `reset` carrying the whole view: `{"version", "table"}`, its id a cursor of `life`.
+    static func reset(_ view: Table, life: ServerLife) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: view.estimatedJSONCount + 32)
         writer.beginObject()
         writer.key("version"); writer.integer(view.version)
         writer.key("table"); view.writeJSON(to: &writer)
         writer.endObject()
-        return FeedEvent.event("reset", id: view.version, data: writer.bytes)
+        return FeedEvent.event("reset", id: life.cursor(view.version), data: writer.bytes)
     }
 }

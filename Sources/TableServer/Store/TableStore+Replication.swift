@@ -94,7 +94,7 @@ extension TableStore {
             state.subscribers = subscribers
             state.views = views
             state.deliver([FeedEvent.reset(version: state.table.version)])
-            for (event, streams) in state.views.reset(to: state.table) {
+            for (event, streams) in state.views.reset(to: state.table, life: life) {
                 state.delivery.deliver([event], to: streams)
             }
             // A snapshot at the version with nothing replayed published nothing.

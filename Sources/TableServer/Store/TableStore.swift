@@ -29,6 +29,8 @@ final class TableStore: Sendable {
     let maxTables: Int
     let events: ChangeEvents
     let log: (any TableLog)?
+    /// The server's life: a fresh one at each start without a journal or database (`ServerLife`).
+    var life: ServerLife { events.life }
     /// Reads waiting for a table's version (`Min-Version`).
     let versionWaiters = VersionWaiters()
     /// Edits validated and queued in their table's group commit, or in the
@@ -39,12 +41,12 @@ final class TableStore: Sendable {
 
     init(
         history: Int, historyBytes: Int = .max, maxTables: Int = .max,
-        renderer: TableRenderer, log: (any TableLog)? = nil
+        renderer: TableRenderer, log: (any TableLog)? = nil, life: ServerLife = .lasting
     ) {
         self.history = history
         self.historyBytes = historyBytes
         self.maxTables = maxTables
-        self.events = ChangeEvents(renderer: renderer)
+        self.events = ChangeEvents(renderer: renderer, life: life)
         self.log = log
     }
 
@@ -439,7 +441,7 @@ final class TableStore: Sendable {
         stream.onClose { handle.removeSubscriber(streamID) }
         try handle.withState { state in
             if let view {
-                for event in try state.views.subscribe(stream, to: view, of: state.table, since: since) {
+                for event in try state.views.subscribe(stream, to: view, of: state.table, since: since, life: life) {
                     stream.send(event)
                 }
                 return

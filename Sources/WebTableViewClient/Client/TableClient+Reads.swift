@@ -14,6 +14,27 @@ extension TableClient {
         try ClientDecoding.table(try await json(Call(method: "GET", path: Self.tablePath(id), query: query)))
     }
 
+    /// `table(_:query:)` and the server's life its `ETag` names (`"k3f9a2c1.7"`:
+    /// docs/API.md, "Caching"); nil for a server whose versions outlive it.
+    func tableInLife(_ id: String, query: [URLQueryItem] = []) async throws(TableClientError) -> (Table, String?) {
+        let answer = try await perform(Call(method: "GET", path: Self.tablePath(id), query: query))
+        let table: Table
+        do {
+            table = try ClientDecoding.table(try ClientDecoding.parser.parse(answer.body))
+        } catch {
+            throw .unreadableAnswer("GET \(Self.tablePath(id)): \(error)")
+        }
+        return (table, answer.header("ETag").flatMap(Self.life(ofTag:)))
+    }
+
+    /// The life of an entity tag or event id (`"k3f9a2c1.7-v3f2a"`, `k3f9a2c1.7`): what comes before its dot.
+    static func life(ofTag tag: String) -> String? {
+        let bare = tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
+        let quoted = bare.hasPrefix("\"") ? bare.dropFirst() : bare
+        guard let dot = quoted.firstIndex(of: ".") else { return nil }
+        return String(quoted[..<dot])
+    }
+
     /// `GET /api/tables/{t}/sections`: `numberOfSections`, and each section's texts and row count.
     public func sections(of id: String) async throws(TableClientError) -> [SectionSummary] {
         try ClientDecoding.sections(try await json(Call(method: "GET", path: Self.tablePath(id) + "/sections")))

@@ -29,7 +29,9 @@ public enum FollowError: Error, Sendable, Equatable {
 /// It fetches the table, then reads `GET …/events` from that version on. Each
 /// change is applied to the mirror with TableModel's own batch code and handed
 /// on as a `TableUpdate`, in version order, each exactly once. When the stream
-/// ends or fails it reconnects with `Last-Event-ID` (the mirror's version) after
+/// ends or fails it reconnects with `Last-Event-ID` (the mirror's version, in
+/// the server's life: a server restarted without its journal, whose versions
+/// start again, answers `reset`; docs/API.md, "Caching") after
 /// a doubling, jittered delay, so the server replays what was missed; when the
 /// server sends `reset` (what was missed is no longer kept), or a change does not
 /// follow the mirror's version, it fetches the table again and hands on a
@@ -105,17 +107,20 @@ public struct TableFollower: Sendable {
         var lostReason: String?
         // Whether the table was ever there: a `404` after that means it was deleted.
         var hasFetched = false
+        // The server's life the mirror's version is of (nil: versions that outlive the server).
+        var life: String?
         while !Task.isCancelled {
             do {
                 if mirror == nil {
-                    let table = try await client.table(tableID, query: query)
+                    let (table, tableLife) = try await client.tableInLife(tableID, query: query)
+                    life = tableLife
                     mirror = TableMirror(table)
                     hasFetched = true
                     report(.update(TableUpdate(version: table.version, batch: nil, table: table)))
                 }
                 guard var current = mirror else { continue }
                 defer { mirror = current }
-                try await stream(into: &current) {
+                try await stream(into: &current, life: &life) {
                     failures = 0
                     if lostReason != nil {
                         lostReason = nil
@@ -165,11 +170,12 @@ public struct TableFollower: Sendable {
     /// Reads one connection of the stream into `mirror` until it ends; `connected`
     /// runs once the server has answered (its first bytes).
     private func stream(
-        into mirror: inout TableMirror, connected: () -> Void, report: (FollowEvent) -> Void
+        into mirror: inout TableMirror, life: inout String?, connected: () -> Void, report: (FollowEvent) -> Void
     ) async throws {
         var request = URLRequest(url: client.url(TableClient.tablePath(tableID) + "/events", query: query))
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-        request.setValue(String(mirror.version), forHTTPHeaderField: "Last-Event-ID")
+        let lastEventID = life.map { "\($0).\(mirror.version)" } ?? String(mirror.version)
+        request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
         // The server comments every 15 s while idle: a minute of silence is a dead connection.
         request.timeoutInterval = 60
         var parser = ServerSentEventParser()
@@ -180,6 +186,7 @@ public struct TableFollower: Sendable {
                 connected()
             }
             for event in parser.feed(piece) {
+                if let id = event.id { life = TableClient.life(ofTag: id) }
                 switch event.name {
                 case "update", "press":
                     switch mirror.follow(try Self.change(event.data)) {

@@ -38,7 +38,7 @@ struct TableChecks {
             let table = try answer.body.json
             checks.expect(table.value1.texts[1] == ["Carrot", "Leek"], "getTable: rows")
             let etag = answer.headers.ETag ?? ""
-            checks.expect(etag.hasPrefix("\"0"), "getTable: the ETag of version 0, got \(etag)")
+            checks.expect(versionOfTag(etag) == 0, "getTable: the ETag of version 0, got \(etag)")
             let again = try await client.getTable(
                 path: .init(t: Fixture.id), headers: .init(If_hyphen_None_hyphen_Match: etag))
             checks.expect((try? again.notModified) != nil, "getTable: 304 for If-None-Match")
@@ -56,7 +56,7 @@ struct TableChecks {
             let stale = try await client.patchTable(
                 path: .init(t: Fixture.id), headers: .init(If_hyphen_Match: "\"7\""), body: .json(properties)
             ).preconditionFailed
-            checks.expect(stale.headers.ETag == "\"0\"", "patchTable: 412 with the current ETag")
+            checks.expect(versionOfTag(stale.headers.ETag ?? "") == 0, "patchTable: 412 with the current ETag")
             let table = try await client.patchTable(
                 path: .init(t: Fixture.id), headers: .init(If_hyphen_Match: "\"0\""), body: .json(properties)
             ).ok.body.json
@@ -72,4 +72,11 @@ struct TableChecks {
             checks.expect(banana.detail == "ripe", "replaceTable: the new detail")
         }
     }
+}
+
+/// The version an entity tag names: `"k3f9a2c1.7"` (a server's life and the
+/// version) or `"7"` (docs/API.md, "Caching").
+func versionOfTag(_ tag: String) -> Int? {
+    let inner = tag.filter { $0 != "\"" }
+    return Int(inner.split(separator: ".").last ?? Substring(inner))
 }

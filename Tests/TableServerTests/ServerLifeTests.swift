@@ -1,0 +1,111 @@
+import Foundation
+import MicroHTTP
+import MicroHTTPTesting
+import TableJournal
+import TableServer
+import Testing
+
+/// A server without a journal starts a new life at each start (docs/API.md,
+/// "Caching"): its versions start again, so every tag and event id carries the
+/// life, and one of an earlier life is never taken as current. A restart is a
+/// new server instance over the same tables; with a journal, tags and ids stay
+/// bare versions.
+@Suite(.timeLimit(.minutes(1))) struct ServerLifeTests {
+    /// Each start a new life, as `webtableview serve` without `--journal` starts.
+    let newLife: (inout ServerOptions) -> Void = { $0.newLifeAtEachStart = true }
+
+    /// The table's ETag after one edit, in a fresh server's life.
+    func tagAfterOneEdit(_ client: TestClient) throws -> String {
+        #expect(try client.request(.DELETE, "/api/tables/t/sections/0/rows/0").status == 200)
+        let tag = try #require(try client.request(.GET, "/api/tables/t").headers["ETag"])
+        return tag
+    }
+
+    @Test(arguments: [TestTransport.inProcess, .live])
+    func tagsNameTheLifeAndNoConditionalGETAnswers304AcrossLives(_ transport: TestTransport) throws {
+        var first = ""
+        try withServer(transport, configure: newLife) { client in
+            first = try tagAfterOneEdit(client)
+            #expect(first.hasPrefix("\"") && first.hasSuffix(".1\""))
+            #expect(try client.request(.GET, "/api/tables/t", headers: ["If-None-Match": first]).status == 304)
+            // JSON bodies keep their integer versions.
+            #expect(try client.request(.GET, "/api/tables/t").json["version"]?.int == 1)
+        }
+        try withServer(transport, configure: newLife) { client in
+            let second = try tagAfterOneEdit(client)
+            #expect(second != first, "two lives named version 1 alike")
+            // Version 1 of the earlier life, and a bare "1" (which no life sends), name other content.
+            #expect(try client.request(.GET, "/api/tables/t", headers: ["If-None-Match": first]).status == 200)
+            #expect(try client.request(.GET, "/api/tables/t", headers: ["If-None-Match": "\"1\""]).status == 200)
+            #expect(try client.request(.GET, "/tables/t", headers: ["If-None-Match": first]).status == 200)
+            #expect(try client.request(.GET, "/api/tables/t", headers: ["If-None-Match": second]).status == 304)
+        }
+    }
+
+    @Test(arguments: [TestTransport.inProcess, .live])
+    func ifMatchOfAnEarlierLifeNeverMatches(_ transport: TestTransport) throws {
+        var first = ""
+        try withServer(transport, configure: newLife) { client in first = try tagAfterOneEdit(client) }
+        try withServer(transport, configure: newLife) { client in
+            let second = try tagAfterOneEdit(client)
+            let stale = try client.request(
+                .DELETE, "/api/tables/t/sections/0/rows/0", headers: ["If-Match": first])
+            #expect(stale.status == 412)
+            #expect(stale.headers["ETag"] == second)
+            #expect(try client.request(.GET, "/api/tables/t").json["version"]?.int == 1, "the edit was made")
+            let current = try client.request(
+                .DELETE, "/api/tables/t/sections/0/rows/0", headers: ["If-Match": second])
+            #expect(current.status == 200)
+        }
+    }
+
+    @Test func lastEventIDAndSinceOfAnEarlierLifeReset() throws {
+        var first = ""
+        try withServer(.live, configure: newLife) { client in first = try tagAfterOneEdit(client) }
+        let firstCursor = String(first.dropFirst().dropLast())
+        try withServer(.live, configure: newLife) { client in
+            let second = try tagAfterOneEdit(client)
+            let secondCursor = String(second.dropFirst().dropLast())
+            for headers in ["Last-Event-ID: \(firstCursor)\r\n", ""] {
+                let path = "/api/tables/t/events" + (headers.isEmpty ? "?since=\(firstCursor)" : "")
+                let stream = try subscribe(client, path, headers: headers)
+                defer { stream.close() }
+                #expect(read(stream, until: "{\"version\":1}\n\n").contains("event: reset\ndata: {\"version\":1}\n\n"))
+            }
+            // The same life's cursor replays from there; its events' ids carry the life.
+            let life = secondCursor.prefix { $0 != "." }
+            #expect(try client.request(.DELETE, "/api/tables/t/sections/0/rows/0").status == 200)
+            let stream = try subscribe(client, "/api/tables/t/events", headers: "Last-Event-ID: \(secondCursor)\r\n")
+            defer { stream.close() }
+            #expect(read(stream, until: "id: \(life).2\n").contains("event: update\nid: \(life).2\n"))
+            let changes = try client.request(.GET, "/api/tables/t/changes?since=\(firstCursor)")
+            #expect(changes.status == 410)
+        }
+    }
+
+    @Test func aJournalsVersionsOutliveTheProcessAndStayBare() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("life-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try withServer(
+            .inProcess,
+            configure: {
+                $0.journal = JournalOptions(directory: folder.path)
+                $0.newLifeAtEachStart = true
+            }
+        ) { client in
+            let tag = try tagAfterOneEdit(client)
+            #expect(tag == "\"1\"")
+        }
+    }
+
+    /// The event stream helpers of `EventStreamAPITests`.
+    let streams = EventStreamAPITests()
+
+    func subscribe(_ client: TestClient, _ path: String, headers: String) throws -> RawConnection {
+        try streams.subscribe(client, path, headers: headers)
+    }
+
+    func read(_ connection: RawConnection, until marker: String) -> String {
+        streams.read(connection, until: marker)
+    }
+}

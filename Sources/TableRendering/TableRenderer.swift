@@ -23,14 +23,19 @@ public struct TableRenderer: Sendable {
     private let assets: String
     /// Pages' heads and tails drawn so far.
     private let pageHeads = PageHeads()
+    /// Whether rows are written by their shape's stamp (`RowDrawer`); false
+    /// renders every row through the template, so that `make bench`'s ablation
+    /// step measures what the stamps buy.
+    private let stampsRows: Bool
 
     /// Loads every `*.mustache` file below `templatesDirectory`.
     ///
     /// - Throws: `TemplateLoadingError` naming the folder, a missing template or
     ///   the file, line and column of a syntax error.
-    public init(templatesDirectory: String, assets: String = "/public") throws {
+    public init(templatesDirectory: String, assets: String = "/public", stampsRows: Bool = true) throws {
         templates = try TemplateSet(directory: templatesDirectory)
         self.assets = assets
+        self.stampsRows = stampsRows
     }
 
     /// The whole HTML document of `GET /tables/{t}`: at most `rowLimit` rows of
@@ -221,7 +226,9 @@ public struct TableRenderer: Sendable {
     }
 
     func drawer(for table: Table) -> RowDrawer {
-        RowDrawer(templates: templates, defaults: RowDefaults(table: table, customCells: templates.customCells))
+        RowDrawer(
+            templates: templates, defaults: RowDefaults(table: table, customCells: templates.customCells),
+            usesStamps: stampsRows)
     }
 
     /// The page around `body`; a table's page links its CSV export from the navigation bar.

@@ -65,6 +65,14 @@ import Testing
         }
     }
 
+    /// The fan-out the server is told to use (`--ablate send-ring`): unbatched
+    /// never asks for a ring; batched is the process's probed pool.
+    @Test func theServerChoosesTheFanOut() {
+        #expect(EventFanOut(batching: false).support == .switchedOff)
+        #expect(EventFanOut(batching: false).rings.take() == nil)
+        #expect(EventFanOut(batching: true).rings === SendRings.shared)
+    }
+
     /// Each of 20 clients reads each of 300 chunks whole, in order.
     @Test(arguments: supports) func manyStreamsTakeEachChunkInOrder(support: SendRingSupport) throws {
         let rings = SendRings(support: support)

@@ -29,6 +29,8 @@ final class TableStore: Sendable {
     let maxTables: Int
     let events: ChangeEvents
     let log: (any TableLog)?
+    /// How each table's deliveries reach its streams (`EventDelivery`).
+    let fanOut: EventFanOut
     /// Reads waiting for a table's version (`Min-Version`).
     let versionWaiters = VersionWaiters()
     /// Edits validated and queued in their table's group commit, or in the
@@ -39,8 +41,9 @@ final class TableStore: Sendable {
 
     init(
         history: Int, historyBytes: Int = .max, maxTables: Int = .max,
-        renderer: TableRenderer, log: (any TableLog)? = nil
+        renderer: TableRenderer, fanOut: EventFanOut = .batched, log: (any TableLog)? = nil
     ) {
+        self.fanOut = fanOut
         self.history = history
         self.historyBytes = historyBytes
         self.maxTables = maxTables
@@ -49,6 +52,11 @@ final class TableStore: Sendable {
     }
 
     // MARK: Tables
+
+    /// A handle of `table` with this store's history bounds and fan-out.
+    func makeHandle(_ table: Table) -> TableHandle {
+        TableHandle(table: table, log: ChangeLog(capacity: history, byteLimit: historyBytes), fanOut: fanOut)
+    }
 
     /// Every table, as it is now, in creation order.
     func tables() -> [Table] {
@@ -104,7 +112,7 @@ final class TableStore: Sendable {
     /// recorded, so no change to it can be recorded before its creation; when the
     /// record fails, the table is taken out again and marked deleted.
     func insert(_ table: Table, limit: Int = .max, record: () throws -> UInt64) throws {
-        let handle = TableHandle(table: table, log: ChangeLog(capacity: history, byteLimit: historyBytes))
+        let handle = makeHandle(table)
         try handle.withState { state in
             let refusal = directory.withLock { directory -> TableServerError? in
                 guard directory.handles[table.id] == nil else { return .tableExists(table.id) }

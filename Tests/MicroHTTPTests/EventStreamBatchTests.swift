@@ -5,7 +5,7 @@ import Testing
 
 @testable import MicroHTTP
 
-/// One delivery's fan-out (`EventStream.send(_:to:)`), with the streams written
+/// One delivery's fan-out (`EventFanOut.send(_:to:)`), with the streams written
 /// in batches through an io_uring (`SendRing`) and one `send()` at a time: the
 /// clients read the same bytes either way, and the server counts the way each
 /// chunk went. The batched cases run with what the kernel's probe found, named

@@ -89,7 +89,7 @@ test: deps
 	scripts/check-format.sh
 	scripts/check-imports.py
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error $(BUILD_FLAGS)
-	$(SWIFT) test --skip-build $(BUILD_FLAGS) --skip '$(CLIENT_TESTS)'
+	WEBTABLEVIEW_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build $(BUILD_FLAGS) --skip '$(CLIENT_TESTS)'
 	$(SWIFT) test --skip-build $(BUILD_FLAGS) --filter '$(CLIENT_TESTS)'
 	scripts/test-suites.sh
 	@echo "make test: every suite passed"

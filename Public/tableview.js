@@ -98,7 +98,15 @@ class TableView {
     this.scroll.resize();
     this.scroll.schedule();
     this.selection.keepOneTabStop();
-    if ((this.table.dataset.view ?? "") !== view) this.feed.follow();
+    if ((this.table.dataset.view ?? "") !== view) {
+      this.feed.follow();
+      // The share button exports what the page shows: the view's rows.
+      const share = document.querySelector("a.nav-export");
+      if (share) {
+        const shown = this.table.dataset.view;
+        share.setAttribute("href", share.getAttribute("href").split("&")[0] + (shown ? `&${shown}` : ""));
+      }
+    }
   }
 
   /** The table was deleted on the server: nothing more to edit or follow. */

@@ -15,8 +15,10 @@ case "$sanitizer" in
   *) echo "usage: $0 address|thread [swift test arguments...]" >&2; exit 2 ;;
 esac
 shift
-# TableDatabaseTests start a private PostgreSQL cluster.
+# TableDatabaseTests start a private PostgreSQL cluster: installed here, so
+# they must run (a plain swift test skips them where PostgreSQL is missing).
 scripts/install-deps.sh build replicas
+export WEBTABLEVIEW_REQUIRE_POSTGRES=1
 
 start=$SECONDS
 swift build ${BUILD_FLAGS:-} --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
@@ -42,7 +44,9 @@ case "$sanitizer" in
     ;;
   thread)
     # Synchronization.Mutex hands contended locks over where TSan cannot see
-    # it; tsan-mutex.c tells TSan (see there).
+    # it; tsan-mutex.c tells TSan (see there), wrapping the toolchain's
+    # functions by mangled name: the run stops here if they are gone.
+    scripts/sanitizers/check-tsan-mutex.sh
     preload=$PWD/$scratch/tsan-mutex.so
     clang -shared -fPIC -O2 -o "$preload" scripts/sanitizers/tsan-mutex.c
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:log_path=$reports/tsan:${TSAN_OPTIONS:-}"

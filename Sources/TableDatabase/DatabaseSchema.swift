@@ -1,5 +1,3 @@
-import Glibc
-
 /// The tables WebTableView keeps in PostgreSQL, and the migrations that make
 /// them. Every statement of the product is in this target (docs/ARCHITECTURE.md).
 ///
@@ -99,19 +97,14 @@ public struct TableNotice: Sendable, Equatable {
         self.version = version
     }
 
-    /// Whether notices carry changes. `WEBTABLEVIEW_ABLATE` naming
-    /// `notice-changes` in the environment turns it off, so that `make bench`
-    /// measures what it buys: every replica then reads every change by query.
-    static let carriesChanges = !(getenv("WEBTABLEVIEW_ABLATE").map { String(cString: $0) } ?? "")
-        .split(separator: ",").contains("notice-changes")
-
     /// The notice of `changes`, the last of which is `version`: with them
     /// when the payload stays within `payloadLimit` and none holds a line
-    /// break (changes are compact JSON, which never does).
-    public init(id: String, version: Int, incarnation: Int64, changes: [[UInt8]]) {
+    /// break (changes are compact JSON, which never does); never when not
+    /// `carryingChanges` (`DatabaseOptions.noticesCarryChanges`).
+    public init(id: String, version: Int, incarnation: Int64, changes: [[UInt8]], carryingChanges: Bool = true) {
         self.init(id: id, version: version)
         let size = "\(id):\(version)\n\(incarnation)".utf8.count + changes.reduce(0) { $0 + 1 + $1.count }
-        guard Self.carriesChanges, !changes.isEmpty, size <= Self.payloadLimit,
+        guard carryingChanges, !changes.isEmpty, size <= Self.payloadLimit,
             !changes.contains(where: { $0.contains(0x0A) })
         else { return }
         carried = (incarnation, changes)

@@ -11,6 +11,10 @@ public struct DatabaseOptions: Sendable {
     /// Seconds the `Idempotency-Key` of a create or a delete is kept
     /// (docs/API.md, "Idempotency-Key": 24 hours).
     public var keyLifetime = 24 * 60 * 60
+    /// Whether a notice carries the changes it announces when they fit
+    /// (`TableNotice`); false makes every replica read every change by query,
+    /// so that `make bench` measures what carrying them buys.
+    public var noticesCarryChanges = true
 
     public init(url: String) {
         self.url = url

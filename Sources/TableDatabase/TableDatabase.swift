@@ -224,7 +224,10 @@ public final class TableDatabase: Sendable {
         let next = version + jsons.count
         var parameters: [String?] = [
             id, "\(incarnation)", "\(version)", "\(next)", DatabaseSchema.channel,
-            TableNotice(id: id, version: next, incarnation: incarnation, changes: jsons).payload, "\(commit)",
+            TableNotice(
+                id: id, version: next, incarnation: incarnation, changes: jsons,
+                carryingChanges: options.noticesCarryChanges
+            ).payload, "\(commit)",
         ]
         for (offset, json) in jsons.enumerated() {
             parameters.append("\(version + 1 + offset)")
@@ -312,7 +315,10 @@ public final class TableDatabase: Sendable {
                 """,
                 [
                     id, "\(next)", DatabaseSchema.channel,
-                    TableNotice(id: id, version: next, incarnation: incarnation, changes: jsons).payload,
+                    TableNotice(
+                        id: id, version: next, incarnation: incarnation, changes: jsons,
+                        carryingChanges: options.noticesCarryChanges
+                    ).payload,
                 ])
         case .deletion(let key):
             try connection.query("DELETE FROM webtableview_tables WHERE id = $1", [id])

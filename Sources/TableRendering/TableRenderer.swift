@@ -26,15 +26,22 @@ public struct TableRenderer: Sendable {
     /// The server's life (docs/API.md, "Caching"), a table page's `data-life`:
     /// empty when its versions outlive the process.
     private let life: String
+    /// Whether rows are written by their shape's stamp (`RowDrawer`); false
+    /// renders every row through the template, so that `make bench`'s ablation
+    /// step measures what the stamps buy.
+    private let stampsRows: Bool
 
     /// Loads every `*.mustache` file below `templatesDirectory`.
     ///
     /// - Throws: `TemplateLoadingError` naming the folder, a missing template or
     ///   the file, line and column of a syntax error.
-    public init(templatesDirectory: String, assets: String = "/public", life: String = "") throws {
+    public init(
+        templatesDirectory: String, assets: String = "/public", life: String = "", stampsRows: Bool = true
+    ) throws {
         templates = try TemplateSet(directory: templatesDirectory)
         self.assets = assets
         self.life = life
+        self.stampsRows = stampsRows
     }
 
     /// The whole HTML document of `GET /tables/{t}`: at most `rowLimit` rows of
@@ -96,7 +103,7 @@ public struct TableRenderer: Sendable {
         let whole = Array(
             document(
                 title: context.title, body: templates.render(context, "table"),
-                bodyClass: "table-page \(style.rawValue)", backLink: true, exporting: table
+                bodyClass: "table-page \(style.rawValue)", backLink: true, exporting: table, view: view
             ).utf8)
         guard inner.text == PagePieces.sectionsTemplate,
             let split = RowDrawer.onlyOccurrence(of: Array(marker.utf8), in: whole)
@@ -106,7 +113,7 @@ public struct TableRenderer: Sendable {
                 table, style: style, rowLimits: rowLimits, drawer: drawer, page: page, life: life)
             let page = document(
                 title: context.title, body: templates.render(context, "table"),
-                bodyClass: "table-page \(style.rawValue)", backLink: true, exporting: table)
+                bodyClass: "table-page \(style.rawValue)", backLink: true, exporting: table, view: view)
             return PagePieces(
                 head: Array(page.utf8), tail: [], table: table, rowLimits: rowLimits, renderer: self, sectionCount: 0)
         }
@@ -239,16 +246,22 @@ public struct TableRenderer: Sendable {
     }
 
     func drawer(for table: Table) -> RowDrawer {
-        RowDrawer(templates: templates, defaults: RowDefaults(table: table, customCells: templates.customCells))
+        RowDrawer(
+            templates: templates, defaults: RowDefaults(table: table, customCells: templates.customCells),
+            usesStamps: stampsRows)
     }
 
-    /// The page around `body`; a table's page links its CSV export from the navigation bar.
+    /// The page around `body`; a table's page links its CSV export from the navigation bar,
+    /// of the `view` the page shows when it shows one (the page's search bar keeps it so).
     /// `back`: the back button's place and title, escaped, when not the list of tables.
     private func document(
         title: String, body: String, bodyClass: String, backLink: Bool,
-        back: (href: String, title: String)? = nil, exporting table: Table? = nil
+        back: (href: String, title: String)? = nil, exporting table: Table? = nil, view: TableQuery? = nil
     ) -> String {
-        let exportLink = table.map { HTMLEscaping.escape("/api/tables/\(PathEscaping.segment($0.id))?format=csv") }
+        let viewParameters = view.map { "&" + $0.canonicalQuery } ?? ""
+        let exportLink = table.map {
+            HTMLEscaping.escape("/api/tables/\(PathEscaping.segment($0.id))?format=csv\(viewParameters)")
+        }
         return templates.render(
             PageContext(
                 title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink, back: back,

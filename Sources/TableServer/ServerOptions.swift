@@ -53,6 +53,9 @@ public struct ServerOptions: Sendable {
     public var allowedHosts: [String] = []
     /// Origins allowed to call the API from another origin (`--cors-origin`).
     public var corsOrigins: [String] = []
+    /// Optimisations switched off for `make bench`'s ablation step (`--ablate`);
+    /// none in service.
+    public var ablations: Set<Ablation> = []
 
     public init() {}
 

@@ -31,12 +31,15 @@ public final class WebTableViewServer: Sendable {
             options.journal == nil && options.database == nil && options.newLifeAtEachStart
             ? ServerLife.fresh() : .lasting
         let renderer = try TableRenderer(
-            templatesDirectory: options.templatesDirectory, assets: "/assets/\(files.version)", life: life.id ?? "")
+            templatesDirectory: options.templatesDirectory, assets: "/assets/\(files.version)", life: life.id ?? "",
+            stampsRows: !options.ablations.contains(.rowPlan))
+        let fanOut = EventFanOut(batching: !options.ablations.contains(.sendRing))
         var seen = Set<String>()
         if let duplicate = tables.first(where: { !seen.insert($0.id).inserted }) {
             throw StartError.duplicateTable(duplicate.id)
         }
-        if let databaseOptions = options.database {
+        if var databaseOptions = options.database {
+            databaseOptions.noticesCarryChanges = !options.ablations.contains(.noticeChanges)
             guard options.journal == nil else { throw StartError.journalAndDatabase }
             let database = try Self.connect(databaseOptions, timeout: options.databaseStartTimeout, logger: logger)
             let replication = DatabaseReplication(database: database, history: options.history, logger: logger)
@@ -44,7 +47,7 @@ public final class WebTableViewServer: Sendable {
             journal = nil
             store = TableStore(
                 history: options.history, historyBytes: options.historyBytes, maxTables: options.maxTables,
-                renderer: renderer, log: replication)
+                renderer: renderer, fanOut: fanOut, log: replication)
             do {
                 try replication.load(tables, into: store)
             } catch {
@@ -67,7 +70,7 @@ public final class WebTableViewServer: Sendable {
             }
             store = TableStore(
                 history: options.history, historyBytes: options.historyBytes, maxTables: options.maxTables,
-                renderer: renderer, log: journal, life: life)
+                renderer: renderer, fanOut: fanOut, log: journal, life: life)
             do {
                 try Self.load(tables, recovery: recovery, into: store, logger: logger)
             } catch {
@@ -110,6 +113,7 @@ public final class WebTableViewServer: Sendable {
         configuration.preparedResponseBudget = options.answerCacheBytes / 8
         configuration.sharedAnswerBudget = options.answerCacheBytes - configuration.preparedResponseBudget
         configuration.originPolicy = Self.originPolicy(options)
+        configuration.eventFanOut = fanOut
         http = HTTPServer(configuration: configuration, router: router, logger: logger)
         metrics.attach(http)
     }
@@ -126,7 +130,7 @@ public final class WebTableViewServer: Sendable {
     /// sockets a system call; else why it takes one `send()` a subscriber
     /// (the kernel probed once; docs/ARCHITECTURE.md, Concurrency).
     public var eventBatchingRefusal: String? {
-        let support = EventStream.sendRingSupport
+        let support = http.configuration.eventFanOut.support
         return support == .supported ? nil : "\(support)"
     }
 

@@ -161,6 +161,13 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "Least severe message written to standard error.")
     var logLevel = Logger.Level.info
 
+    @Option(
+        help: ArgumentHelp(
+            "An optimisation to switch off, for benchmarks (repeatable).",
+            discussion: "make bench's ablation step measures what each buys (docs/PERFORMANCE.md).",
+            valueName: "name"))
+    var ablate: [Ablation] = []
+
     func validate() throws {
         try columns.validate(fileCount: files.count + dataFiles.count)
         guard (0...65535).contains(port) else { throw ArgumentParser.ValidationError("--port must be 0…65535") }
@@ -225,6 +232,7 @@ struct Serve: ParsableCommand {
         options.token = try readToken()
         options.allowedHosts = allowedHosts
         options.corsOrigins = corsOrigins
+        options.ablations = Set(ablate)
         if let journal {
             var journalOptions = JournalOptions(directory: journal)
             journalOptions.fsync = fsync
@@ -405,6 +413,9 @@ struct Serve: ParsableCommand {
 
 /// `--fsync always|interval|never`, parsed by its raw values.
 extension FsyncPolicy: ExpressibleByArgument {}
+
+/// `--ablate row-plan|send-ring|notice-changes`, parsed by its raw values.
+extension Ablation: ExpressibleByArgument {}
 
 /// `--log-level trace|…|critical`, parsed by its raw values, as Hummingbird's
 /// project template does.

@@ -5,7 +5,7 @@ import Testing
 
 @testable import MicroHTTP
 
-/// One delivery's fan-out (`EventStream.send(_:to:)`), with the streams written
+/// One delivery's fan-out (`EventFanOut.send(_:to:)`), with the streams written
 /// in batches through an io_uring (`SendRing`) and one `send()` at a time: the
 /// clients read the same bytes either way, and the server counts the way each
 /// chunk went. The batched cases run with what the kernel's probe found, named
@@ -63,6 +63,14 @@ import Testing
         if Self.kernelRefusesRings {
             #expect(probed == .refused)
         }
+    }
+
+    /// The fan-out the server is told to use (`--ablate send-ring`): unbatched
+    /// never asks for a ring; batched is the process's probed pool.
+    @Test func theServerChoosesTheFanOut() {
+        #expect(EventFanOut(batching: false).support == .switchedOff)
+        #expect(EventFanOut(batching: false).rings.take() == nil)
+        #expect(EventFanOut(batching: true).rings === SendRings.shared)
     }
 
     /// Each of 20 clients reads each of 300 chunks whole, in order.

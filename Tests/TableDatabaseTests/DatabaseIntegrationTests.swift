@@ -9,7 +9,13 @@ import Testing
 /// the schema, seeding, creation, the optimistic and the locked edit, what a
 /// replica behind is handed, trimming, deletion and notices — the statements
 /// as PostgreSQL runs them, not their text (docs/SCALING.md).
-@Suite(.postgresCluster, .timeLimit(.minutes(2))) struct DatabaseIntegrationTests {
+///
+/// Skipped, with the reason, where PostgreSQL is not installed (a plain `swift
+/// test` on a new machine); `make test` installs it and sets
+/// `WEBTABLEVIEW_REQUIRE_POSTGRES=1`, which runs the suite anyway, so that a
+/// missing PostgreSQL fails there instead of passing unseen.
+@Suite(.enabled(if: PostgresCluster.isRunnable, PostgresCluster.skipReason), .postgresCluster, .timeLimit(.minutes(2)))
+struct DatabaseIntegrationTests {
     /// Runs `body` with a new database of the suite's cluster.
     private func withDatabase(_ body: (DatabaseOptions) throws -> Void) throws {
         let cluster = try #require(PostgresCluster.current)

@@ -22,6 +22,14 @@ import Testing
         #expect(TableNotice(payload: "t:5\nx\n{}") == nil)
     }
 
+    /// `--ablate notice-changes` (`DatabaseOptions.noticesCarryChanges`): the
+    /// notice only names the version, and replicas read the changes by query.
+    @Test func aNoticeToldNotToCarryChangesCarriesNone() {
+        let changes: [[UInt8]] = [Array(#"{"version":4,"batch":{}}"#.utf8)]
+        let notice = TableNotice(id: "t", version: 4, incarnation: 12, changes: changes, carryingChanges: false)
+        #expect(notice.carried == nil && notice.payload == "t:4")
+    }
+
     @Test func aNoticeWhoseChangesWouldPassTheLimitCarriesNone() {
         let big = [UInt8](repeating: UInt8(ascii: "a"), count: TableNotice.payloadLimit)
         let notice = TableNotice(id: "t", version: 9, incarnation: 1, changes: [big])

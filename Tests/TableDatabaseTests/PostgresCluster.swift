@@ -30,6 +30,29 @@ final class PostgresCluster: @unchecked Sendable {
         return "/usr/lib/postgresql/\(newest)/bin"
     }()
 
+    /// Whether PostgreSQL's programs are installed (`initdb` and `postgres` in ``programs``).
+    static var isInstalled: Bool {
+        ["initdb", "postgres", "pg_isready", "createdb"].allSatisfy {
+            FileManager.default.isExecutableFile(atPath: "\(programs)/\($0)")
+        }
+    }
+
+    /// `make test` sets `WEBTABLEVIEW_REQUIRE_POSTGRES=1`: there the database
+    /// suites must run, and fail when PostgreSQL is missing, never be skipped.
+    static var isRequired: Bool {
+        ProcessInfo.processInfo.environment["WEBTABLEVIEW_REQUIRE_POSTGRES"] == "1"
+    }
+
+    /// Whether a suite marked `.postgresCluster` runs: PostgreSQL is here, or
+    /// it is required (and the suite then fails at once, saying it is missing).
+    static var isRunnable: Bool { isInstalled || isRequired }
+
+    /// Why the database suites are skipped.
+    static let skipReason: Comment = """
+        PostgreSQL is not installed (no \(programs)/initdb): install it with \
+        scripts/install-deps.sh replicas; make test does, and fails instead of skipping
+        """
+
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("wtv-pg-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -141,6 +164,12 @@ struct PostgresClusterTrait: SuiteTrait, TestScoping {
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        guard PostgresCluster.isInstalled else {
+            throw ClusterError(
+                message:
+                    "WEBTABLEVIEW_REQUIRE_POSTGRES=1 but PostgreSQL is not installed (no \(PostgresCluster.programs)/initdb)"
+            )
+        }
         let cluster = try PostgresCluster()
         defer { cluster.stop() }
         try await PostgresCluster.$current.withValue(cluster) { try await function() }

@@ -46,4 +46,23 @@ import Testing
                 renderer.rows(table, section: 0, range: 0..<table.rowCount) == RowPlanTests.singleRows(renderer, table))
         }
     }
+
+    /// `--ablate row-plan` (`TableRenderer`'s `stampsRows: false`): rows are
+    /// rendered through the template and no plan is made for their shape; with
+    /// stamps, the drawer leaves the shape's plan in the cache.
+    @Test(arguments: [true, false]) func aDrawerWithoutStampsMakesNoPlan(usesStamps: Bool) throws {
+        let templates = try TemplateSet(directory: Folders.templates)
+        let table = Table(id: "t", sections: [Section(id: "s", rows: [Row(style: .subtitle, text: "x")])])
+        let drawer = RowDrawer(
+            templates: templates, defaults: RowDefaults(table: table, customCells: templates.customCells),
+            usesStamps: usesStamps)
+        let html = drawer.rowsHTML(of: table.sections[0], at: 0, in: 0..<1)
+        #expect(html.contains(">x<"))
+        var made = 0
+        _ = templates.stamps.stamp(for: table.sections[0].rows[0].shape(defaults: drawer.defaults)) {
+            made += 1
+            return nil
+        }
+        #expect(made == (usesStamps ? 0 : 1))
+    }
 }

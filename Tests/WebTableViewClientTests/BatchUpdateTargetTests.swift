@@ -2,9 +2,21 @@ import TableModel
 import Testing
 import WebTableViewClient
 
-/// A table view that records the calls made on it inside `performBatchUpdates`.
-final class RecordingTableView: BatchUpdateTarget {
+/// A table view that records the calls made on it, `performBatchUpdates` as
+/// `begin` and `end` around the calls inside it: what `UITableView` is to the
+/// adapter (`TableUpdateView`), on Linux.
+final class RecordingTableView: TableUpdateView {
     var calls: [String] = []
+
+    func reloadData() {
+        calls.append("reloadData")
+    }
+    func performBatchUpdates(_ updates: (() -> Void)?, completion: ((Bool) -> Void)?) {
+        calls.append("begin")
+        updates?()
+        calls.append("end")
+        completion?(true)
+    }
 
     func deleteSections(_ sections: [Int], with animation: RowAnimation) {
         calls.append("deleteSections \(sections) \(animation)")
@@ -107,5 +119,48 @@ final class RecordingTableView: BatchUpdateTarget {
         let snapshot = TableUpdate(version: 0, batch: nil, table: table).snapshot
         #expect(snapshot.sectionIdentifiers == [.id("a"), .section(1)])
         #expect(snapshot.itemIdentifiers == [[.id("x"), .row(TableIndexPath(0, 1))], [.id("y")]])
+    }
+
+    /// `apply` on a table view: one `performBatchUpdates` around the calls of
+    /// an update that changes rows, `reloadData()` for a reload, nothing for a
+    /// press; the completion is called once each time.
+    @Test func applyingAnUpdateBatchesReloadsOrOnlyCompletes() throws {
+        let view = RecordingTableView()
+        var completions: [Bool] = []
+        let moved = try update(Batch(moveSections: [Batch.SectionMove(from: 0, to: 2)], animation: .top), on: table)
+        view.apply(moved) { completions.append($0) }
+        #expect(view.calls == ["begin", "moveSection 0 2", "end"])
+        view.calls = []
+        view.apply(TableUpdate(version: 0, batch: nil, table: table)) { completions.append($0) }
+        #expect(view.calls == ["reloadData"])
+        view.calls = []
+        var buttons = table
+        _ = try buttons.apply(
+            Batch(reloadRows: [
+                Batch.RowItem(at: TableIndexPath(0, 0), row: Row(id: "r0-0", accessoryView: .button(title: "Go")))
+            ]))
+        view.apply(try update(buttons.pressBatch(at: TableIndexPath(0, 0)), on: buttons)) { completions.append($0) }
+        #expect(view.calls.isEmpty)
+        #expect(completions == [true, true, true])
+    }
+
+    /// What a diffable data source is handed: the reloaded rows with an id
+    /// that are still there, and whether to animate.
+    @Test func aDiffableDataSourceReconfiguresTheReloadedRowsWithIds() throws {
+        let table = Table(id: "t", sections: [Section(id: "a", rows: [Row(id: "x"), Row(text: "no id")])])
+        let batch = Batch(
+            reloadRows: [
+                Batch.RowItem(at: TableIndexPath(0, 0), row: Row(id: "x", text: "again")),
+                Batch.RowItem(at: TableIndexPath(0, 1), row: Row(text: "still no id")),
+            ],
+            animation: .fade)
+        let changed = try update(batch, on: table)
+        #expect(changed.reconfiguredItems == [.id("x")])
+        #expect(changed.animatesDifferences)
+        var quiet = batch
+        quiet.animation = .none
+        #expect(!(try update(quiet, on: table)).animatesDifferences)
+        let reload = TableUpdate(version: 0, batch: nil, table: table)
+        #expect(reload.reconfiguredItems.isEmpty && !reload.animatesDifferences)
     }
 }

@@ -111,6 +111,27 @@ def test_typing_filters_in_place_and_return_commits_one_history_entry(serve, bro
     assert same_document(window)
 
 
+def test_the_share_button_exports_what_the_page_shows(serve, browser):
+    """Found by an outside check: the share button of a searched page exported the whole table."""
+    server = serve(TABLES)
+    window = browser()
+    open_table(window, server, "cities")
+
+    def share():
+        return window.find_element("css selector", "a.nav-export").get_attribute("href")
+
+    assert share().endswith("/api/tables/cities?format=csv")
+    type_slowly(window, "sao")
+    wait(window, lambda: dom_texts(window) == [["São Paulo"]], "the table did not filter")
+    wait(window, lambda: share().endswith("/api/tables/cities?format=csv&q=sao"), f"the share link is {share()}")
+    exported = window.execute_script("return fetch(arguments[0]).then((r) => r.text())", share())
+    assert exported == "section,id,text,detail\r\nSouth,sp,São Paulo,\r\n"
+    field(window).send_keys(Keys.ESCAPE)
+    wait(window, lambda: share().endswith("/api/tables/cities?format=csv"), "Escape left the search in the link")
+    window.get(server.url + "/tables/cities?q=san")
+    assert share().endswith("/api/tables/cities?format=csv&q=san"), "a page opened on a search links that search"
+
+
 def test_no_results_is_drawn_in_the_empty_list_and_announced(serve, browser):
     server = serve([table("cities", CITIES, footer="5 cities")])
     window = browser()

@@ -206,9 +206,11 @@ def test_sigkilled_replica_restarts_and_converges(serve, postgres, tmp_path):
         time.sleep(2)
         c.kill()
         writers.replicas.remove(c)
-        # The viewer of the dead replica reconnects to another with the last id it got.
-        time.sleep(0.5)
-        before = streams["before"].updates()
+        # The viewer of the dead replica reconnects to another with the last id it got:
+        # once its stream has ended, every update that reached it before the kill is read.
+        viewer = streams["before"]
+        wait_until(lambda: not viewer.thread.is_alive(), "the viewer's stream of the killed replica ends")
+        before = viewer.updates()
         assert before, "the viewer of the killed replica got no update before the kill"
         last = before[-1]
         streams["after"] = EventFollower(a, "t", since=last)

@@ -8,15 +8,13 @@ by run. An optimisation keeps its place when switching it off costs 5 % or more.
 How each is switched off:
 - the kept-answer cache: `serve --answer-cache 0`;
 - the compiled row plan (stamps beside swift-mustache) and the io_uring ring:
-  `WEBTABLEVIEW_ABLATE=row-plan` / `send-ring` in the server's environment
-  (read once at start-up; docs/PERFORMANCE.md, Ablation).
+  `serve --ablate row-plan` / `--ablate send-ring`, which the server hands to
+  the renderer and to MicroHTTP as their own options (docs/PERFORMANCE.md, Ablation).
 
 Two more were measured once and taken out, as neither bought 5 %: prefetching
 the next streams of a fan-out, and MicroHTTP's `-enforce-exclusivity=unchecked`
 (scripts/bench/findings.md, "Ablation").
 """
-import os
-
 from measure import Subscribers, last_event_size
 from procs import Server, http, loaded, summary
 
@@ -26,12 +24,12 @@ PAGE = "/tables/page1k"
 
 def _pairs(tools):
     """(name, figure, measure, the server with it on, with it off): a measure is
-    "fan_out" or a function (server, seconds) -> µs; a server is (argv, environment)."""
+    "fan_out" or a function (server, seconds) -> µs; a server is its argv."""
     page = ["--data", tools.data["page"], "--answer-cache", "0"]
     feed = ["--data", tools.data["feed"], "--connection-limit", "20000"]
 
-    def serve(product, *extra, env=None):
-        return [product, "serve", "--port", "0", "--log-level", "warning", *extra], env or {}
+    def serve(product, *extra):
+        return [product, "serve", "--port", "0", "--log-level", "warning", *extra]
 
     def row(server, seconds):
         return loaded(server, server.base + ROW, seconds, 32)[0]
@@ -43,15 +41,10 @@ def _pairs(tools):
         ("kept-answer cache", "JSON row, server CPU µs a request", row,
          serve(tools.product), serve(tools.product, "--answer-cache", "0")),
         ("compiled row plan", "1,000-row page, server CPU µs a row", page_row,
-         serve(tools.product, *page), serve(tools.product, *page, env={"WEBTABLEVIEW_ABLATE": "row-plan"})),
+         serve(tools.product, *page), serve(tools.product, *page, "--ablate", "row-plan")),
         ("io_uring send ring", "fan-out to 1,000 subscribers, server CPU µs an event", "fan_out",
-         serve(tools.product, *feed), serve(tools.product, *feed, env={"WEBTABLEVIEW_ABLATE": "send-ring"})),
+         serve(tools.product, *feed), serve(tools.product, *feed, "--ablate", "send-ring")),
     ]
-
-
-def _server(name, argv_env):
-    argv, env = argv_env
-    return Server(name, argv, env={**os.environ, **env} if env else None)
 
 
 def _fan_out_turns(tools, changes):
@@ -76,8 +69,8 @@ def measure(tools, rounds, seconds, changes=100):
     """Each switch: the figure on and off over `rounds` interleaved rounds, and off/on."""
     results = []
     for name, figure, how, on_argv, off_argv in _pairs(tools):
-        on = _server("on", on_argv)
-        off = _server("off", off_argv)
+        on = Server("on", on_argv)
+        off = Server("off", off_argv)
         watching = {}
         try:
             if how == "fan_out":

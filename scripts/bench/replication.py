@@ -120,15 +120,16 @@ def data_file(work):
 
 # The one optimisation of this path, switched off for the ablation rows: notices that
 # carry their changes, which replicas then apply without a query (docs/SCALING.md).
-WITHOUT_NOTICE_CHANGES = {**os.environ, "WEBTABLEVIEW_ABLATE": "notice-changes"}
+WITHOUT_NOTICE_CHANGES = ("--ablate", "notice-changes")
 
 
-def replicas(product, data, url, count=3, env=None):
-    """`count` replicas of one database; the first seeds it from `data`."""
+def replicas(product, data, url, count=3, options=()):
+    """`count` replicas of one database, each given `options` too; the first seeds it from `data`."""
     started = []
     for index in range(count):
         started.append(Server(f"replica {'ABC'[index]}", [
-            product, "serve", "--port", "0", "--log-level", "warning", "--data", data, "--database", url], env=env))
+            product, "serve", "--port", "0", "--log-level", "warning", "--data", data, "--database", url,
+            *options]))
     return started
 
 
@@ -140,7 +141,7 @@ def writes(product, data, postgres, work, rounds, seconds, connections=4, ablati
     journal = Server("journal", [product, "serve", "--port", "0", "--log-level", "warning", "--data", data,
                                  "--journal", tempfile.mkdtemp(prefix="journal-", dir=work), "--fsync", "always"])
     group = replicas(product, data, postgres.url())
-    ablated = replicas(product, data, postgres.url(), env=WITHOUT_NOTICE_CHANGES) if ablation else []
+    ablated = replicas(product, data, postgres.url(), options=WITHOUT_NOTICE_CHANGES) if ablation else []
     names = ("database", "journal", "database_without_notice_changes")[:3 if ablation else 2]
     results = {name: {"rate": [], "p50_ms": [], "p99_ms": []} for name in names}
     try:
@@ -376,11 +377,11 @@ def paced_writes(port, rate, seconds):
     return acknowledged, len(acknowledged) / elapsed
 
 
-def lag(product, data, postgres, rates, seconds, env=None):
+def lag(product, data, postgres, rates, seconds, options=()):
     """Acknowledged at replica A → event received from replica C, at each rate."""
     results = {}
     for rate in rates:
-        group = replicas(product, data, postgres.url(), env=env)
+        group = replicas(product, data, postgres.url(), options=options)
         try:
             a, c = group[0], group[2]
             versions = {table: json.loads(http_get(c.port, f"/api/tables/{table}"))["version"] for table in TABLES}
@@ -454,7 +455,7 @@ def measure(product, work, quick, on_section=None):
         ("writes_64", lambda: writes(product, data, postgres, work, rounds, seconds, connections=64, ablation=False)),
         ("lag", lambda: lag(product, data, postgres, (200, 1000), lag_seconds)),
         ("lag_without_notice_changes",
-         lambda: lag(product, data, postgres, (200, 1000), lag_seconds, env=WITHOUT_NOTICE_CHANGES)),
+         lambda: lag(product, data, postgres, (200, 1000), lag_seconds, options=WITHOUT_NOTICE_CHANGES)),
         # A ratio that must fall within 5 % either way: seven rounds, since
         # two servers of the same build differ by up to 5 % in one round here.
         ("reads", lambda: reads(product, data, postgres, 1 if quick else 7, seconds if quick else 3)),

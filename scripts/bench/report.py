@@ -368,7 +368,7 @@ def replication_section(r):
     out += ["", "Lag: moves paced over 8 connections (40 at 1,000/s) to replica A, spread over the four tables; for each "
             "acknowledged version, the time from A's answer to its event arriving on replica C's stream of that table, "
             "both as the kernel stamped their arrival (`SO_TIMESTAMPNS`), so that a Python thread scheduled late does "
-            "not count; the ablation rows run replicas whose notices carry no changes (`WEBTABLEVIEW_ABLATE="
+            "not count; the ablation rows run replicas whose notices carry no changes (`serve --ablate "
             "notice-changes`: every replica reads every change by query). A negative lag is an event that reached "
             "the reader at C before A's answer reached its writer: C applied the change from PostgreSQL's notice while "
             "A was still answering.", "",
@@ -402,7 +402,8 @@ def ablation_section(rows):
     out = ["### Ablation: what each optimisation buys", "",
            "Each optimisation switched off alone, against the same build with it on, interleaved round by "
            "round (each side first as often); off/on is taken round by round. One that costs less than 5 % "
-           "when off does not earn its code (issue 34).", "",
+           "when off does not earn its code (issue 34). Switched off by the server's options: "
+           "`serve --answer-cache 0`, `--ablate row-plan`, `--ablate send-ring`.", "",
            "| optimisation | figure | on | off | off/on | keeps its place |", "|---|---|---|---|---|---|"]
     for row in rows:
         ratio = row["off_vs_on"]["median"]

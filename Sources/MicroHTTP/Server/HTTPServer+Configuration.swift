@@ -29,6 +29,9 @@ extension HTTPServer {
         public var maxQueryArguments: Int
         /// Allowed `Host` names, CORS origins and the fields every answer carries.
         public var originPolicy = OriginPolicy()
+        /// How the heartbeat reaches every stream: batched where the kernel
+        /// allows it, unless the owner of the server says otherwise.
+        public var eventFanOut = EventFanOut.batched
 
         public init(
             host: String = "127.0.0.1",

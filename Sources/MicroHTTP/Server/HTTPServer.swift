@@ -257,7 +257,7 @@ public final class HTTPServer: Sendable {
         timer.schedule(deadline: .now() + interval, repeating: interval)
         let beat = EventChunk([ServerSentEvent.comment("keep-alive")])
         timer.setEventHandler {
-            EventStream.send(beat, to: self.state.withLock { Array($0.streams.values) })
+            self.configuration.eventFanOut.send(beat, to: self.state.withLock { Array($0.streams.values) })
         }
         timer.resume()
         return timer

@@ -4,27 +4,13 @@ import Glibc
 /// io_uring where the kernel allows it (docs/ARCHITECTURE.md, Concurrency).
 extension EventStream {
     /// Hands `chunk` to each of `streams`, in order, as ``send(_:)-(EventChunk)``
-    /// does: one delivery's fan-out.
+    /// does, with the rings of `rings`, if it has any (``EventFanOut``).
     ///
     /// Where the kernel allows io_uring, the streams that can be written
     /// directly are written in batches (``SendRing``): each is claimed under
     /// its lock, the batch's sends go to the kernel in one system call, and each
     /// stream then takes its outcome under its lock as a `send()` of its own
     /// would have (docs/ARCHITECTURE.md, Concurrency: the direct write).
-    public static func send(_ chunk: EventChunk, to streams: [EventStream]) {
-        send(chunk, to: streams, rings: .shared)
-    }
-
-    /// Whether ``send(_:to:)`` writes its streams in batches here (the kernel
-    /// probed once, at first use), and if not, why: anything but `.supported`
-    /// (io_uring refused, as by a container runtime's default seccomp profile,
-    /// or without its send operation) and each stream is written with a
-    /// `send()` of its own.
-    public static var sendRingSupport: SendRingSupport {
-        SendRings.shared.availability
-    }
-
-    /// ``send(_:to:)`` with the rings of `rings`, if it has any.
     static func send(_ chunk: EventChunk, to streams: [EventStream], rings: SendRings) {
         if streams.count > 1, !chunk.framed.isEmpty, let ring = rings.take() {
             let done = send(chunk, to: streams, batchedBy: ring)
@@ -39,7 +25,7 @@ extension EventStream {
         }
     }
 
-    /// The batched fan-out of ``send(_:to:)``; how many of `streams` it
+    /// The batched fan-out of ``send(_:to:rings:)``; how many of `streams` it
     /// handled: all of them, unless the ring broke.
     static func send(_ chunk: EventChunk, to streams: [EventStream], batchedBy ring: some BatchSender) -> Int {
         var claimed: [EventStream] = []

@@ -14,7 +14,7 @@ extension EventStream {
         var dropped = false
         var suspended = false
         /// A delivery has claimed the direct write and its bytes are on their way
-        /// to the socket in a batch (``EventStream/send(_:to:)``): the stream
+        /// to the socket in a batch (``EventFanOut/send(_:to:)``): the stream
         /// is neither written nor resumed by anyone else until it finishes.
         var writing = false
         /// The connection's socket while it is attached, for the direct write.

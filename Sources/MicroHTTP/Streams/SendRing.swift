@@ -69,7 +69,7 @@ final class SendRing: BatchSender, @unchecked Sendable {
 }
 
 /// What the kernel offers deliveries for batched sends, asked once
-/// (``probe()``): the answer decides whether ``EventStream/send(_:to:)``
+/// (``probe()``): the answer decides whether ``EventFanOut/send(_:to:)``
 /// sends through rings or one `send()` a stream.
 public enum SendRingSupport: Sendable, Equatable, CustomStringConvertible {
     /// Rings that take `IORING_OP_SEND` (Linux 5.6 and later).
@@ -80,18 +80,14 @@ public enum SendRingSupport: Sendable, Equatable, CustomStringConvertible {
     /// Rings without the send operation (Linux 5.1 to 5.5), whose batches
     /// would all fail and be sent again one by one.
     case noSendOperation
-    /// Not asked for: `WEBTABLEVIEW_ABLATE` names `send-ring` in the
-    /// environment, so that `make bench`'s ablation step measures what rings buy.
+    /// Not asked for: the server was told to send one stream at a time
+    /// (``EventFanOut/unbatched``), so that `make bench`'s ablation step
+    /// measures what rings buy.
     case switchedOff
 
-    /// Asks the kernel with a ring of one entry (`IORING_REGISTER_PROBE`),
-    /// unless rings are switched off (``switchedOff``).
+    /// Asks the kernel with a ring of one entry (`IORING_REGISTER_PROBE`).
     public static func probe() -> SendRingSupport {
-        let ablated = getenv("WEBTABLEVIEW_ABLATE").map { String(cString: $0) } ?? ""
-        if ablated.split(separator: ",").contains("send-ring") {
-            return .switchedOff
-        }
-        return switch wtv_send_ring_probe() {
+        switch wtv_send_ring_probe() {
         case WTV_SEND_RING_SUPPORTED: .supported
         case WTV_SEND_RING_NO_SEND: .noSendOperation
         default: .refused
@@ -105,7 +101,7 @@ public enum SendRingSupport: Sendable, Equatable, CustomStringConvertible {
         case .refused:
             "io_uring is refused here (an old kernel, kernel.io_uring_disabled, a container's seccomp profile?)"
         case .noSendOperation: "io_uring here has no IORING_OP_SEND (Linux before 5.6)"
-        case .switchedOff: "io_uring is switched off (WEBTABLEVIEW_ABLATE=send-ring)"
+        case .switchedOff: "io_uring is switched off (--ablate send-ring)"
         }
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import JSON
 import TableModel
 
@@ -29,10 +28,14 @@ final class RowDrawer {
     /// shape, and comparing two shapes is cheaper than hashing one.
     private var lastShape: RowShape?
     private var lastStamp: RowStamp?
+    /// Whether rows are written by their shape's stamp; false renders every
+    /// row through the template (`TableRenderer`'s `stampsRows`).
+    private let usesStamps: Bool
 
-    init(templates: TemplateSet, defaults: RowDefaults) {
+    init(templates: TemplateSet, defaults: RowDefaults, usesStamps: Bool = true) {
         self.templates = templates
         self.defaults = defaults
+        self.usesStamps = usesStamps
     }
 
     /// Printed by a section or fragment template where the rows go, then replaced by
@@ -94,15 +97,8 @@ final class RowDrawer {
         }
     }
 
-    /// Whether rows are written by their shape's stamp. `WEBTABLEVIEW_ABLATE`
-    /// naming `row-plan` in the environment turns the plan off, so that `make
-    /// bench`'s ablation step measures what it buys: every row is then rendered
-    /// through the template.
-    static let usesStamps = !(getenv("WEBTABLEVIEW_ABLATE").map { String(cString: $0) } ?? "")
-        .split(separator: ",").contains("row-plan")
-
     private func stamp(for shape: RowShape) -> RowStamp? {
-        guard Self.usesStamps else { return nil }
+        guard usesStamps else { return nil }
         if let lastShape, lastShape == shape { return lastStamp }
         let stamp = templates.stamps.stamp(for: shape) {
             RowStamp(

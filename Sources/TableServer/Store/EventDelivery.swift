@@ -38,8 +38,13 @@ final class EventDelivery: Sendable {
     private let outbox = Mutex(Outbox())
     private let pausePerStream: UInt64
     private let longestPause: UInt64
+    private let fanOut: EventFanOut
 
-    init(pausePerStream: Duration = .microseconds(100), longestPause: Duration = .milliseconds(10)) {
+    init(
+        fanOut: EventFanOut = .batched, pausePerStream: Duration = .microseconds(100),
+        longestPause: Duration = .milliseconds(10)
+    ) {
+        self.fanOut = fanOut
         self.pausePerStream = pausePerStream.dispatchNanoseconds
         self.longestPause = longestPause.dispatchNanoseconds
     }
@@ -98,16 +103,16 @@ final class EventDelivery: Sendable {
                 if let current = run, Self.same(current.streams, streams) {
                     run?.events += events
                 } else {
-                    if let run { Self.send(run.events, to: run.streams) }
+                    if let run { send(run.events, to: run.streams) }
                     run = (events, streams)
                 }
             case .action(let action):
-                if let run { Self.send(run.events, to: run.streams) }
+                if let run { send(run.events, to: run.streams) }
                 run = nil
                 action()
             }
         }
-        if let run { Self.send(run.events, to: run.streams) }
+        if let run { send(run.events, to: run.streams) }
     }
 
     /// Whether two deliveries go to the same streams. A table hands every
@@ -124,7 +129,7 @@ final class EventDelivery: Sendable {
     }
 
     /// Frames the events once for every stream (`EventChunk`).
-    private static func send(_ events: [[UInt8]], to streams: [EventStream]) {
-        EventStream.send(EventChunk(events), to: streams)
+    private func send(_ events: [[UInt8]], to streams: [EventStream]) {
+        fanOut.send(EventChunk(events), to: streams)
     }
 }

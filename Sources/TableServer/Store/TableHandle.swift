@@ -70,8 +70,8 @@ final class TableHandle: Sendable {
     /// The views read lately, so that the pages of a view derive it once a version.
     let views = ViewCache()
 
-    init(table: Table, log: ChangeLog) {
-        state = Mutex(State(table: table, log: log, delivery: EventDelivery()))
+    init(table: Table, log: ChangeLog, fanOut: EventFanOut = .batched) {
+        state = Mutex(State(table: table, log: log, delivery: EventDelivery(fanOut: fanOut)))
         revision = Revision(table.version)
     }
 

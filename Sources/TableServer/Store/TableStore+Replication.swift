@@ -43,7 +43,7 @@ extension TableStore {
     /// `tableExists` when this server holds the id already.
     func restore(_ stored: SnapshotTable, replaying changes: [LoggedChange], mark: UInt64) throws {
         let table = stored.table
-        let handle = TableHandle(table: table, log: ChangeLog(capacity: history, byteLimit: historyBytes))
+        let handle = makeHandle(table)
         try handle.withState { state in
             state.rememberSnapshotKeys(stored.keys)
             try applyLogged(changes, in: &state)

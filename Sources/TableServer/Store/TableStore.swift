@@ -31,6 +31,8 @@ final class TableStore: Sendable {
     let log: (any TableLog)?
     /// The server's life: a fresh one at each start without a journal or database (`ServerLife`).
     var life: ServerLife { events.life }
+    /// How each table's deliveries reach its streams (`EventDelivery`).
+    let fanOut: EventFanOut
     /// Reads waiting for a table's version (`Min-Version`).
     let versionWaiters = VersionWaiters()
     /// Edits validated and queued in their table's group commit, or in the
@@ -41,8 +43,10 @@ final class TableStore: Sendable {
 
     init(
         history: Int, historyBytes: Int = .max, maxTables: Int = .max,
-        renderer: TableRenderer, log: (any TableLog)? = nil, life: ServerLife = .lasting
+        renderer: TableRenderer, fanOut: EventFanOut = .batched, log: (any TableLog)? = nil,
+        life: ServerLife = .lasting
     ) {
+        self.fanOut = fanOut
         self.history = history
         self.historyBytes = historyBytes
         self.maxTables = maxTables
@@ -51,6 +55,11 @@ final class TableStore: Sendable {
     }
 
     // MARK: Tables
+
+    /// A handle of `table` with this store's history bounds and fan-out.
+    func makeHandle(_ table: Table) -> TableHandle {
+        TableHandle(table: table, log: ChangeLog(capacity: history, byteLimit: historyBytes), fanOut: fanOut)
+    }
 
     /// Every table, as it is now, in creation order.
     func tables() -> [Table] {
@@ -106,7 +115,7 @@ final class TableStore: Sendable {
     /// recorded, so no change to it can be recorded before its creation; when the
     /// record fails, the table is taken out again and marked deleted.
     func insert(_ table: Table, limit: Int = .max, record: () throws -> UInt64) throws {
-        let handle = TableHandle(table: table, log: ChangeLog(capacity: history, byteLimit: historyBytes))
+        let handle = makeHandle(table)
         try handle.withState { state in
             let refusal = directory.withLock { directory -> TableServerError? in
                 guard directory.handles[table.id] == nil else { return .tableExists(table.id) }

@@ -2,60 +2,41 @@
 import TableModel
 import UIKit
 
-extension UITableView {
-    /// Shows `update`: `reloadData()` for a reload, else one
-    /// `performBatchUpdates` with the update's calls and animation. Set the data
-    /// source's table to `update.table` first, as UIKit asks the new counts.
-    @MainActor
-    public func apply(_ update: TableUpdate, completion: ((Bool) -> Void)? = nil) {
-        guard !update.isReload else {
-            reloadData()
-            completion?(true)
-            return
-        }
-        guard update.changesRows else {
-            completion?(true)
-            return
-        }
-        performBatchUpdates(
-            { update.performBatchUpdates(on: UITableViewTarget(tableView: self)) }, completion: completion)
+// The UIKit side of the adapter, thin on purpose: the logic is in
+// `TableUpdateView.swift` and `BatchUpdateTarget.swift`, which build and are
+// tested on Linux; here `TableIndexPath`s become `IndexPath`s, arrays of
+// sections `IndexSet`s, and `RowAnimation` UIKit's. `reloadData()`,
+// `performBatchUpdates(_:completion:)` and `moveSection(_:toSection:)` are
+// UITableView's own. `TableModel.RowAnimation` is written out: inside
+// UITableView, a bare `RowAnimation` is UIKit's.
+extension UITableView: TableUpdateView {
+    public func deleteSections(_ sections: [Int], with animation: TableModel.RowAnimation) {
+        deleteSections(IndexSet(sections), with: animation.uiKit)
     }
-}
-
-/// `BatchUpdateTarget` on a `UITableView`: `TableIndexPath`s become `IndexPath`s.
-@MainActor
-struct UITableViewTarget: BatchUpdateTarget {
-    let tableView: UITableView
-
-    func deleteSections(_ sections: [Int], with animation: RowAnimation) {
-        tableView.deleteSections(IndexSet(sections), with: animation.uiKit)
+    public func deleteRows(at indexPaths: [TableIndexPath], with animation: TableModel.RowAnimation) {
+        deleteRows(at: indexPaths.map(\.uiKit), with: animation.uiKit)
     }
-    func deleteRows(at indexPaths: [TableIndexPath], with animation: RowAnimation) {
-        tableView.deleteRows(at: indexPaths.map(\.uiKit), with: animation.uiKit)
+    public func reloadSections(_ sections: [Int], with animation: TableModel.RowAnimation) {
+        reloadSections(IndexSet(sections), with: animation.uiKit)
     }
-    func reloadSections(_ sections: [Int], with animation: RowAnimation) {
-        tableView.reloadSections(IndexSet(sections), with: animation.uiKit)
+    public func reloadRows(at indexPaths: [TableIndexPath], with animation: TableModel.RowAnimation) {
+        reloadRows(at: indexPaths.map(\.uiKit), with: animation.uiKit)
     }
-    func reloadRows(at indexPaths: [TableIndexPath], with animation: RowAnimation) {
-        tableView.reloadRows(at: indexPaths.map(\.uiKit), with: animation.uiKit)
+    public func moveRow(at indexPath: TableIndexPath, to newIndexPath: TableIndexPath) {
+        moveRow(at: indexPath.uiKit, to: newIndexPath.uiKit)
     }
-    func moveSection(_ section: Int, toSection newSection: Int) {
-        tableView.moveSection(section, toSection: newSection)
+    public func insertSections(_ sections: [Int], with animation: TableModel.RowAnimation) {
+        insertSections(IndexSet(sections), with: animation.uiKit)
     }
-    func moveRow(at indexPath: TableIndexPath, to newIndexPath: TableIndexPath) {
-        tableView.moveRow(at: indexPath.uiKit, to: newIndexPath.uiKit)
-    }
-    func insertSections(_ sections: [Int], with animation: RowAnimation) {
-        tableView.insertSections(IndexSet(sections), with: animation.uiKit)
-    }
-    func insertRows(at indexPaths: [TableIndexPath], with animation: RowAnimation) {
-        tableView.insertRows(at: indexPaths.map(\.uiKit), with: animation.uiKit)
+    public func insertRows(at indexPaths: [TableIndexPath], with animation: TableModel.RowAnimation) {
+        insertRows(at: indexPaths.map(\.uiKit), with: animation.uiKit)
     }
 }
 
 extension UITableViewDiffableDataSource where SectionIdentifierType == DiffableID, ItemIdentifierType == DiffableID {
     /// Shows `update` through the data source: its snapshot, with the
-    /// reloaded rows reconfigured, animated unless the update is a reload or says `none`.
+    /// reloaded rows reconfigured (`reconfiguredItems`), animated when
+    /// `animatesDifferences`.
     @MainActor
     public func apply(_ update: TableUpdate, completion: (() -> Void)? = nil) {
         var snapshot = NSDiffableDataSourceSnapshot<DiffableID, DiffableID>()
@@ -64,10 +45,9 @@ extension UITableViewDiffableDataSource where SectionIdentifierType == DiffableI
         for (section, items) in zip(content.sectionIdentifiers, content.itemIdentifiers) {
             snapshot.appendItems(items, toSection: section)
         }
-        let reloaded = update.batch?.reloadRows.compactMap { $0.row.id.map(DiffableID.id) } ?? []
-        snapshot.reconfigureItems(reloaded.filter { snapshot.indexOfItem($0) != nil })
+        snapshot.reconfigureItems(update.reconfiguredItems)
         defaultRowAnimation = update.animation.uiKit
-        apply(snapshot, animatingDifferences: !update.isReload && update.animation != .none, completion: completion)
+        apply(snapshot, animatingDifferences: update.animatesDifferences, completion: completion)
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The HTML side: the index, the table's page, a section's page and row
-/// fragments (each with a view), and the static files they load.
+/// The HTML side: the index, the table's page, a section's page, a row's
+/// detail page and row fragments (each with a view), and the static files they load.
 @MainActor
 struct PageChecks {
     let client: Client
@@ -29,6 +29,13 @@ struct PageChecks {
             let html = try await text(
                 client.sectionPage(path: .init(t: t, s: 2), query: .init(offset: 5)).ok.body.html)
             checks.expect(html.contains("Elderberry") && !html.contains("Apricot"), "sectionPage: rows from 5 on")
+        }
+        await checks.step("rowDetailPage") {
+            let html = try await text(client.rowDetailPage(path: .init(t: t, rowID: "apple")).ok.body.html)
+            checks.expect(html.contains("record-field") || html.contains("Apple"), "rowDetailPage: the row's record")
+            let missing = try await text(
+                client.rowDetailPage(path: .init(t: t, rowID: "no-such-row")).notFound.body.html)
+            checks.expect(missing.contains("no-such-row"), "rowDetailPage: 404 page")
         }
         await checks.step("rowFragment") {
             let html = try await text(

@@ -279,8 +279,9 @@ struct Serve: ParsableCommand {
         }
         let signal = SignalWaiter.wait()
         logger.info("stopping", metadata: ["signal": "\(signal)"])
-        Self.bound(stopping: logger)
+        let stopping = Self.bound(stopping: logger)
         server.shutdown()
+        stopping.stopped.store(true, ordering: .sequentiallyConsistent)
     }
 
     /// How long stopping may take before the process exits anyway: under the
@@ -290,9 +291,15 @@ struct Serve: ParsableCommand {
     /// Ends the process with status 1 if stopping outlasts ``stopDeadline``
     /// seconds (a request's work that will not finish), or at once on a second
     /// SIGINT or SIGTERM. A journal stopped so is replayed as after a crash.
-    private static func bound(stopping logger: Logger) {
+    /// Answers the flag the caller sets once the server has stopped: from then
+    /// on the process ends as it will (its exit may take a while, as a leak
+    /// check's at exit does) and is never cut short.
+    private static func bound(stopping logger: Logger) -> Stopping {
+        let stopping = Stopping()
         let thread = Thread {
-            if let signal = SignalWaiter.wait(upTo: stopDeadline * 1_000) {
+            let signal = SignalWaiter.wait(upTo: stopDeadline * 1_000)
+            guard !stopping.stopped.load(ordering: .sequentiallyConsistent) else { return }
+            if let signal {
                 logger.warning("stopping: a second signal, exiting now", metadata: ["signal": "\(signal)"])
             } else {
                 logger.warning("stopping took longer than \(stopDeadline) s: exiting with work unfinished")
@@ -301,6 +308,12 @@ struct Serve: ParsableCommand {
         }
         thread.name = "webtableview.stop"
         thread.start()
+        return stopping
+    }
+
+    /// Whether the server has stopped, set once by the thread that stopped it.
+    private final class Stopping: Sendable {
+        let stopped = Atomic(false)
     }
 
     /// Makes and starts the server on a thread of its own, while this one

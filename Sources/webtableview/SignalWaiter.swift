@@ -21,12 +21,20 @@ enum SignalWaiter {
     }
 
     /// Waits up to `milliseconds` for SIGINT or SIGTERM; answers which one
-    /// arrived, or nil.
+    /// arrived, or nil once the time is up. A wait interrupted by another
+    /// signal (EINTR) goes on for the time that is left.
     static func wait(upTo milliseconds: Int) -> Int32? {
         var signals = terminationSignals()
-        var timeout = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
-        let received = sigtimedwait(&signals, nil, &timeout)
-        return received > 0 ? received : nil
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return nil }
+            let (seconds, attoseconds) = left.components
+            var timeout = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            let received = sigtimedwait(&signals, nil, &timeout)
+            if received > 0 { return received }
+            if errno != EINTR { return nil }
+        }
     }
 
     private static func terminationSignals() -> sigset_t {

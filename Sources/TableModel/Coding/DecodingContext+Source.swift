@@ -93,6 +93,7 @@ extension DecodingContext {
         switch value {
         case .string(let name): reference = .named(name)
         case .integer(let number): reference = .number(number)
+        case .number(let number) where Int(exactly: number.double) != nil: reference = .number(Int(number.double))
         default:
             report("expected a column's name or its number, found \(value.kindDescription)")
             return nil

@@ -56,7 +56,7 @@ extension HTTPRequest {
     /// id, an unknown style, …), whatever the body: a JSON body ignores them,
     /// but never a malformed one. 415 for a body declared CSV that is JSON.
     func checkCSVOptions(limits: ModelLimits) throws {
-        if hasCSVBody, CSVImport.isJSON(Array(body.prefix(64))) {
+        if hasCSVBody, CSVImport.isJSON(Array(body.prefix(64))), (try? JSONParser().parse(body)) != nil {
             throw TableServerError.bodyNotAsDeclared(declared: "text/csv", sent: "application/json")
         }
         if let id = query["table-id"], !limits.isIdentifier(id) {

@@ -16,8 +16,12 @@ struct MergePatchRoutes: RouteCollection {
 
     func patchItem(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = try request.rowID(limits)
-        let patch = try request.jsonBody(.mergePatch)
+        let patch = try Self.patch(request, of: "row")
         let limits = limits
+        // What the patch says is checked before the table is (its version, If-Match): on a row of this id.
+        _ = try validated { () throws(ValidationError) in
+            try ModelDecoder.patchedRow(Row(id: id), by: patch, limits: limits)
+        }
         return try change(request) { table in
             guard let indexPath = table.indexPath(ofRow: id), let row = table.row(at: indexPath) else {
                 throw TableServerError.itemNotFound(table: table.id, id: id)
@@ -32,8 +36,11 @@ struct MergePatchRoutes: RouteCollection {
 
     func patchSection(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = try request.sectionID(limits)
-        let patch = try request.jsonBody(.mergePatch)
+        let patch = try Self.patch(request, of: "section")
         let limits = limits
+        _ = try validated { () throws(ValidationError) in
+            try ModelDecoder.patchedSection(Section(id: id), by: patch, limits: limits)
+        }
         return try change(request) { table in
             guard let section = table.sections.first(where: { $0.id == id }) else {
                 throw TableServerError.sectionIDNotFound(table: table.id, id: id)
@@ -47,6 +54,26 @@ struct MergePatchRoutes: RouteCollection {
             guard !unchanged else { return Batch() }
             return try IdentifiedBatch(edits: [.reloadSections([patched])]).indexBatch(for: table)
         }
+    }
+
+    /// The body, a merge patch: 422 before the table is looked at (its version,
+    /// `If-Match`) when it is no object, since any other value would replace
+    /// the whole `thing` (RFC 7396) with what no row or section is. The routes
+    /// then check the patch on a `thing` of the path's id, also before the
+    /// table, so that a patch no row could take is 422 whatever the version.
+    private static func patch(_ request: HTTPRequest, of thing: String) throws -> JSONValue {
+        let patch = try request.jsonBody(.mergePatch)
+        guard case .object = patch else {
+            throw TableServerError.invalid(
+                ValidationError(issues: [
+                    ValidationIssue(
+                        path: "$",
+                        message:
+                            "expected an object, found \(patch.kindDescription): a merge patch that is no object replaces the whole \(thing)"
+                    )
+                ]))
+        }
+        return patch
     }
 
     /// The patched value, or 422 with every issue's JSON path.

@@ -60,7 +60,8 @@ struct ViewExactUpdateTests {
             var live = LiveView(query: query, table: table)
             #expect(live.view.sections[0].rows.map(\.id) == ["a", "c", "b"])
             let applied = try table.apply(
-                Batch(moveRows: moves.map { Batch.RowMove(from: TableIndexPath(0, $0.0), to: TableIndexPath(0, $0.1)) }))
+                Batch(moveRows: moves.map { Batch.RowMove(from: TableIndexPath(0, $0.0), to: TableIndexPath(0, $0.1)) })
+            )
             let stepsUpdate = live.update(to: table, by: [applied])
             let steps = try #require(stepsUpdate)
             #expect(steps.isEmpty, "moves \(moves): \(steps.map(\.batch))")

@@ -71,9 +71,10 @@
 //    it where it landed when its content changed (as the snapshot diff's
 //    closing batch does). A row landing at its old index but not among the
 //    same rows not moved (other touched rows moved past it) would be a move
-//    onto its own index path: then the view is derived again and diffed,
-//    which moves the rows it passed instead (rare: two or more touched rows
-//    of one section, a one-row edit never). A group section that
+//    onto its own index path: then the view is derived again and diffed
+//    (rare: two or more touched rows of one section, a one-row edit never),
+//    whose longest increasing run may keep the rows it passed in place and
+//    still move it onto its own index path. A group section that
 //    stays but whose first row now spells its value otherwise is reloaded in
 //    that second batch with its new header and its rows as they end (carrying
 //    their reloads). No row is edited in a section deleted, inserted or

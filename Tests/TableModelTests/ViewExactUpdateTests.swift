@@ -104,3 +104,18 @@ struct ViewExactUpdateTests {
         #expect(live.view == query.view(of: table))
     }
 }
+
+@Suite("Snapshot diff: of two runs of rows as long to keep in place, the one that moves no row onto its own index path")
+struct SnapshotDiffInPlaceTests {
+    @Test("rows deleted around two that swap: the one at its old index stays, the other moves")
+    func keepsTheRowAtItsIndex() throws {
+        let rows = ["d", "x", "y", "e"].map { Row(id: $0, text: $0) }
+        let old = Table(id: "t", sections: [Section(id: "s", rows: rows)])
+        let new = Table(id: "t", sections: [Section(id: "s", rows: [rows[2], rows[1]])])
+        let batches = SnapshotDiff.batches(from: old, to: new)
+        #expect(batches.flatMap(\.moveRows) == [Batch.RowMove(from: TableIndexPath(0, 2), to: TableIndexPath(0, 0))])
+        var replayed = old
+        for batch in batches { _ = try replayed.apply(batch) }
+        #expect(replayed.sections == new.sections)
+    }
+}

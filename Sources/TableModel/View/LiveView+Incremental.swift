@@ -538,8 +538,11 @@ private struct EditPlan {
         guard row.newRow == oldPath.row else { return false }
         var balance = 0
         for (other, touchedRow) in touched.enumerated() where other != offset {
-            if let path = touchedRow.oldPath, path.section == oldPath.section, path.row < oldPath.row { balance += 1 }
-            if touchedRow.newSection == oldPath.section, touchedRow.newRow < row.newRow { balance -= 1 }
+            let before = touchedRow.oldPath.map { $0.section == oldPath.section && $0.row < oldPath.row } ?? false
+            let after = touchedRow.newSection == oldPath.section && touchedRow.newRow < row.newRow
+            // A row reloaded in place is not moved either: it may not change sides.
+            if before != after && keepsKeys(other) { return false }
+            balance += (before ? 1 : 0) - (after ? 1 : 0)
         }
         return balance == 0
     }

@@ -14,6 +14,12 @@ struct ViewRandomTables {
 
     /// How often a new row has no id, in percent.
     var withoutIDPercent: Int
+    /// The texts rows, details and string fields are drawn from.
+    var palette = Self.texts
+    /// Number literals a field may hold besides small integers (none: integers only).
+    var literals: [String] = []
+    /// The values filters compare with.
+    var filterValues = Self.states + ["3", "7", "s", "item 3"]
 
     init(seed: UInt64, withoutIDPercent: Int = 20) {
         random = SeededGenerator(seed: seed)
@@ -34,21 +40,26 @@ struct ViewRandomTables {
         if chance(80) {
             members.append(
                 JSONMember(
-                    "pop", chance(85) ? .integer(Int.random(in: 0...12, using: &random)) : .string(pick(Self.texts))))
+                    "pop", chance(85) ? number() : .string(pick(palette))))
         }
         return JSONObject(members)
     }
 
+    private mutating func number() -> JSONValue {
+        guard !literals.isEmpty, chance(40) else { return .integer(Int.random(in: 0...12, using: &random)) }
+        return JSONValue.number(literal: pick(literals))!
+    }
+
     mutating func row() -> Row {
         Row(
-            id: chance(withoutIDPercent) ? nil : freshID("r"), text: pick(Self.texts),
-            detail: chance(50) ? pick(Self.texts) : nil,
+            id: chance(withoutIDPercent) ? nil : freshID("r"), text: pick(palette),
+            detail: chance(50) ? pick(palette) : nil,
             fields: fields())
     }
 
     mutating func section() -> Section {
         let rows = (0..<Int.random(in: 0...5, using: &random)).map { _ in row() }
-        return chance(80) ? Section(id: freshID("s"), header: pick(Self.texts), rows: rows) : Section(rows: rows)
+        return chance(80) ? Section(id: freshID("s"), header: pick(palette), rows: rows) : Section(rows: rows)
     }
 
     mutating func table() -> Table {
@@ -65,7 +76,7 @@ struct ViewRandomTables {
         query.filters = (0..<Int.random(in: 0...2, using: &random)).map { _ in
             ViewFilter(
                 key: key(), op: pick(ViewFilter.Operator.allCases),
-                value: pick(Self.states + ["3", "7", "s", "item 3"]))
+                value: pick(filterValues))
         }
         query.sort = (0..<Int.random(in: 0...2, using: &random)).map { _ in
             ViewSortKey(key: key(), descending: chance(50))
@@ -97,8 +108,8 @@ struct ViewRandomTables {
                 let s = pick(nonEmpty)
                 let r = Int.random(in: sections[s].1.indices, using: &random)
                 switch Int.random(in: 0..<3, using: &random) {
-                case 0: sections[s].1[r].text = pick(Self.texts)
-                case 1: sections[s].1[r].detail = chance(70) ? pick(Self.texts) : nil
+                case 0: sections[s].1[r].text = pick(palette)
+                case 1: sections[s].1[r].detail = chance(70) ? pick(palette) : nil
                 default: sections[s].1[r].fields = fields()
                 }
             case 6 where !sections.isEmpty:
@@ -112,7 +123,7 @@ struct ViewRandomTables {
                 sections.insert(moved, at: Int.random(in: 0...sections.count, using: &random))
             case 9 where !sections.isEmpty:
                 let s = Int.random(in: sections.indices, using: &random)
-                if chance(50) { sections[s].0.header = pick(Self.texts) } else { sections[s].0.id = freshID("s") }
+                if chance(50) { sections[s].0.header = pick(palette) } else { sections[s].0.id = freshID("s") }
             case 10:
                 title = chance(50) ? freshID("title") : nil
             default:

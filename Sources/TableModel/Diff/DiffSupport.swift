@@ -244,3 +244,44 @@ func longestIncreasingSubsequence(_ values: [Int]) -> [Bool] {
     }
     return kept
 }
+
+/// Marks the elements of one longest strictly increasing subsequence of the
+/// distinct `values` that, among the longest, holds the most of the elements
+/// `preferred` marks: the rows that stay in place holding as many as they can
+/// of those that would otherwise move onto their own index path.
+///
+/// A Fenwick tree over the values' span keeps, for each prefix of values, the
+/// best run ending there (longest, then most preferred). O(n log m) time and
+/// O(n + m) space for m the span of the values.
+func longestIncreasingSubsequence(_ values: [Int], preferring preferred: [Bool]) -> [Bool] {
+    guard let low = values.min(), let high = values.max() else { return [] }
+    typealias Run = (length: Int, preferred: Int, last: Int)
+    func better(_ a: Run, _ b: Run) -> Bool { a.length != b.length ? a.length > b.length : a.preferred > b.preferred }
+    let span = high - low + 1
+    var tree = [Run](repeating: (0, 0, -1), count: span + 1)
+    var predecessor = [Int](repeating: -1, count: values.count)
+    var best: Run = (0, 0, -1)
+    for (index, value) in values.enumerated() {
+        var prior: Run = (0, 0, -1)
+        var position = value - low
+        while position > 0 {
+            if better(tree[position], prior) { prior = tree[position] }
+            position -= position & -position
+        }
+        let run: Run = (prior.length + 1, prior.preferred + (preferred[index] ? 1 : 0), index)
+        predecessor[index] = prior.last
+        if better(run, best) { best = run }
+        position = value - low + 1
+        while position <= span {
+            if better(run, tree[position]) { tree[position] = run }
+            position += position & -position
+        }
+    }
+    var kept = [Bool](repeating: false, count: values.count)
+    var index = best.last
+    while index >= 0 {
+        kept[index] = true
+        index = predecessor[index]
+    }
+    return kept
+}

@@ -70,7 +70,10 @@
 // sections that keep their relative order form a longest increasing subsequence
 // of their final indexes and stay; the others move. Within a section, likewise,
 // the rows that stay in it keep a longest increasing subsequence in place and the
-// rest move. Sections inserted early are placed in T1 after the section that
+// rest move; when that would move a row onto its own index (the same index in
+// the section before and after), the longest run keeping the most such rows in
+// place is chosen instead (`longestIncreasingSubsequence(_:preferring:)`,
+// O(n log n), only then). Sections inserted early are placed in T1 after the section that
 // precedes them in the new table, so they rarely need to move.
 //
 // ## Complexity
@@ -389,16 +392,23 @@ struct SnapshotDiffer {
             guard oldSection >= 0 else { continue }
             // Rows staying in the section, in old order: a longest run in new order stays put.
             var staying: [Int] = []
+            // Whether each is at the same index in the section before and after.
+            var sameIndex: [Bool] = []
             for oldRow in old.rows(of: oldSection) {
                 let newRow = rows.oldToNew[oldRow]
                 guard newRow >= 0 else { continue }
                 if new.sectionOf[newRow] == newSection {
                     staying.append(newRow)
+                    sameIndex.append(old.rowIndex(oldRow) == new.rowIndex(newRow))
                 } else {
                     crossTraffic[newSection] = true
                 }
             }
-            let inPlace = longestIncreasingSubsequence(staying)
+            var inPlace = longestIncreasingSubsequence(staying)
+            // A run as long that keeps such rows in place moves none onto its own index path.
+            if staying.indices.contains(where: { !inPlace[$0] && sameIndex[$0] }) {
+                inPlace = longestIncreasingSubsequence(staying, preferring: sameIndex)
+            }
             for (position, newRow) in staying.enumerated() where !inPlace[position] {
                 rowMoved[newRow] = true
             }

@@ -57,16 +57,24 @@
 // 4. One batch, in UIKit's index spaces (old section indexes for deletes and
 //    sources, new ones for inserts and targets, shifted by the sections deleted
 //    and gained): sections emptied are deleted and gained ones inserted with
-//    their rows (a header from the first: the group's value as it spells it);
+//    their rows (a header from the first in the view's order: the group's value
+//    as it spells it, `TableQuery.groupHeading(first:in:)`);
 //    rows leaving a section that stays are deleted (old index paths), rows
 //    entering one inserted (new ones). A reloaded row staying in a section
 //    with the same keys keeps its order among all the rows not moved, so it is
-//    reloaded in place (old index path); so is a row that is the only touched
-//    row of its section and lands where it was (a row moved in the table that
-//    lands where it was, its content the same, sends nothing). Any other is
-//    moved (old → new index path),
-//    and as a move carries no content, a second batch reloads it where it
-//    landed (as the snapshot diff's closing batch does). A group section that
+//    reloaded in place (old index path); so is a row that lands at its old
+//    index with as many other touched rows before it as before (it keeps its
+//    order among the rows not moved). No row is moved onto its own index path,
+//    and none reloaded whose content is the same: a row moved in the table that
+//    stays where it was in the view sends nothing. Any other is moved (old →
+//    new index path), and as a move carries no content, a second batch reloads
+//    it where it landed when its content changed (as the snapshot diff's
+//    closing batch does). A row landing at its old index but not among the
+//    same rows not moved (other touched rows moved past it) would be a move
+//    onto its own index path: then the view is derived again and diffed
+//    (rare: two or more touched rows of one section, a one-row edit never),
+//    whose longest increasing run may keep the rows it passed in place and
+//    still move it onto its own index path. A group section that
 //    stays but whose first row now spells its value otherwise is reloaded in
 //    that second batch with its new header and its rows as they end (carrying
 //    their reloads). No row is edited in a section deleted, inserted or
@@ -139,21 +147,24 @@ extension LiveView {
             return .followed([])
         }
         // The plan reads copies of the view and its labels: it is gone before they change.
-        guard let plan = EditPlan(self, touched: touched, shift: shift)?.outcome(batch, table: table)
-        else { return .declined }
+        guard let planned = EditPlan(self, touched: touched, shift: shift) else { return .declined }
+        // A row landing on its own index path across rows not moved: derived again (step 4).
+        guard let plan = planned.outcome(batch, table: table) else { return .followed(update(to: table)) }
         // Declined from here on, the view is derived again, labels and all.
         plan.move(&labels, &tableSections, shift: shift)
-        guard !plan.opening.isEmpty else { return .followed([]) }
-        guard let applied = try? view.apply(plan.opening) else { return .declined }
-        view.version = table.version
-        let first = Step(batch: applied, view: view)
+        var steps: [Step] = []
+        if !plan.opening.isEmpty {
+            guard let applied = try? view.apply(plan.opening) else { return .declined }
+            view.version = table.version
+            steps.append(Step(batch: applied, view: view))
+        }
         let closing = plan.closingBatch(after: view)
-        guard !closing.isEmpty else { return .followed([first]) }
+        guard !closing.isEmpty else { return .followed(steps) }
         guard let reloaded = try? view.apply(closing) else {
-            return .followed(update(to: table).map { [first] + $0 })
+            return .followed(update(to: table).map { steps + $0 })
         }
         view.version = table.version
-        return .followed([first, Step(batch: reloaded, view: view)])
+        return .followed(steps + [Step(batch: reloaded, view: view)])
     }
 }
 
@@ -481,7 +492,7 @@ private struct EditPlan {
     /// The group sections that stay but whose header changes (the group
     /// value as the section's first row spells it), with their new heading.
     private func headingsChanged() -> [(section: Int, header: String?, indexTitle: String?)] {
-        guard let group = query.group else { return [] }
+        guard query.group != nil else { return [] }
         var changes: [(section: Int, header: String?, indexTitle: String?)] = []
         var changed = Set(touched.compactMap { $0.oldPath?.section })
         changed.formUnion(touched.compactMap(\.newSection))
@@ -495,7 +506,7 @@ private struct EditPlan {
                 while left.contains(index) { index += 1 }
                 first = (view.sections[section].rows[index], source[ViewLabel.section(of: labels[section, index])])
             }
-            let heading = TableQuery.groupHeading(ViewValue(group.key, of: first.row, in: first.section))
+            let heading = query.groupHeading(first: first.row, in: first.section)
             let kept = view.sections[section]
             if heading.header != kept.header || heading.indexTitle != kept.indexTitle {
                 changes.append((section, heading.header, heading.indexTitle))
@@ -516,23 +527,31 @@ private struct EditPlan {
     }
 
     /// Whether touched row `offset` stays where it is among the rows not moved
-    /// (step 4): it stays in its section, and its keys are the same, or it is
-    /// its section's one touched row and lands at its old index.
+    /// (step 4): it stays in its section, and its keys are the same, or it
+    /// lands at its old index with as many of the other touched rows before it
+    /// as before (so as many of the rows not moved: it keeps its order among
+    /// them, and a move onto its own index path would say nothing).
     private func staysInPlace(_ offset: Int) -> Bool {
         let row = touched[offset]
         guard let oldPath = row.oldPath, row.newSection == oldPath.section else { return false }
         if keepsKeys(offset) { return true }
         guard row.newRow == oldPath.row else { return false }
-        return !touched.indices.contains { other in
-            other != offset
-                && (touched[other].oldPath?.section == oldPath.section || touched[other].newSection == oldPath.section)
+        var balance = 0
+        for (other, touchedRow) in touched.enumerated() where other != offset {
+            let before = touchedRow.oldPath.map { $0.section == oldPath.section && $0.row < oldPath.row } ?? false
+            let after = touchedRow.newSection == oldPath.section && touchedRow.newRow < row.newRow
+            // A row reloaded in place is not moved either: it may not change sides.
+            if before != after && keepsKeys(other) { return false }
+            balance += (before ? 1 : 0) - (after ? 1 : 0)
         }
+        return balance == 0
     }
 
     /// The view's batches (step 4) and the labels' moves: the first batch
     /// deletes and inserts sections and rows, moves rows and reloads them in
     /// place; the second reloads the moved rows' new content where they landed.
-    func outcome(_ batch: Batch, table: Table) -> EditOutcome {
+    /// Nil when a row would be moved onto its own index path (step 4).
+    func outcome(_ batch: Batch, table: Table) -> EditOutcome? {
         var outcome = EditOutcome(
             opening: Batch(properties: batch.properties, animation: batch.animation),
             closing: Batch(animation: batch.animation))
@@ -548,8 +567,11 @@ private struct EditPlan {
             case .table(let s):
                 made = table.sections[s].withRows(rows)
                 tableSection = s
-            case .group(let value):
-                let heading = TableQuery.groupHeading(value)
+            case .group:
+                // Headed as the read heads it: by the value as its first row spells it.
+                let first = touched[order[0]]
+                let heading = query.groupHeading(
+                    first: first.row, in: table.sections[ViewLabel.section(of: first.newLabel!)])
                 made = Section(header: heading.header, indexTitle: heading.indexTitle, rows: rows)
             }
             let at = finalIndex(ofInserted: index)
@@ -569,8 +591,9 @@ private struct EditPlan {
             }
             switch (old, new) {
             case (let old?, let new?):
+                if row.newSection == old.section && new.row == old.row { return nil }
                 outcome.opening.moveRows.append(Batch.RowMove(from: old, to: new))
-                outcome.closing.reloadRows.append(Batch.RowItem(at: new, row: row.row))
+                if row.changed { outcome.closing.reloadRows.append(Batch.RowItem(at: new, row: row.row)) }
             case (let old?, nil): outcome.opening.deleteRows.append(old)
             case (nil, let new?): outcome.opening.insertRows.append(Batch.RowItem(at: new, row: row.row))
             case (nil, nil): break

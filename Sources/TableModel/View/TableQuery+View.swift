@@ -103,6 +103,13 @@ extension TableQuery {
         return Section(header: heading.header, indexTitle: heading.indexTitle, rows: rows)
     }
 
+    /// The header and index title of the group section whose first row, in
+    /// the view's order, is `row` (of `section`): the one rule the read and a
+    /// live view head a group by (docs/API.md, "Views").
+    func groupHeading(first row: Row, in section: Section) -> (header: String?, indexTitle: String?) {
+        Self.groupHeading(group.flatMap { ViewValue($0.key, of: row, in: section) })
+    }
+
     /// The header and index title of the group section of `value` (none for rows without one).
     static func groupHeading(_ value: ViewValue?) -> (header: String?, indexTitle: String?) {
         guard let value else { return (nil, nil) }

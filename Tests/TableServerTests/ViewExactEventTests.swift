@@ -1,0 +1,72 @@
+import JSON
+import MicroHTTP
+import MicroHTTPTesting
+import TableModel
+import Testing
+
+/// A view's event stream says what the read of the view says, and only what
+/// changed (docs/API.md, "Views"): a group's header as the read heads it;
+/// nothing for rows that move in the table but keep their places in the view,
+/// or for a row reloaded as it was.
+@Suite(.timeLimit(.minutes(1))) struct ViewExactEventTests {
+    let stream = EventStreamAPITests()
+    let events = ViewEventTests()
+
+    func post(_ client: TestClient, _ path: String, _ json: String) throws {
+        let response = try client.request(.POST, path, headers: jsonHeaders, body: body(json))
+        #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
+    }
+
+    @Test func aGroupInsertedByOneBatchIsHeadedAsTheReadHeadsIt() throws {
+        let table = Table(id: "e", sections: [Section(id: "s")])
+        try withServer(.live, tables: [table]) { client in
+            let view = try stream.subscribe(client, "/api/tables/e/events?group=text&sort=-fields.w")
+            defer { view.close() }
+            _ = stream.read(view, until: "\n\n")
+            try post(
+                client, "/api/tables/e/batch",
+                #"{"insertRows": [{"at": [0,0], "row": {"id":"r1","text":"apple","fields":{"w":"a"}}},"#
+                    + #"{"at": [0,1], "row": {"id":"r2","text":"Apple","fields":{"w":"b"}}}]}"#)
+            let update = try events.lastData(stream.read(view, until: "id: 1\n"))
+            let inserted = try #require(update["steps"]?[0]?["batch"]?["insertSections"]?[0]?["section"])
+            let read = try client.request(.GET, "/api/tables/e/sections?group=text&sort=-fields.w").json
+            #expect(read["sections"]?[0]?["header"]?.string == "Apple")
+            #expect(inserted["header"]?.string == "Apple")
+        }
+    }
+
+    @Test func rowsThatKeepTheirPlacesInTheViewSendNothing() throws {
+        let table = Table(
+            id: "f",
+            sections: [
+                Section(
+                    id: "s",
+                    rows: [Row(id: "b", text: "banana"), Row(id: "c", text: "apple pie"), Row(id: "a", text: "apple")])
+            ])
+        try withServer(.live, tables: [table]) { client in
+            let view = try stream.subscribe(client, "/api/tables/f/events?sort=text")
+            defer { view.close() }
+            _ = stream.read(view, until: "\n\n")
+            // Version 1: the first two rows swapped; the view stays a, c, b.
+            try post(
+                client, "/api/tables/f/batch", #"{"moveRows": [{"from":[0,0],"to":[0,1]},{"from":[0,1],"to":[0,0]}]}"#)
+            // Version 2: a row reloaded as it is.
+            let same = try client.request(
+                .PUT, "/api/tables/f/items/a", headers: jsonHeaders, body: body(#"{"text": "apple"}"#))
+            #expect(same.status == 200)
+            // Version 3: a row of the view renamed in place.
+            let renamed = try client.request(
+                .PUT, "/api/tables/f/items/a", headers: jsonHeaders, body: body(#"{"text": "aardvark"}"#))
+            #expect(renamed.status == 200)
+            let text = stream.read(view, until: "id: 3\n")
+            #expect(!text.contains("id: 1\n"))
+            #expect(!text.contains("id: 2\n"))
+            let update = try events.lastData(text)
+            #expect(update["since"]?.int == 0)
+            let batch = try #require(update["steps"]?[0]?["batch"])
+            #expect(batch["moveRows"] == nil)
+            #expect(batch["reloadRows"]?[0]?["at"] == .array([.integer(0), .integer(0)]))
+            #expect(update["steps"]?[1] == nil)
+        }
+    }
+}

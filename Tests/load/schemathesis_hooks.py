@@ -47,6 +47,8 @@ CROSS_FIELD_RULES = (
     " among the ",
     # A merge patch may repeat a row's or a section's id, never change it (the path's).
     "a patch cannot change or remove",
+    # A custom cell names its template: style and template together, as a patch may leave them.
+    "needs a template",
     "duplicate table id ",
     "duplicate section id ",
     "duplicate row id ",

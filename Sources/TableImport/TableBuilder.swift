@@ -243,7 +243,7 @@ struct TableBuilder {
         let numericFields = fieldColumns.indices.map { column in
             rows.allSatisfy { entry in
                 guard case .text(let text) = entry.cells[column] else { return true }
-                return text.isEmpty || Self.number(text) != nil
+                return text.isEmpty || JSONValue.number(literal: text) != nil
             }
         }
         // Sections in the order their value first appears; rows in file order within each.
@@ -283,19 +283,14 @@ struct TableBuilder {
             let value: JSONValue
             switch cell {
             case .text(let text) where text.isEmpty: continue
-            case .text(let text): value = numeric[index] ? Self.number(text) ?? .string(text) : .string(text)
+            case .text(let text):
+                value = numeric[index] ? JSONValue.number(literal: text) ?? .string(text) : .string(text)
             case .value(.null): continue
             case .value(let typed): value = typed
             }
             members.append(JSONMember(fieldColumns[index].name, value))
         }
         return JSONObject(members)
-    }
-
-    /// The number `cell` is when it is a JSON number literal (`-12`, `1.50`,
-    /// `1e6`; not `007`, `+1` or `NaN`), kept as written (docs/FORMAT.md, "Numbers").
-    static func number(_ cell: String) -> JSONValue? {
-        JSONValue.number(literal: cell)
     }
 
     /// Numbers by value when every key is one (empty ones first), text

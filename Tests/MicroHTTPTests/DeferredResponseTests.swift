@@ -102,6 +102,25 @@ final class DeferredFixture: Sendable {
         }
     }
 
+    /// An answer completed with another deferred answer (work handed on to a
+    /// queue of its own) is sent once that one is completed.
+    @Test func completedWithAnAnswerDeferredAgainIsSentWhenThatOneIs() throws {
+        let fixture = DeferredFixture()
+        try withLiveServer(fixture.router()) { _, client in
+            let waiting = try client.connect()
+            try waiting.sendRequest(method: .POST, path: "/later?n=outer")
+            let outer = try #require(fixture.deferral("outer"))
+            let inner = DeferredResponse()
+            #expect(DeferredFixture.complete(outer, with: .deferred(inner)))
+            #expect(!outer.isCompleted)
+            #expect(DeferredFixture.complete(inner, with: .text("handed on", status: 201)))
+            let response = try waiting.readResponse()
+            #expect(response.status == 201)
+            #expect(response.text == "handed on")
+            #expect(!outer.complete(.text("again")))
+        }
+    }
+
     /// Many requests wait at once on one worker thread; each gets its own
     /// answer, whatever the order they are completed in.
     @Test func manyWaitOnOneWorkerThread() throws {

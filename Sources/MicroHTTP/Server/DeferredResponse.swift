@@ -32,11 +32,16 @@ public final class DeferredResponse: Sendable {
 
     public init() {}
 
-    /// Answers the request with `response`.
+    /// Answers the request with `response`. A `response` deferred itself (a
+    /// handler that hands its work on again) answers it once it is completed.
     ///
     /// - Returns: false when it was answered already, or its connection is gone.
     @discardableResult
     public func complete(_ response: HTTPResponse) -> Bool {
+        if let later = response.deferral {
+            later.onCompletion { [self] answer in complete(answer) }
+            return !isCompleted
+        }
         let (accepted, observer) = storage.withLock { storage -> (Bool, (@Sendable (HTTPResponse) -> Void)?) in
             guard case .waiting(let connection) = storage.state else {
                 return (false, nil)
@@ -60,7 +65,8 @@ public final class DeferredResponse: Sendable {
 
     /// Calls `action` once with the answer — at once when it is complete
     /// already. For transports that have no connection to suspend (tests that
-    /// call the router in process); the server does not use it.
+    /// call the router in process), and for an answer deferred again
+    /// (``complete(_:)``).
     public func onCompletion(_ action: @escaping @Sendable (HTTPResponse) -> Void) {
         let completed = storage.withLock { storage -> HTTPResponse? in
             switch storage.state {

@@ -9,6 +9,12 @@ public struct ServerOptions: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
     public var threads = 2
+    /// Threads that run heavy requests — imports, snapshot `PUT`s, large
+    /// bodies, views of large tables — apart from the worker threads, and
+    /// how many more may wait for them (503 `heavy-work-busy` beyond;
+    /// docs/RELIABILITY.md, "Heavy work").
+    public var heavyThreads = 2
+    public var heavyQueue = 16
     public var publicDirectory = "Public"
     public var templatesDirectory = "Templates"
     /// Changes kept per table for `/changes` and event-stream replay.

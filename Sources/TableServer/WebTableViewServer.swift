@@ -17,6 +17,8 @@ public final class WebTableViewServer: Sendable {
     private let journal: Journal?
     private let replication: DatabaseReplication?
     private let editRunner: EditRunner?
+    /// The queue heavy requests run on (docs/RELIABILITY.md, "Heavy work").
+    let heavyWork: HeavyWork
 
     /// Loads the templates (failing with a clear error when one is missing or
     /// broken) and adds `tables`; refuses duplicate table ids. With
@@ -80,6 +82,7 @@ public final class WebTableViewServer: Sendable {
             journal?.start { [store] in store.snapshotTables() }
         }
         editRunner = store.commitsInGroups ? EditRunner() : nil
+        heavyWork = HeavyWork(limits: HeavyWork.Limits(threads: options.heavyThreads, waiting: options.heavyQueue))
         let metrics = MetricsSource()
         var builder = RouteBuilder(
             router: Router(),
@@ -89,7 +92,7 @@ public final class WebTableViewServer: Sendable {
                 corsOrigins: Set(options.corsOrigins),
                 readiness: { [replication] in replication?.isReady ?? true },
                 minVersionWait: options.minVersionWait,
-                editRunner: editRunner))
+                editRunner: editRunner, heavyWork: heavyWork))
         let context = builder.context
         builder.add(TableRoutes(context: context))
         builder.add(ReadRoutes(context: context))
@@ -140,6 +143,7 @@ public final class WebTableViewServer: Sendable {
         store.closeAllStreams()
         http.shutdown()
         editRunner?.stop()
+        heavyWork.stop()
         journal?.close()
         replication?.stop()
     }

@@ -63,6 +63,16 @@ struct Serve: ParsableCommand {
     @Option(help: "Worker threads answering requests.")
     var threads = Self.defaults.threads
 
+    @Option(
+        name: .customLong("heavy-threads"),
+        help: "Threads running heavy requests (imports, snapshot PUTs, large bodies, views of large tables).")
+    var heavyThreads = Self.defaults.heavyThreads
+
+    @Option(
+        name: .customLong("heavy-queue"),
+        help: "Heavy requests that may wait for a heavy thread; more are refused 503 heavy-work-busy.")
+    var heavyQueue = Self.defaults.heavyQueue
+
     @Option(name: .customLong("public"), help: "Folder of static files served under /public.")
     var publicDirectory = Self.defaults.publicDirectory
 
@@ -172,6 +182,12 @@ struct Serve: ParsableCommand {
         try columns.validate(fileCount: files.count + dataFiles.count)
         guard (0...65535).contains(port) else { throw ArgumentParser.ValidationError("--port must be 0…65535") }
         guard (1...256).contains(threads) else { throw ArgumentParser.ValidationError("--threads must be 1…256") }
+        guard (1...64).contains(heavyThreads) else {
+            throw ArgumentParser.ValidationError("--heavy-threads must be 1…64")
+        }
+        guard (0...10_000).contains(heavyQueue) else {
+            throw ArgumentParser.ValidationError("--heavy-queue must be 0…10000")
+        }
         guard history >= 1 else { throw ArgumentParser.ValidationError("--history must be at least 1") }
         guard historyBytes >= 1 else { throw ArgumentParser.ValidationError("--history-bytes must be at least 1") }
         guard maxTables >= 1 else { throw ArgumentParser.ValidationError("--max-tables must be at least 1") }
@@ -219,6 +235,8 @@ struct Serve: ParsableCommand {
         options.host = host
         options.port = port
         options.threads = threads
+        options.heavyThreads = heavyThreads
+        options.heavyQueue = heavyQueue
         options.publicDirectory = Self.locate(publicDirectory)
         options.templatesDirectory = Self.locate(templatesDirectory)
         options.history = history

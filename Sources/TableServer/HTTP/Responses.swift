@@ -152,7 +152,8 @@ enum Respond {
             var response = HTTPResponse.problem(status: error.status, type: error.type, detail: error.detail)
             response.headers.set("ETag", ETag.string(for: current))
             return response
-        case .storageUnavailable, .storageInconsistent, .notCaughtUp, .outcomeUnknown, .overloaded, .tooManyViews:
+        case .storageUnavailable, .storageInconsistent, .notCaughtUp, .outcomeUnknown, .overloaded, .tooManyViews,
+            .heavyWorkBusy:
             var response = HTTPResponse.problem(status: error.status, type: error.type, detail: error.detail)
             response.headers.set("Retry-After", "\(TableServerError.retryAfterSeconds)")
             return response

@@ -10,8 +10,8 @@ struct FeedRoutes: RouteCollection {
     static let closedRange = "max-age=31536000, immutable"
 
     func register(on routes: inout RouteBuilder) {
-        routes.read("/api/tables/{t}/changes", changes)
-        routes.read("/api/tables/{t}/events", events)
+        routes.read("/api/tables/{t}/changes", weight: .light, changes)
+        routes.read("/api/tables/{t}/events", weight: .light, events)
     }
 
     func changes(_ request: HTTPRequest) throws -> HTTPResponse {

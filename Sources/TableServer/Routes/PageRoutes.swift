@@ -8,10 +8,10 @@ struct PageRoutes: RouteCollection {
 
     func register(on routes: inout RouteBuilder) {
         routes.route(.GET, "/", index)
-        routes.route(.GET, "/tables/{t}", tableView)
-        routes.route(.GET, "/tables/{t}/rows/{rowID}", rowDetail)
-        routes.route(.GET, "/tables/{t}/sections/{s}", sectionPage)
-        routes.route(.GET, "/tables/{t}/sections/{s}/rows", rowsFragment)
+        routes.route(.GET, "/tables/{t}", weight: .page, tableView)
+        routes.route(.GET, "/tables/{t}/rows/{rowID}", weight: .byRequest, rowDetail)
+        routes.route(.GET, "/tables/{t}/sections/{s}", weight: .byRequest, sectionPage)
+        routes.route(.GET, "/tables/{t}/sections/{s}/rows", weight: .byRequest, rowsFragment)
     }
 
     func index(_ request: HTTPRequest) -> HTTPResponse {

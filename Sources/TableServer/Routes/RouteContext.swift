@@ -23,6 +23,8 @@ struct RouteContext: Sendable {
     /// may wait for the shared database; nil without it, when edits are
     /// answered on the worker thread.
     let editRunner: EditRunner?
+    /// The queue heavy requests run on, apart from the worker threads.
+    let heavyWork: HeavyWork
 }
 
 /// One group of routes of docs/API.md, as Hummingbird's route collections:
@@ -54,10 +56,27 @@ struct RouteBuilder {
     mutating func route(
         _ method: HTTPMethod,
         _ pattern: String,
+        weight: RouteWeight = .light,
         _ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) {
         let life = context.store.life
-        router.add(method, pattern) { request in life.tagging(handler(life.reading(request))) }
+        let answer = weighed(weight) { request in life.tagging(handler(life.reading(request))) }
+        router.add(method, pattern, answer)
+    }
+
+    /// `answer`, run on the heavy-work queue for a request `weight` finds
+    /// heavy (docs/RELIABILITY.md, "Heavy work"), on the worker thread otherwise.
+    private func weighed(
+        _ weight: RouteWeight,
+        _ answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) -> @Sendable (HTTPRequest) -> HTTPResponse {
+        guard weight != .light else { return answer }
+        let store = context.store
+        let heavyWork = context.heavyWork
+        return { request in
+            guard weight.isHeavy(request, store: store) else { return answer(request) }
+            return heavyWork.run { answer(request) }
+        }
     }
 
     /// `handler` in the server's life (`ServerLife`): it reads the request's
@@ -86,15 +105,17 @@ struct RouteBuilder {
     /// `minVersionWait`.
     mutating func read(
         _ pattern: String,
+        weight: RouteWeight = .byRequest,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
-        let handler = inLife(handler)
         let logger = context.logger
+        let inLife = inLife(handler)
+        let handler = weighed(weight) { request in Respond.catching(logger: logger) { try inLife(request) } }
         let store = context.store
         let wait = context.minVersionWait
         router.add(.GET, pattern) { request in
             guard let wanted = request.headers["Min-Version"], request.parameters["t"] != nil else {
-                return Respond.catching(logger: logger) { try handler(request) }
+                return handler(request)
             }
             let id = request.tableID
             let version: Int
@@ -103,16 +124,12 @@ struct RouteBuilder {
             } catch {
                 return Respond.problem(error)
             }
-            guard !store.holds(id, atLeast: version) else {
-                return Respond.catching(logger: logger) { try handler(request) }
-            }
+            guard !store.holds(id, atLeast: version) else { return handler(request) }
             let deferral = DeferredResponse()
             store.whenHeld(id, atLeast: version, upTo: wait) { reached in
+                // A heavy read's answer is deferred again, to the heavy-work queue.
                 deferral.complete(
-                    Respond.catching(logger: logger) {
-                        guard reached else { throw TableServerError.notCaughtUp(table: id, version: version) }
-                        return try handler(request)
-                    })
+                    reached ? handler(request) : Respond.problem(.notCaughtUp(table: id, version: version)))
             }
             return .deferred(deferral)
         }
@@ -127,9 +144,10 @@ struct RouteBuilder {
     mutating func edit(
         _ method: HTTPMethod,
         _ pattern: String,
+        weight: RouteWeight = .byRequest,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
-        edit(method, pattern, waits: true, handler)
+        edit(method, pattern, waits: true, weight: weight, handler)
     }
 
     /// A change of a table's rows or sections (`RouteCollection.change`): an
@@ -140,13 +158,14 @@ struct RouteBuilder {
         _ pattern: String,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
-        edit(method, pattern, waits: false, handler)
+        edit(method, pattern, waits: false, weight: .byRequest, handler)
     }
 
     private mutating func edit(
         _ method: HTTPMethod,
         _ pattern: String,
         waits: Bool,
+        weight: RouteWeight,
         _ edit: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
         let edit = inLife(edit)
@@ -154,12 +173,20 @@ struct RouteBuilder {
         let logger = context.logger
         let corsOrigins = context.corsOrigins
         let editRunner = context.editRunner
+        let store = context.store
+        let heavyWork = context.heavyWork
         router.add(method, pattern) { request in
             if CrossSite.isRefused(request, corsOrigins: corsOrigins) {
                 return CrossSite.refusal()
             }
             if let token, !token.authorizes(request.headers["Authorization"]) {
                 return EditToken.challenge()
+            }
+            // A heavy edit runs on the heavy-work queue, and there waits for
+            // the shared database if it must: never on the edit runner's
+            // threads, which small edits keep to themselves.
+            if weight.isHeavy(request, store: store) {
+                return heavyWork.run { Respond.edit(logger: logger) { try edit(request) } }
             }
             guard waits, let editRunner, request.parameters["t"] != nil else {
                 return Respond.edit(logger: logger) { try edit(request) }

@@ -43,6 +43,7 @@ struct SystemRoutes: RouteCollection {
     func prometheusMetrics(_ request: HTTPRequest) -> HTTPResponse {
         var text = context.metrics.prometheusText() + ProcessMetrics.current().prometheusText()
         let tables = store.tables()
+        let heavy = context.heavyWork.counts
         text += """
             # HELP webtableview_tables Tables held by the server.
             # TYPE webtableview_tables gauge
@@ -56,6 +57,15 @@ struct SystemRoutes: RouteCollection {
             # HELP webtableview_views_open Views of tables that event streams follow now.
             # TYPE webtableview_views_open gauge
             webtableview_views_open \(store.openViewCount())
+            # HELP webtableview_heavy_running Heavy requests (imports, snapshots, large bodies, views of large tables) running.
+            # TYPE webtableview_heavy_running gauge
+            webtableview_heavy_running \(heavy.running)
+            # HELP webtableview_heavy_waiting Heavy requests waiting for a heavy thread.
+            # TYPE webtableview_heavy_waiting gauge
+            webtableview_heavy_waiting \(heavy.waiting)
+            # HELP webtableview_heavy_refused_total Heavy requests refused 503 heavy-work-busy, the queue being full.
+            # TYPE webtableview_heavy_refused_total counter
+            webtableview_heavy_refused_total \(heavy.refused)
 
             """
         if let editRunner = context.editRunner {

@@ -11,7 +11,7 @@ struct TableRoutes: RouteCollection {
         routes.read("/api/tables", listTables)
         routes.edit(.POST, "/api/tables", createTable)
         routes.read("/api/tables/{t}", getTable)
-        routes.edit(.PUT, "/api/tables/{t}", replaceTable)
+        routes.edit(.PUT, "/api/tables/{t}", weight: .heavy, replaceTable)
         routes.edit(.PATCH, "/api/tables/{t}", updateProperties)
         routes.edit(.DELETE, "/api/tables/{t}", deleteTable)
     }

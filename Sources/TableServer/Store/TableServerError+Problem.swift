@@ -26,7 +26,9 @@ extension TableServerError {
         case .invalid, .idempotencyKeyReused: 422
         case .badRequest, .malformedEntityTag: 400
         case .unsupportedMediaType, .bodyNotAsDeclared: 415
-        case .storageUnavailable, .storageInconsistent, .notCaughtUp, .outcomeUnknown, .overloaded, .tooManyViews: 503
+        case .storageUnavailable, .storageInconsistent, .notCaughtUp, .outcomeUnknown, .overloaded, .tooManyViews,
+            .heavyWorkBusy:
+            503
         }
     }
 
@@ -54,6 +56,7 @@ extension TableServerError {
         case .notCaughtUp: "not-caught-up"
         case .outcomeUnknown: "outcome-unknown"
         case .overloaded: "overloaded"
+        case .heavyWorkBusy: "heavy-work-busy"
         case .indexEditInView: "edit-through-view"
         case .tooManyViews: "too-many-views"
         case .idempotencyKeyReused: "idempotency-key-reused"
@@ -114,6 +117,8 @@ extension TableServerError {
             "the change may or may not have been made: the connection to the database broke while it was committed, and what happened could not be found out (\(reason)); retry with the same Idempotency-Key, or read the table's /changes before retrying"
         case .overloaded(let reason):
             "the server has too many edits waiting, so this one was not made; retry later: \(reason)"
+        case .heavyWorkBusy(let reason):
+            "the server runs as much heavy work as it takes, so this request was not started; retry later: \(reason)"
         case .notCaughtUp(let table, let version):
             "this replica does not hold version \(version) of \"\(table)\" yet; retry, or ask without Min-Version"
         case .storageInconsistent(let reason):

@@ -42,6 +42,8 @@ enum TableServerError: Error, Sendable {
     /// Too many edits wait for the durable log (the shared database): refused
     /// at once, not made.
     case overloaded(String)
+    /// The heavy-work queue is full (`HeavyWork`): refused at once, nothing done.
+    case heavyWorkBusy(String)
     /// A read's `Min-Version` was not reached in time on this replica.
     case notCaughtUp(table: String, version: Int)
     /// The durable log holds something this server cannot apply.

@@ -21,6 +21,11 @@ final class ViewCache: Sendable {
         self.rowCapacity = rowCapacity
     }
 
+    /// Whether the view `query` of the table at `version` is kept.
+    func holds(_ query: TableQuery, at version: Int) -> Bool {
+        views.withLock { $0[query.canonicalQuery]?.version == version }
+    }
+
     /// The view `query` of `table`: kept, or derived now and kept.
     func view(_ query: TableQuery, of table: Table) -> Table {
         let key = query.canonicalQuery

@@ -40,6 +40,9 @@ public struct TableProblem: Error, Sendable, Equatable, CustomStringConvertible 
         case shuttingDown
         /// The server holds as many waiting edits as it takes (`503`); nothing of this one was applied.
         case overloaded
+        /// The server runs as many heavy requests (imports, snapshots, large
+        /// bodies, views of large tables) as it takes (`503`); nothing of this one was done.
+        case heavyWorkBusy
         /// The database stopped answering while this edit's group committed (`503`):
         /// it may or may not have been made. Read the table before sending it again.
         case outcomeUnknown
@@ -53,14 +56,14 @@ public struct TableProblem: Error, Sendable, Equatable, CustomStringConvertible 
             "not-a-switch": .notASwitch, "switch-disabled": .switchDisabled, "not-a-button": .notAButton,
             "selection-disabled": .selectionDisabled, "bad-parameter": .badParameter,
             "malformed-json": .malformedJSON, "shutting-down": .shuttingDown, "overloaded": .overloaded,
-            "outcome-unknown": .outcomeUnknown,
+            "heavy-work-busy": .heavyWorkBusy, "outcome-unknown": .outcomeUnknown,
         ]
 
         /// Whether the server says nothing of the request was applied, so that
         /// sending it again cannot make it twice (docs/API.md, "Replicas").
         public var wasNotMade: Bool {
             switch self {
-            case .storageUnavailable, .overloaded, .notCaughtUp, .shuttingDown: true
+            case .storageUnavailable, .overloaded, .heavyWorkBusy, .notCaughtUp, .shuttingDown: true
             default: false
             }
         }

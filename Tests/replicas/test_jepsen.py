@@ -139,6 +139,37 @@ def converged_feeds(replicas):
     return wait_until(same, "every replica has the same feeds", timeout=60, interval=0.2)
 
 
+def through_faults(threads, loops, serve, postgres, tmp_path):
+    """Starts `threads`, injects the faults into `loops[0]`'s replicas, then
+    ends every loop (`running`) and waits for the threads."""
+    for thread in threads:
+        thread.start()
+    try:
+        faults(loops[0], serve, postgres, tmp_path)
+    finally:
+        for loop in loops:
+            loop.running = False
+        for thread in threads:
+            thread.join()
+
+
+def applied_lost_twice(run, feeds):
+    """What the feeds applied (text -> [(table, version)]), once their versions
+    are found gapless; the acknowledged edits not applied at their version
+    (lost), and the edits applied more than once."""
+    applied = {}
+    for table, feed in feeds.items():
+        versions = [change["version"] for change in feed["changes"]]
+        assert versions == list(range(1, feed["version"] + 1)), f"{table}: the feed has a gap"
+        for change in feed["changes"]:
+            for insert in change["batch"].get("insertRows", []):
+                applied.setdefault(insert["row"]["text"], []).append((table, change["version"]))
+    twice = [text for text, places in applied.items() if len(places) > 1]
+    lost = [(table, text) for table, text, _, _, version in run.acknowledged
+            if applied.get(text) != [(table, version)]]
+    return applied, lost, twice
+
+
 def test_jepsen_style_run_loses_nothing_and_applies_nothing_twice(serve, postgres, tmp_path):
     replicas = start_replicas(serve, postgres, tmp_path, 3)
     assert replicas[0].request("POST", "/api/tables", {"id": "u", "sections": [{"rows": []}]})[0] == 201
@@ -149,27 +180,11 @@ def test_jepsen_style_run_loses_nothing_and_applies_nothing_twice(serve, postgre
     streams = [EventFollower(replica, table, headers={"Min-Version": "0"})
                for replica in replicas[:2] for table in TABLES]
     writers = [threading.Thread(target=run.writer, args=(n,)) for n in range(8)]
-    for thread in writers:
-        thread.start()
-    try:
-        faults(run, serve, postgres, tmp_path)
-    finally:
-        run.running = False
-        for thread in writers:
-            thread.join()
+    through_faults(writers, [run], serve, postgres, tmp_path)
     wait_until(lambda: all(r.request("GET", "/readyz")[0] == 200 for r in run.replicas), "every replica is ready")
     feeds = converged_feeds(run.replicas)
 
-    applied = {}   # text -> [(table, version)]
-    for table, feed in feeds.items():
-        versions = [change["version"] for change in feed["changes"]]
-        assert versions == list(range(1, feed["version"] + 1)), f"{table}: the feed has a gap"
-        for change in feed["changes"]:
-            for insert in change["batch"].get("insertRows", []):
-                applied.setdefault(insert["row"]["text"], []).append((table, change["version"]))
-    twice = [text for text, places in applied.items() if len(places) > 1]
-    lost = [(table, text) for table, text, _, _, version in run.acknowledged
-            if applied.get(text) != [(table, version)]]
+    applied, lost, twice = applied_lost_twice(run, feeds)
     # An attempt answered "not made" was made when its edit's version was
     # acknowledged (to any writer of the table) before that answer came:
     # the retries that followed were all sent after it.

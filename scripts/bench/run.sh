@@ -51,3 +51,6 @@ python3 -B scripts/bench/bench.py \
   --out docs/PERFORMANCE.md \
   --raw "$scratch/bench-results.json" \
   "$@"
+# The first page of a selective and of a match-all search over 1,000,000 rows (issue 44).
+case " $* " in *" --quick "*) quick=--quick ;; *) quick= ;; esac
+python3 -B scripts/bench/search_pages.py --product "$scratch/release/webtableview" ${quick:+"$quick"}

@@ -172,24 +172,30 @@ struct RowSelection {
         if selectsAll && !labelled { return (Array(section.rows), []) }
         var rows: [Row] = []
         var labels: [UInt64] = []
-        let all = 0..<section.rows.count
+        forEachSelected(in: section, rows: 0..<section.rows.count) { position, row in
+            rows.append(row.pointee)
+            if labelled { labels.append(ViewLabel.of(row: position, section: index)) }
+        }
+        return (rows, labels)
+    }
+
+    /// Calls `body` with the position and address of each row of `section`
+    /// in `range` that is in the view, in order; the address is valid during
+    /// the call only. Nothing is copied.
+    func forEachSelected(
+        in section: Section, rows range: Range<Int>, _ body: (Int, UnsafePointer<Row>) -> Void
+    ) {
         if let search {
-            section.rows.forEachRow(in: all, containing: search) { position, row in
-                guard filtersHold(at: row, in: section) else { return }
-                rows.append(row.pointee)
-                if labelled { labels.append(ViewLabel.of(row: position, section: index)) }
+            section.rows.forEachRow(in: range, containing: search) { position, row in
+                if filtersHold(at: row, in: section) { body(position, row) }
             }
         } else {
-            var position = 0
-            section.rows.forEachRowAddress(in: all) { row in
-                if filtersHold(at: row, in: section) {
-                    rows.append(row.pointee)
-                    if labelled { labels.append(ViewLabel.of(row: position, section: index)) }
-                }
+            var position = range.lowerBound
+            section.rows.forEachRowAddress(in: range) { row in
+                if filtersHold(at: row, in: section) { body(position, row) }
                 position += 1
             }
         }
-        return (rows, labels)
     }
 
     /// Whether `row` of `section` is in the view: its texts folded as a

@@ -71,6 +71,30 @@ struct TableRead {
     /// view, the first time it is read at this version (`ViewCache`).
     func table() -> Table { query.map { handle.views.view($0, of: snapshot) } ?? snapshot }
 
+    /// Rows `range` of section `s` of what is read, and how many it has. A
+    /// view that selects rows without sorting or grouping them, not kept at
+    /// this version, is read in place, copying only the page's rows
+    /// (`TableQuery.page`); any other is derived (`table()`). A view that
+    /// selects no row has no section, and its section 0 is an empty page, as a
+    /// search with no results is an empty list, not an error.
+    func page(_ range: Range<Int>, ofSection s: Int) throws -> ViewPage {
+        if let query, query.readsPagesInPlace, !handle.views.holds(query, at: version) {
+            let page = query.page(range, ofSection: s, in: snapshot)
+            guard page.hasSection || s == 0 else {
+                throw TableServerError.sectionNotFound(table: snapshot.id, section: s)
+            }
+            return page
+        }
+        let table = table()
+        let isEmptyView = query != nil && table.sections.isEmpty && s == 0
+        if isEmptyView { return ViewPage() }
+        try table.requireSection(s)
+        let rows = table.sections[s].rows
+        let start = min(range.lowerBound, rows.count)
+        let end = min(range.upperBound, rows.count)
+        return ViewPage(hasSection: true, total: rows.count, rows: Array(rows.rows(in: start..<end)))
+    }
+
     /// The 304 when `If-None-Match` names this answer's tag; nil otherwise.
     func notModified(_ request: HTTPRequest) -> HTTPResponse? {
         guard ETag.matches(request.headers["If-None-Match"], tag: etag) else { return nil }

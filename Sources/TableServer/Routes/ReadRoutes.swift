@@ -35,30 +35,24 @@ struct ReadRoutes: RouteCollection {
     func numberOfRowsInSection(_ request: HTTPRequest) throws -> HTTPResponse {
         let read = try TableRead(request, store: store)
         let s = try request.index("s")
-        let table = read.table()
-        // A view that selects no row has no section; its section 0 is an empty
-        // page, as a search with no results is an empty list, not an error.
-        let isEmptyView = read.query != nil && table.sections.isEmpty && s == 0
-        if !isEmptyView { try table.requireSection(s) }
         let offset = try request.queryInteger("offset", default: 0)
         let limit = try request.queryInteger("limit", default: Self.defaultPageSize, max: Self.maxPageSize)
+        // An offset near Int.max is past any section's end: the page's end stops at Int.max.
+        let page = try read.page(offset..<(offset > Int.max - limit ? Int.max : offset + limit), ofSection: s)
         if let notModified = read.notModified(request) { return notModified }
-        let rows = isEmptyView ? RowList() : table.sections[s].rows
-        let start = min(offset, rows.count)
-        let range = start..<(start + min(limit, rows.count - start))
-        var response = Respond.json(version: table.version) { writer in
+        var response = Respond.json(version: read.version) { writer in
             writer.beginObject()
-            writer.key("total"); writer.integer(rows.count)
+            writer.key("total"); writer.integer(page.total)
             writer.key("offset"); writer.integer(offset)
             writer.key("limit"); writer.integer(limit)
             writer.key("rows")
             writer.beginArray()
-            for row in rows.rows(in: range) { row.writeJSON(to: &writer) }
+            for row in page.rows { row.writeJSON(to: &writer) }
             writer.endArray()
             writer.endObject()
         }
         let links = PageLinks(
-            path: "/api/tables/\(request.tableID)/sections/\(s)/rows", offset: offset, limit: limit, total: rows.count,
+            path: "/api/tables/\(request.tableID)/sections/\(s)/rows", offset: offset, limit: limit, total: page.total,
             parameters: read.linkParameters)
         if let link = links.header { response.headers.set("Link", link) }
         return read.answer(response, path: request.path)

@@ -38,6 +38,9 @@ final class HeavyWork: Sendable {
         var jobs: [Job] = []
         var counts = Counts()
         var stopping = false
+        /// Whether the threads are started: at the first heavy request, so
+        /// that a server that never gets one (most of the tests') has none.
+        var started = false
     }
 
     let limits: Limits
@@ -47,6 +50,9 @@ final class HeavyWork: Sendable {
     init(limits: Limits = Limits()) {
         precondition(limits.threads >= 1 && limits.waiting >= 0, "at least one heavy thread")
         self.limits = limits
+    }
+
+    private func startThreads() {
         for index in 0..<limits.threads {
             let thread = Thread { [self] in
                 // Linux keeps a nice value per thread, and `who` 0 is the calling one.
@@ -62,6 +68,7 @@ final class HeavyWork: Sendable {
     /// `answer` returns; or the 503 refusal at once when the queue is full.
     func run(_ answer: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
         let deferral = DeferredResponse()
+        var starts = false
         let refusal = state.withLock { state -> TableServerError? in
             if state.stopping { return .heavyWorkBusy("the server is stopping") }
             let queued = state.counts.running + state.counts.waiting
@@ -73,9 +80,12 @@ final class HeavyWork: Sendable {
             }
             state.jobs.append(Job(answer: answer, deferral: deferral))
             state.counts.waiting += 1
+            starts = !state.started
+            state.started = true
             return nil
         }
         if let refusal { return Respond.problem(refusal) }
+        if starts { startThreads() }
         ready.signal()
         return .deferred(deferral)
     }

@@ -19,6 +19,9 @@ struct RouteContext: Sendable {
     let readiness: @Sendable () -> Bool
     /// The longest a read waits for the version its `Min-Version` header asks for.
     let minVersionWait: Duration
+    /// The access policy every route is checked against (`AccessControl`);
+    /// nil without one, when reads are open and the edit token guards edits.
+    let access: AccessControl?
     /// The threads that lead the tables' group commits and run the edits that
     /// may wait for the shared database; nil without it, when edits are
     /// answered on the worker thread.
@@ -49,6 +52,11 @@ struct RouteBuilder {
         collection.register(on: &self)
     }
 
+    /// Adds `handler` to the router, behind the access policy when there is one.
+    private mutating func register(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
+        router.add(method, pattern, context.access?.guarding(method, pattern, handler) ?? handler)
+    }
+
     /// A route answered as its handler answers: no `Min-Version`, no token,
     /// no problem made of a thrown error (pages, files, health and metrics).
     mutating func route(
@@ -57,7 +65,7 @@ struct RouteBuilder {
         _ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) {
         let life = context.store.life
-        router.add(method, pattern) { request in life.tagging(handler(life.reading(request))) }
+        register(method, pattern) { request in life.tagging(handler(life.reading(request))) }
     }
 
     /// `handler` in the server's life (`ServerLife`): it reads the request's
@@ -92,7 +100,7 @@ struct RouteBuilder {
         let logger = context.logger
         let store = context.store
         let wait = context.minVersionWait
-        router.add(.GET, pattern) { request in
+        register(.GET, pattern) { request in
             guard let wanted = request.headers["Min-Version"], request.parameters["t"] != nil else {
                 return Respond.catching(logger: logger) { try handler(request) }
             }
@@ -154,7 +162,7 @@ struct RouteBuilder {
         let logger = context.logger
         let corsOrigins = context.corsOrigins
         let editRunner = context.editRunner
-        router.add(method, pattern) { request in
+        register(method, pattern) { request in
             if CrossSite.isRefused(request, corsOrigins: corsOrigins) {
                 return CrossSite.refusal()
             }

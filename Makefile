@@ -30,7 +30,7 @@ help:
 	@echo "make test-redbot       lint the pages, JSON reads, static files and change feed with REDbot"
 	@echo "make test-scripts      the shell scripts' own tests (Tests/scripts)"
 	@echo "make test-csv-reference  the CSV reader against Python's csv module on 300 generated files"
-	@echo "make test-docs         check the docs' facts against the tree; run every curl example of README.md and docs/API.md"
+	@echo "make test-docs         check the docs' facts against the tree; run every curl example of README.md, docs/API.md and docs/ACCESS.md"
 	@echo "make test-schemathesis fuzz every API operation against /api/openapi.json"
 	@echo "make test-crash        SIGKILL/restart cycles against serve --journal"
 	@echo "make test-replicas     replicas sharing PostgreSQL; a full disk under --journal"

@@ -6,6 +6,7 @@
 //   CMicroHTTPD, CSendRing, CZlib, CBrotli → MicroHTTP ──┐
 //   CAllocator → ProcessMetrics ─────────────────────────┤
 //   JSON → TableModel → TableRendering → TableServer → webtableview
+//   JSON → TableAccess (jwt-kit) ↗
 //                     ↘ TableJournal ↗
 //                     ↘ TableImport ↗
 //   CLibPQ → TableDatabase ─────────────────────────↗
@@ -44,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         // TreeSet, the persistent hash set of a table's ids (TableModel/Values/TableIDIndex.swift).
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // Bearer JWTs (TableAccess): Vapor's JWT library, kept up, on swift-crypto (BoringSSL).
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
     ],
     targets: [
         .systemLibrary(
@@ -107,11 +110,18 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
         .target(name: "TableDatabase", dependencies: ["CLibPQ"], swiftSettings: strict),
+        // Who may read, edit and administer each table (docs/ACCESS.md): bearer JWTs and the
+        // policy file. jwt-kit, with BoringSSL, is linked by the server alone, not the client or the fuzzers.
+        .target(
+            name: "TableAccess",
+            dependencies: ["JSON", .product(name: "JWTKit", package: "jwt-kit")],
+            swiftSettings: strict
+        ),
         .target(
             name: "TableServer",
             dependencies: [
                 "MicroHTTP", "ProcessMetrics", "TableModel", "TableRendering", "TableJournal", "TableDatabase",
-                "TableImport", "JSON",
+                "TableImport", "TableAccess", "JSON",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict,
@@ -124,7 +134,8 @@ let package = Package(
         .executableTarget(
             name: "webtableview",
             dependencies: [
-                "TableServer", "CAllocator", "TableModel", "TableJournal", "TableDatabase", "TableImport", "JSON",
+                "TableServer", "CAllocator", "TableModel", "TableJournal", "TableDatabase", "TableImport",
+                "TableAccess", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -163,7 +174,8 @@ let package = Package(
             name: "TableServerTests",
             dependencies: [
                 "TableServer", "TableModel", "TableRendering", "TableJournal", "JSON", "MicroHTTP", "MicroHTTPTesting",
-                "ChildProcess", .product(name: "Logging", package: "swift-log"),
+                "ChildProcess", "TableAccess", .product(name: "Logging", package: "swift-log"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: strict
         ),

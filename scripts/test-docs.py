@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Runs every curl example of README.md and docs/API.md, top to bottom, each
-file against a fresh server with the demo tables, and compares what it shows.
+"""Runs every curl example of README.md, docs/API.md and docs/ACCESS.md, top to
+bottom, each file against a fresh server with the demo tables, and compares
+what it shows. A file may name more arguments of its server's `serve` in a
+comment `<!-- test-docs serve: ARGUMENTS -->` (paths from the top folder).
 
     scripts/test-docs.py path/to/webtableview [FILE.md ...]
 
@@ -39,7 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "support"
 import wtv  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_FILES = ["README.md", "docs/API.md"]
+DEFAULT_FILES = ["README.md", "docs/API.md", "docs/ACCESS.md"]
+SERVE_ARGUMENTS = re.compile(r"<!-- test-docs serve: (.*?) -->")
 DATE_PATTERNS = [
     re.compile(r"[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT"),
     re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?"),
@@ -236,12 +239,13 @@ def check(example, env, port):
     return problem
 
 
-def start_server(binary):
-    """A fresh demo server; answers the process and its port."""
+def start_server(binary, arguments=()):
+    """A fresh demo server, with more `serve` arguments; answers the process and its port."""
     work = tempfile.mkdtemp(prefix="wtv-docs-")
     with open(os.path.join(work, "err"), "w") as stderr:
         try:
-            server, url = wtv.launch([binary, "serve", "--port", "0", "--log-level", "warning"], stderr)
+            server, url = wtv.launch(
+                [binary, "serve", "--port", "0", "--log-level", "warning", *arguments], stderr, cwd=ROOT)
         except RuntimeError as error:
             sys.exit(str(error))
     return server, int(url.rsplit(":", 1)[1])
@@ -256,7 +260,8 @@ def main():
     total = 0
     for path in files:
         found = examples(path)
-        server, port = start_server(binary)
+        named = SERVE_ARGUMENTS.search(Path(path).read_text())
+        server, port = start_server(binary, shlex.split(named.group(1)) if named else ())
         env = dict(os.environ, H=f"localhost:{port}", J="Content-Type: application/json")
         try:
             for example in found:

@@ -1,4 +1,5 @@
 import MicroHTTP
+import TableAccess
 import TableDatabase
 import TableJournal
 import TableModel
@@ -34,6 +35,11 @@ public struct ServerOptions: Sendable {
     public var answerCacheBytes = 64 << 20
     /// Bearer token edits must carry; nil leaves edits open.
     public var token: String?
+    /// Who may read, edit and administer each table (docs/ACCESS.md); nil
+    /// keeps every table readable by anyone and edits guarded by `token`.
+    public var accessPolicy: AccessPolicy?
+    /// Verifies the bearer JWTs the policy's rules match; used only with `accessPolicy`.
+    public var tokenVerifier: TokenVerifier?
     public var limits = ModelLimits()
     /// Where and how changes are made durable; nil keeps tables in memory only.
     /// With a journal, its tables are served and the `tables` given to the server
@@ -80,7 +86,8 @@ public struct ServerOptions: Sendable {
     /// Said at start-up when the server listens beyond this machine and
     /// anyone who reaches it may edit every table; nil when that is not so.
     public var exposureWarning: String? {
-        guard token == nil, !OriginPolicy.isLoopback(host) else { return nil }
+        // Under a policy, edits need the edit right (docs/ACCESS.md).
+        guard token == nil, accessPolicy == nil, !OriginPolicy.isLoopback(host) else { return nil }
         return "warning: serving \(host) without a token: anyone who can reach it can edit every table "
             + "(set --token-file or WEBTABLEVIEW_TOKEN, or bind 127.0.0.1)"
     }

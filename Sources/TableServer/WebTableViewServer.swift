@@ -84,15 +84,20 @@ public final class WebTableViewServer: Sendable {
         editRunner = store.commitsInGroups ? EditRunner() : nil
         heavyWork = HeavyWork(limits: HeavyWork.Limits(threads: options.heavyThreads, waiting: options.heavyQueue))
         let metrics = MetricsSource()
+        let editToken = options.token.flatMap(EditToken.init)
+        // With a policy, the edit token is one of its requesters (admin of every table).
+        let access = options.accessPolicy.map {
+            AccessControl(policy: $0, verifier: options.tokenVerifier, editToken: editToken)
+        }
         var builder = RouteBuilder(
             router: Router(),
             context: RouteContext(
                 store: store, renderer: renderer, limits: options.limits,
-                token: options.token.flatMap(EditToken.init), metrics: metrics, logger: logger,
+                token: access == nil ? editToken : nil, metrics: metrics, logger: logger,
                 corsOrigins: Set(options.corsOrigins),
                 readiness: { [replication] in replication?.isReady ?? true },
                 minVersionWait: options.minVersionWait,
-                editRunner: editRunner, heavyWork: heavyWork))
+                access: access, editRunner: editRunner, heavyWork: heavyWork))
         let context = builder.context
         builder.add(TableRoutes(context: context))
         builder.add(ReadRoutes(context: context))

@@ -101,6 +101,9 @@ struct Serve: ParsableCommand {
         help: "File holding the bearer token edits must carry (or set WEBTABLEVIEW_TOKEN).")
     var tokenFile: String?
 
+    @OptionGroup(title: "Access per table")
+    var access: AccessOptions
+
     @Option(name: .customLong("connection-timeout"), help: "Seconds an idle connection is kept open.")
     var connectionTimeout = Self.defaults.connectionTimeout
 
@@ -248,6 +251,7 @@ struct Serve: ParsableCommand {
         options.connectionLimit = connectionLimit
         options.answerCacheBytes = answerCache
         options.token = try readToken()
+        (options.accessPolicy, options.tokenVerifier) = try access.load()
         options.allowedHosts = allowedHosts
         options.corsOrigins = corsOrigins
         options.ablations = Set(ablate)

@@ -24,6 +24,8 @@ struct RequestFields {
     var ifNoneMatch: UnsafePointer<CChar>?
     var minVersion: UnsafePointer<CChar>?
     var origin: UnsafePointer<CChar>?
+    /// A credential: its request is answered by its route, never a kept answer.
+    var authorization: UnsafePointer<CChar>?
     var contentEncoding: UnsafePointer<CChar>?
     /// A second `Host` field came.
     var hasSecondHost = false
@@ -96,6 +98,7 @@ struct RequestFields {
         case 6 where Self.is(key, "accept"): accept = accept ?? value
         case 11 where Self.is(key, "min-version"): minVersion = minVersion ?? value
         case 13 where Self.is(key, "if-none-match"): ifNoneMatch = ifNoneMatch ?? value
+        case 13 where Self.is(key, "authorization"): authorization = authorization ?? value
         case 14 where Self.is(key, "content-length"):
             if let first = contentLength {
                 hasConflictingContentLength = hasConflictingContentLength || strcmp(first, value) != 0

@@ -15,7 +15,8 @@ struct PageRoutes: RouteCollection {
     }
 
     func index(_ request: HTTPRequest) -> HTTPResponse {
-        Respond.taggedByContent(Respond.html(context.renderer.index(store.tables())), for: request)
+        Respond.taggedByContent(
+            Respond.html(context.renderer.index(store.tables().filter { context.mayRead($0.id) })), for: request)
     }
 
     func tableView(_ request: HTTPRequest) -> HTTPResponse {

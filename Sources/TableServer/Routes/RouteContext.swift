@@ -19,6 +19,9 @@ struct RouteContext: Sendable {
     let readiness: @Sendable () -> Bool
     /// The longest a read waits for the version its `Min-Version` header asks for.
     let minVersionWait: Duration
+    /// The access policy every route is checked against (`AccessControl`);
+    /// nil without one, when reads are open and the edit token guards edits.
+    let access: AccessControl?
     /// The threads that lead the tables' group commits and run the edits that
     /// may wait for the shared database; nil without it, when edits are
     /// answered on the worker thread.
@@ -51,6 +54,11 @@ struct RouteBuilder {
         collection.register(on: &self)
     }
 
+    /// Adds `handler` to the router, behind the access policy when there is one.
+    private mutating func register(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
+        router.add(method, pattern, context.access?.guarding(method, pattern, handler) ?? handler)
+    }
+
     /// A route answered as its handler answers: no `Min-Version`, no token,
     /// no problem made of a thrown error (pages, files, health and metrics).
     mutating func route(
@@ -60,8 +68,7 @@ struct RouteBuilder {
         _ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) {
         let life = context.store.life
-        let answer = weighed(weight) { request in life.tagging(handler(life.reading(request))) }
-        router.add(method, pattern, answer)
+        register(method, pattern, weighed(weight) { request in life.tagging(handler(life.reading(request))) })
     }
 
     /// `answer`, run on the heavy-work queue for a request `weight` finds
@@ -113,7 +120,7 @@ struct RouteBuilder {
         let handler = weighed(weight) { request in Respond.catching(logger: logger) { try inLife(request) } }
         let store = context.store
         let wait = context.minVersionWait
-        router.add(.GET, pattern) { request in
+        register(.GET, pattern) { request in
             guard let wanted = request.headers["Min-Version"], request.parameters["t"] != nil else {
                 return handler(request)
             }
@@ -175,7 +182,7 @@ struct RouteBuilder {
         let editRunner = context.editRunner
         let store = context.store
         let heavyWork = context.heavyWork
-        router.add(method, pattern) { request in
+        register(method, pattern) { request in
             if CrossSite.isRefused(request, corsOrigins: corsOrigins) {
                 return CrossSite.refusal()
             }

@@ -1,0 +1,14 @@
+/// Who sent a request (the "actor"; `Actor` is Swift's): nobody
+/// known, the holder of the edit token, or the subject of a verified JWT.
+public enum Requester: Sendable, Equatable {
+    /// No credential: the policy's anonymous rights.
+    case anonymous
+    /// The server's edit token: admin of every table, as before policies.
+    case editToken
+    /// A bearer JWT whose signature and claims were verified.
+    case bearer(BearerClaims)
+
+    /// The requester a handler runs for, bound by the access check around it
+    /// (`withValue`); anonymous outside one.
+    @TaskLocal public static var current = Requester.anonymous
+}

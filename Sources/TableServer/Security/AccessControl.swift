@@ -1,0 +1,122 @@
+import MicroHTTP
+import TableAccess
+
+/// The one place a policy is enforced (docs/ACCESS.md): `RouteBuilder`
+/// wraps every route's handler in ``guarding(_:_:_:)`` when the server has a
+/// policy, and the handler runs only for a requester with the right its
+/// route needs (``RouteRequirement``), bound as `Requester.current`.
+///
+/// A request's requester: anonymous without `Authorization`, the edit token
+/// (admin of every table), or a bearer JWT the ``TokenVerifier`` accepts. A
+/// token verified before is looked up at once; a new one is verified off the
+/// worker thread and the request answered later (`DeferredResponse`).
+struct AccessControl: Sendable {
+    let policy: AccessPolicy
+    let verifier: TokenVerifier?
+    let editToken: EditToken?
+
+    /// Whose request it is, or why its credential is refused.
+    enum Resolution {
+        case known(Requester)
+        /// A JWT not verified yet.
+        case unverified(String)
+        case refused(String)
+    }
+
+    func resolve(_ request: HTTPRequest) -> Resolution {
+        guard let authorization = request.headers["Authorization"] else { return .known(.anonymous) }
+        if let editToken, editToken.authorizes(authorization) { return .known(.editToken) }
+        let scheme = "bearer "
+        guard authorization.count > scheme.count, authorization.prefix(scheme.count).lowercased() == scheme else {
+            return .refused("the Authorization header is not Bearer <token>")
+        }
+        guard let verifier else { return .refused("the bearer token is not this server's edit token") }
+        let token = String(authorization.dropFirst(scheme.count))
+        if let claims = verifier.verifiedClaims(of: token) { return .known(.bearer(claims)) }
+        if let refusal = verifier.headerRefusal(of: token) { return .refused(refusal.reason) }
+        return .unverified(token)
+    }
+
+    /// `handler`, answered only for requesters with the right the route of
+    /// `method` and `pattern` needs.
+    func guarding(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) -> HTTPHandler {
+        let requirement = RouteRequirement(method: method, pattern: pattern)
+        guard requirement != .open else { return handler }
+        return { request in
+            switch resolve(request) {
+            case .known(let requester):
+                return answer(request, for: requester, requirement, handler)
+            case .refused(let reason):
+                return AccessRefusal.invalidToken(reason)
+            case .unverified(let token):
+                return verifyThenAnswer(request, token: token, requirement, handler)
+            }
+        }
+    }
+
+    /// Verifies `token` in a task, then answers as for a known requester.
+    private func verifyThenAnswer(
+        _ request: HTTPRequest, token: String, _ requirement: RouteRequirement, _ handler: @escaping HTTPHandler
+    ) -> HTTPResponse {
+        guard let verifier else { return AccessRefusal.invalidToken("no key verifies bearer tokens") }
+        let deferral = DeferredResponse()
+        Task {
+            let response =
+                switch await verifier.verify(token) {
+                case .success(let claims): answer(request, for: .bearer(claims), requirement, handler)
+                case .failure(let refusal): AccessRefusal.invalidToken(refusal.reason)
+                }
+            if let later = response.deferral {
+                later.onCompletion { deferral.complete($0) }
+            } else {
+                deferral.complete(response)
+            }
+        }
+        return .deferred(deferral)
+    }
+
+    private func answer(
+        _ request: HTTPRequest, for requester: Requester, _ requirement: RouteRequirement,
+        _ handler: @escaping HTTPHandler
+    ) -> HTTPResponse {
+        switch requirement {
+        case .open, .listing:
+            break
+        case .operatorOnly:
+            guard policy.isOperator(requester) else { return AccessRefusal.notOperator(requester) }
+        case .table(let needed):
+            let table = request.parameters["t"] ?? ""
+            if let refusal = refusal(of: requester, needing: needed, on: table, named: table) { return refusal }
+        case .creation:
+            let table = request.query["table-id"]
+            if let refusal = refusal(of: requester, needing: .admin, on: table ?? "*", named: table) {
+                return refusal
+            }
+        }
+        var response = Requester.$current.withValue(requester) { handler(request) }
+        // A kept answer is sent again without routing, to requests without
+        // `Authorization`: only when anyone may read what it shows.
+        if policy.anonymous == nil { response.reuse = nil }
+        return response
+    }
+
+    private func refusal(
+        of requester: Requester, needing needed: AccessRight, on table: String, named name: String?
+    ) -> HTTPResponse? {
+        if let right = policy.right(of: requester, on: table), right >= needed { return nil }
+        return requester == .anonymous
+            ? AccessRefusal.challenge(needing: needed, on: name) : AccessRefusal.forbidden(needing: needed, on: name)
+    }
+
+    /// Whether the requester the current handler runs for may read `table`.
+    func mayRead(_ table: String) -> Bool {
+        policy.right(of: Requester.current, on: table) != nil
+    }
+}
+
+extension RouteContext {
+    /// Whether the current requester may read `table`: always, without a policy.
+    func mayRead(_ table: String) -> Bool {
+        access?.mayRead(table) ?? true
+    }
+}

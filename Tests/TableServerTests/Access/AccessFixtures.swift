@@ -1,0 +1,101 @@
+import Foundation
+import JSON
+import JWTKit
+import MicroHTTP
+import TableAccess
+import TableModel
+import TableServer
+
+/// The claims the tests sign: any of the registered ones, `sub`, `roles` and a custom `team`.
+struct MintedClaims: JWTPayload {
+    var sub: String?
+    var roles: [String]?
+    var team: String?
+    var exp: Int
+    var nbf: Int?
+    var iss: String?
+    var aud: String?
+
+    /// The server checks the claims; minting checks nothing.
+    func verify(using _: some JWTAlgorithm) async throws {}
+}
+
+/// The keys of the tests' server and of the tokens they sign: an HS256
+/// secret, and an ES256 key published in a JWKS file.
+struct AccessKeys {
+    static let secret = "a-secret-of-forty-bytes-for-hs256-tests!"
+    static let issuer = "https://issuer.example"
+    static let audience = "webtableview-tests"
+    let signing = JWTKeyCollection()
+    let ecdsa = ES256PrivateKey()
+
+    /// The JWKS the server is started with: the ES256 key's public half.
+    var jwks: String {
+        let (x, y) = ecdsa.publicKey.parameters!
+        return #"{"keys":[{"kty":"EC","crv":"P-256","kid":"ec1","alg":"ES256","use":"sig","x":"\#(x)","y":"\#(y)"}]}"#
+    }
+
+    init() async {
+        await signing.add(hmac: HMACKey(from: Self.secret), digestAlgorithm: .sha256)
+        await signing.add(ecdsa: ecdsa, kid: "ec1")
+    }
+
+    /// A verifier of these keys, as `serve --jwt-secret-file --jwks` makes.
+    func verifier() async throws -> TokenVerifier {
+        try await TokenVerifier(secret: Self.secret, jwks: jwks, issuer: Self.issuer, audience: Self.audience)
+    }
+
+    /// A token for these claims, valid for an hour from now unless told otherwise.
+    func token(
+        sub: String? = nil, roles: [String]? = nil, team: String? = nil, expiresIn: Int = 3600, notBefore: Int? = nil,
+        issuer: String = AccessKeys.issuer, audience: String = AccessKeys.audience, kid: String? = nil
+    ) async throws -> String {
+        let now = Int(Date().timeIntervalSince1970)
+        let claims = MintedClaims(
+            sub: sub, roles: roles, team: team, exp: now + expiresIn, nbf: notBefore.map { now + $0 }, iss: issuer,
+            aud: audience)
+        return try await signing.sign(claims, kid: kid.map { JWKIdentifier(string: $0) })
+    }
+}
+
+/// The policy of the tests: nothing for anonymous requests; `reader` reads
+/// table `t`, the role `editor` edits it, the team `ops` administers every
+/// table (and so may read `/metrics`).
+let testPolicy = """
+    {
+      "anonymous": "none",
+      "rules": [
+        {"tables": ["t"], "sub": "reader", "right": "read"},
+        {"tables": ["t", "team-*"], "role": "editor", "right": "edit"},
+        {"tables": ["*"], "claim": "team", "value": "ops", "right": "admin"}
+      ]
+    }
+    """
+
+/// Base64url text without padding.
+func base64URL(_ bytes: some Sequence<UInt8>) -> String {
+    Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "")
+}
+
+/// The answer of `router`, waited for without holding a thread when it is
+/// given later (a new token is verified in a task); an event stream is closed.
+func answer(
+    _ router: Router, _ method: HTTPMethod, _ path: String, query: [String: String] = [:],
+    headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+) async -> HTTPResponse {
+    var response = router.respond(
+        to: HTTPRequest(method: method, path: path, query: query, headers: headers, body: body))
+    if let deferral = response.deferral {
+        response = await withCheckedContinuation { continuation in
+            deferral.onCompletion { continuation.resume(returning: $0) }
+        }
+    }
+    if case .stream(let stream) = response.body { stream.close() }
+    return response
+}
+
+/// The bytes of a response's body held in memory (problem documents, lists).
+func bytes(of response: HTTPResponse) -> [UInt8] {
+    if case .bytes(let bytes) = response.body { bytes } else { [] }
+}

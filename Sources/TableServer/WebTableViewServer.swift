@@ -79,7 +79,7 @@ public final class WebTableViewServer: Sendable {
             }
             journal?.start { [store] in store.snapshotTables() }
         }
-        editRunner = store.commitsInGroups ? EditRunner() : nil
+        editRunner = replication == nil ? nil : EditRunner()
         let metrics = MetricsSource()
         var builder = RouteBuilder(
             router: Router(),

@@ -24,7 +24,6 @@ import Testing
     final class HeldLog: TableLog, Sendable {
         struct Failure: Error {}
 
-        var commitsInGroups: Bool { true }
         /// Each record: the version it was validated on, and its changes.
         let records = Mutex<[(version: Int, changes: Int)]>([])
         /// The table of each record, in the order they began.

@@ -90,10 +90,6 @@ final class DatabaseReplication: TableLog {
 
     // MARK: TableLog
 
-    /// Each record is a round trip and a commit: a table's edits that arrive
-    /// while one is committing are committed together (`GroupCommit`).
-    var commitsInGroups: Bool { true }
-
     /// While the follower finds PostgreSQL out of reach, edits are refused at
     /// once rather than each waiting for its own connection attempt (with the
     /// table's lock held, which readers of the table wait for).

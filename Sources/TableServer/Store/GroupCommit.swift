@@ -2,10 +2,11 @@ import Dispatch
 import Synchronization
 import TableModel
 
-/// The edits of one table waiting for, or in, its group commit: with a log
-/// where each record is a round trip and a commit (the shared database), the
-/// edits that arrive while one commit of the table is in flight are committed
-/// together, in the next (docs/SCALING.md, "Group commit").
+/// The edits of one table waiting for, or in, its group commit: whatever the
+/// log, the edits that arrive while one commit of the table is in flight are
+/// committed together, in the next — one journal record appended and flushed,
+/// or one database transaction; without a log, a group commits at once
+/// (docs/SCALING.md, "Group commit").
 ///
 /// An edit is validated under the table's lock against the table as it will be
 /// once every edit queued before it is made — the `tip`; `If-Match` against
@@ -40,6 +41,8 @@ struct GroupCommit: Sendable {
     var tipDeleted = false
     /// Whether a thread is committing a group of this table (or was handed the lead).
     var isCommitting = false
+    /// The groups recorded (or refused by the log) and answered so far.
+    var finished = 0
     /// The `Idempotency-Key`s of the edits queued or committing: another edit
     /// with one of them is refused (409) until that edit is answered.
     var pendingKeys: Set<String> = []
@@ -369,8 +372,12 @@ extension TableStore {
         var answers: [(QueuedEdit, Result<EditResult, any Error>)] = []
         var following: HandedGroup?
         handle.withAnyState { state in
+            state.group.finished += 1
             switch recorded {
-            case .success:
+            case .success(let mark):
+                // The journal's mark moves with each record: a snapshot copies
+                // the table with the mark of the record that made it.
+                if !state.isDeleted { state.logMark = mark }
                 // The next group was validated on top of this one, which is
                 // committed: it may be recorded now.
                 let next = state.group.queued.first

@@ -32,6 +32,7 @@ import Testing
         private let entered = DispatchSemaphore(value: 0)
         private let gate = DispatchSemaphore(value: 0)
 
+        var recordsAtOnce: Bool { false }
         func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64 { 1 }
         func directoryKey(_ key: String) -> ChangeKey? { nil }
 

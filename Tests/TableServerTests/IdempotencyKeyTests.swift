@@ -308,6 +308,7 @@ import Testing
 
         init(committedElsewhere: LoggedChange) { self.committedElsewhere = committedElsewhere }
 
+        var recordsAtOnce: Bool { false }
         func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64 { 1 }
         func directoryKey(_ key: String) -> ChangeKey? { nil }
         func lookUp(_ id: String) -> Bool { false }

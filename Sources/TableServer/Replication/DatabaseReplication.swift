@@ -90,6 +90,9 @@ final class DatabaseReplication: TableLog {
 
     // MARK: TableLog
 
+    /// Each record is a round trip and a commit.
+    var recordsAtOnce: Bool { false }
+
     /// While the follower finds PostgreSQL out of reach, edits are refused at
     /// once rather than each waiting for its own connection attempt (with the
     /// table's lock held, which readers of the table wait for).

@@ -11,6 +11,11 @@ import TableModel
 /// A log that cannot record throws: the store then answers 503
 /// `storage-unavailable` and changes nothing.
 protocol TableLog: Sendable {
+    /// Whether a record costs nothing worth waiting for (no log): an edit is
+    /// then staged, recorded and made in one hold of its table's lock
+    /// (`TableStore.commitAtOnce`), a group of one.
+    var recordsAtOnce: Bool { get }
+
     /// Records a new table at its version, with the `Idempotency-Key` of the
     /// request that creates it; answers the log's mark for the table (kept in
     /// `TableHandle.State.logMark` and handed back to `recordEdit`). A log
@@ -106,6 +111,8 @@ struct LoggedChange: Sendable {
 
 /// No log: a group is committed at once, with nothing recorded.
 struct UnloggedTable: TableLog {
+    var recordsAtOnce: Bool { true }
+
     func recordCreation(of table: Table, key: ChangeKey?) -> UInt64 { 0 }
 
     func recordEdit(
@@ -124,6 +131,8 @@ struct UnloggedTable: TableLog {
 /// The journal as a table log: one record per group of edits, appended (and
 /// flushed per `--fsync`) before its edits are applied.
 extension Journal: TableLog {
+    var recordsAtOnce: Bool { false }
+
     func lookUp(_ id: String) -> Bool { false }
 
     func directoryKey(_ key: String) -> ChangeKey? { nil }

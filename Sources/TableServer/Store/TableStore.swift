@@ -296,7 +296,10 @@ final class TableStore: Sendable {
         _ id: String, key: IdempotentRequest?, _ stage: @escaping (Table) throws -> StagedEdit
     ) throws -> EditResult {
         let handle = try handle(id)
-        let result = try commitInGroup(handle, log: committingLog, key: key, stage)
+        let log = committingLog
+        let result =
+            log.recordsAtOnce
+            ? try commitAtOnce(handle, log: log, key: key, stage) : try commitInGroup(handle, log: log, key: key, stage)
         if result.deleted { removeFromDirectory(handle, id: id) }
         return result
     }

@@ -81,7 +81,7 @@ public final class WebTableViewServer: Sendable {
             }
             journal?.start { [store] in store.snapshotTables() }
         }
-        editRunner = store.commitsInGroups ? EditRunner() : nil
+        editRunner = replication == nil ? nil : EditRunner()
         heavyWork = HeavyWork(limits: HeavyWork.Limits(threads: options.heavyThreads, waiting: options.heavyQueue))
         let metrics = MetricsSource()
         let editToken = options.token.flatMap(EditToken.init)

@@ -24,7 +24,6 @@ import Testing
     final class HeldLog: TableLog, Sendable {
         struct Failure: Error {}
 
-        var commitsInGroups: Bool { true }
         /// Each record: the version it was validated on, and its changes.
         let records = Mutex<[(version: Int, changes: Int)]>([])
         /// The table of each record, in the order they began.
@@ -33,6 +32,7 @@ import Testing
         private let entered = DispatchSemaphore(value: 0)
         private let gate = DispatchSemaphore(value: 0)
 
+        var recordsAtOnce: Bool { false }
         func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64 { 1 }
         func directoryKey(_ key: String) -> ChangeKey? { nil }
 

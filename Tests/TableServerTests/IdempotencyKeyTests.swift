@@ -308,7 +308,7 @@ import Testing
 
         init(committedElsewhere: LoggedChange) { self.committedElsewhere = committedElsewhere }
 
-        var commitsInGroups: Bool { true }
+        var recordsAtOnce: Bool { false }
         func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64 { 1 }
         func directoryKey(_ key: String) -> ChangeKey? { nil }
         func lookUp(_ id: String) -> Bool { false }

@@ -90,9 +90,8 @@ final class DatabaseReplication: TableLog {
 
     // MARK: TableLog
 
-    /// Each record is a round trip and a commit: a table's edits that arrive
-    /// while one is committing are committed together (`GroupCommit`).
-    var commitsInGroups: Bool { true }
+    /// Each record is a round trip and a commit.
+    var recordsAtOnce: Bool { false }
 
     /// While the follower finds PostgreSQL out of reach, edits are refused at
     /// once rather than each waiting for its own connection attempt (with the

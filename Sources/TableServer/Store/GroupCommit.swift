@@ -2,10 +2,11 @@ import Dispatch
 import Synchronization
 import TableModel
 
-/// The edits of one table waiting for, or in, its group commit: with a log
-/// where each record is a round trip and a commit (the shared database), the
-/// edits that arrive while one commit of the table is in flight are committed
-/// together, in the next (docs/SCALING.md, "Group commit").
+/// The edits of one table waiting for, or in, its group commit: whatever the
+/// log, the edits that arrive while one commit of the table is in flight are
+/// committed together, in the next — one journal record appended and flushed,
+/// or one database transaction; without a log, a group commits at once
+/// (docs/SCALING.md, "Group commit").
 ///
 /// An edit is validated under the table's lock against the table as it will be
 /// once every edit queued before it is made — the `tip`; `If-Match` against
@@ -34,12 +35,20 @@ import TableModel
 struct GroupCommit: Sendable {
     /// Validated edits waiting for the next commit, in order.
     var queued: [QueuedEdit] = []
-    /// The table once every queued or committing edit is made; nil when none is.
+    /// The table once every queued or committing edit before `lastStaged` is
+    /// made; nil when none is.
     var tip: Table?
+    /// The last edit staged, whose change is not in `tip` yet: it is applied to
+    /// a copy only when another edit is staged behind it (`currentTip`), so
+    /// that a lone edit changes the table in place, with no copy of what it
+    /// touches (`make`).
+    var lastStaged: QueuedEdit?
     /// Whether an edit that makes `tip` deletes the table.
     var tipDeleted = false
     /// Whether a thread is committing a group of this table (or was handed the lead).
     var isCommitting = false
+    /// The groups recorded (or refused by the log) and answered so far.
+    var finished = 0
     /// The `Idempotency-Key`s of the edits queued or committing: another edit
     /// with one of them is refused (409) until that edit is answered.
     var pendingKeys: Set<String> = []
@@ -48,14 +57,28 @@ struct GroupCommit: Sendable {
     /// nothing waits) and queues it; its key is looked up in `keys` (the
     /// table's, as committed) and among the edits before it.
     mutating func enqueue(_ edit: QueuedEdit, on table: Table, keys: IdempotencyKeys) {
-        stage(edit, on: tip ?? table, keys: keys)
+        stage(edit, on: currentTip(on: table), keys: keys)
         queued.append(edit)
     }
 
-    /// Validates `edit` against `base` and moves the tip past it.
+    /// The table as every edit staged so far leaves it: `table` (as committed)
+    /// when none waits.
+    private mutating func currentTip(on table: Table) -> Table {
+        guard let last = lastStaged, var after = last.baseTable else { return tip ?? table }
+        lastStaged = nil
+        switch last.staged {
+        case .success(.batch(let prepared, _)): after.apply(prepared)
+        case .success(.steps(let steps)): if let end = steps.last { after = end.table }
+        default: break
+        }
+        tip = after
+        return after
+    }
+
+    /// Validates `edit` against `base`; the tip moves past it (`lastStaged`).
     private mutating func stage(_ edit: QueuedEdit, on base: Table, keys: IdempotencyKeys) {
         edit.base = base.version
-        edit.after = base
+        edit.baseTable = base
         guard !tipDeleted else {
             edit.staged = .failure(TableServerError.tableGone(base.id))
             return
@@ -68,12 +91,8 @@ struct GroupCommit: Sendable {
             let staged = try edit.stage(base)
             if let key = edit.key { pendingKeys.insert(key.key) }
             edit.staged = .success(staged)
-            switch staged {
-            case .batch(let prepared, _): edit.after.apply(prepared)
-            case .steps(let steps): if let last = steps.last { edit.after = last.table }
-            case .deletion: tipDeleted = true
-            }
-            tip = edit.after
+            if case .deletion = staged { tipDeleted = true }
+            lastStaged = edit
         } catch {
             edit.staged = .failure(error)
         }
@@ -100,6 +119,7 @@ struct GroupCommit: Sendable {
         let edits = group + queued
         queued = []
         tip = nil
+        lastStaged = nil
         tipDeleted = false
         pendingKeys = []
         for edit in edits { enqueue(edit, on: table, keys: keys) }
@@ -124,6 +144,7 @@ struct GroupCommit: Sendable {
     mutating func reset() {
         queued = []
         tip = nil
+        lastStaged = nil
         tipDeleted = false
         isCommitting = false
         pendingKeys = []
@@ -149,7 +170,7 @@ struct GroupCommit: Sendable {
 /// the edit is answered or its thread is handed the lead — or, when it has no
 /// thread, its `Waiter`'s callbacks are called instead.
 ///
-/// Unchecked `Sendable`: `stage`, `staged`, `base` and `after` are used under
+/// Unchecked `Sendable`: `stage`, `staged`, `base` and `baseTable` are used under
 /// the table's lock only — `stage` by the leading thread too (validating the
 /// group again), while the edit's own thread waits, so what it captures is not
 /// used by two threads at once; `outcome` has its own lock, set before `wake`
@@ -178,20 +199,17 @@ final class QueuedEdit: @unchecked Sendable {
     let key: IdempotentRequest?
     /// What `stage` answered last.
     var staged: Result<StagedEdit, any Error> = .failure(TableServerError.storageUnavailable("not validated"))
-    /// The version it was validated against, and the table once it is made.
+    /// The version it was validated against, and the table it was validated
+    /// on, let go once it is made (so that the table is then changed in place).
     var base = 0
-    var after: Table
+    var baseTable: Table?
     private let waiter: Waiter
     private let outcome = Mutex<Outcome?>(nil)
     private let wake = DispatchSemaphore(value: 0)
 
-    init(
-        on table: Table, key: IdempotentRequest?, waiter: Waiter = .thread,
-        _ stage: @escaping (Table) throws -> StagedEdit
-    ) {
+    init(key: IdempotentRequest?, waiter: Waiter = .thread, _ stage: @escaping (Table) throws -> StagedEdit) {
         self.stage = stage
         self.key = key
-        self.after = table
         self.waiter = waiter
     }
 
@@ -257,7 +275,7 @@ extension TableStore {
         _ stage: @escaping (Table) throws -> StagedEdit
     ) throws -> EditResult {
         let edit = try handle.withState { state in
-            let edit = QueuedEdit(on: state.table, key: key, stage)
+            let edit = QueuedEdit(key: key, stage)
             if Self.enqueue(edit, in: &state) { edit.lead() }
             return edit
         }
@@ -298,7 +316,7 @@ extension TableStore {
         let queued: (edit: QueuedEdit, leads: Bool)
         do {
             queued = try handle.withState { state in
-                let edit = QueuedEdit(on: state.table, key: key, waiter: waiter, stage)
+                let edit = QueuedEdit(key: key, waiter: waiter, stage)
                 return (edit, Self.enqueue(edit, in: &state))
             }
         } catch {
@@ -366,36 +384,77 @@ extension TableStore {
         }
         // Answered once the table's lock is released: an answer may resume
         // a connection, or wake a thread.
-        var answers: [(QueuedEdit, Result<EditResult, any Error>)] = []
-        var following: HandedGroup?
-        handle.withAnyState { state in
-            switch recorded {
-            case .success:
-                // The next group was validated on top of this one, which is
-                // committed: it may be recorded now.
-                let next = state.group.queued.first
-                if let next {
-                    let group = Self.takeGroup(&state)
-                    if continuing && next.waitsWithoutThread { following = group } else { next.lead(group) }
-                }
-                answers = group.map { ($0, make($0, in: &state)) }
-                state.group.release(group)
-                if next == nil { state.group.reset() }
-            case .failure(let error):
-                state.group.release(group)
-                // A repeat of a key made before is answered as it was, log or no log.
-                answers = group.map { ($0, .failure($0.keyAnswer.map(state.restoringAnswer) ?? error)) }
-                // Those queued behind were never sent: they were not made.
-                let behind =
-                    error.isOutcomeUnknown
-                    ? TableServerError.storageUnavailable("an edit before it has an unknown outcome") : error
-                answers += state.group.dropQueued().map {
-                    ($0, .failure($0.keyAnswer.map(state.restoringAnswer) ?? behind))
-                }
-            }
+        let (answers, following) = handle.withAnyState { state in
+            settle(group, recorded: recorded, continuing: continuing, in: &state)
         }
         for (edit, answer) in answers { edit.finish(answer) }
         return following
+    }
+
+    /// After `group` was recorded (or refused by the log), under the table's
+    /// lock: takes the next group off the queue — handed to its leader, or
+    /// returned as `following` when this thread is `continuing` and its first
+    /// edit waits on no thread — and makes each edit of `group`; or, when the
+    /// record failed, answers every waiting edit with its error. Answers what
+    /// each edit is to be answered, once the lock is released.
+    private func settle(
+        _ group: [QueuedEdit], recorded: Result<UInt64, any Error>, continuing: Bool,
+        in state: inout TableHandle.State
+    ) -> (answers: [(QueuedEdit, Result<EditResult, any Error>)], following: HandedGroup?) {
+        state.group.finished += 1
+        var answers: [(QueuedEdit, Result<EditResult, any Error>)] = []
+        var following: HandedGroup?
+        switch recorded {
+        case .success(let mark):
+            // The journal's mark moves with each record: a snapshot copies
+            // the table with the mark of the record that made it.
+            if !state.isDeleted { state.logMark = mark }
+            // The next group was validated on top of this one, which is
+            // committed: it may be recorded now.
+            let next = state.group.queued.first
+            if let next {
+                let group = Self.takeGroup(&state)
+                if continuing && next.waitsWithoutThread { following = group } else { next.lead(group) }
+            }
+            answers = group.map { ($0, make($0, in: &state)) }
+            state.group.release(group)
+            if next == nil { state.group.reset() }
+        case .failure(let error):
+            state.group.release(group)
+            // A repeat of a key made before is answered as it was, log or no log.
+            answers = group.map { ($0, .failure($0.keyAnswer.map(state.restoringAnswer) ?? error)) }
+            // Those queued behind were never sent: they were not made.
+            let behind =
+                error.isOutcomeUnknown
+                ? TableServerError.storageUnavailable("an edit before it has an unknown outcome") : error
+            answers += state.group.dropQueued().map {
+                ($0, .failure($0.keyAnswer.map(state.restoringAnswer) ?? behind))
+            }
+        }
+        return (answers, following)
+    }
+
+    /// `commitInGroup` with a log that records at once (`TableLog.recordsAtOnce`,
+    /// no log): the edit is staged, recorded and made in one hold of the
+    /// table's lock — a group of one, since no commit of the table is ever in
+    /// flight outside it — and answered by returning.
+    func commitAtOnce(
+        _ handle: TableHandle, log: any TableLog, key: IdempotentRequest?,
+        _ stage: @escaping (Table) throws -> StagedEdit
+    ) throws -> EditResult {
+        try handle.withState { state in
+            let edit = QueuedEdit(key: key, stage)
+            state.group.enqueue(edit, on: state.table, keys: state.keys)
+            let group = state.group.takeGroup()
+            let recorded = Result {
+                try Self.storageErrors {
+                    try log.recordEdit(of: state.table.id, mark: state.logMark, version: edit.base) { _ in
+                        GroupCommit.logged(group)
+                    }
+                }
+            }
+            return try settle(group, recorded: recorded, continuing: false, in: &state).answers[0].1.get()
+        }
     }
 
     /// Takes the next group off the table's queue, for its leader.
@@ -406,34 +465,47 @@ extension TableStore {
     /// Makes a committed edit of a group in the table and publishes its changes,
     /// unless the follower made it already (from the same change JSON, read
     /// back from the database once committed) or the table was deleted since.
+    /// The table as committed is the one the edit was validated on (unless
+    /// so): a batch is applied to it in place.
     private func make(_ edit: QueuedEdit, in state: inout TableHandle.State) -> Result<EditResult, any Error> {
-        let after = edit.after
-        let result: EditResult
-        var batches: [Batch] = []
+        let staged: StagedEdit
         switch edit.staged {
-        case .failure(let error):
-            return .failure(state.restoringAnswer(error))
-        case .success(.batch(let prepared, let json)):
+        case .failure(let error): return .failure(state.restoringAnswer(error))
+        case .success(let made): staged = made
+        }
+        let inPlace = !state.isDeleted && state.table.version == edit.base
+        // Let go of in place, so that the table's storage is held once when changed.
+        let validatedOn = inPlace ? nil : edit.baseTable
+        edit.baseTable = nil
+        var batches: [Batch] = []
+        let result: EditResult
+        switch staged {
+        case .batch(let prepared, let json):
             batches = [prepared.batch]
+            let after: Table
+            if inPlace {
+                state.table.apply(prepared)
+                after = state.table
+            } else {
+                var made = validatedOn ?? state.table
+                made.apply(prepared)
+                after = made
+            }
             let changes =
                 prepared.batch.isEmpty
                 ? [] : [events.change(json: json, version: after.version, batch: prepared.batch, table: after)]
             result = EditResult(table: after, batch: prepared.batch, json: json, changes: changes)
-        case .success(.steps(let steps)):
+        case .steps(let steps):
             batches = steps.map(\.batch)
             let changes = steps.map { events.change(version: $0.table.version, batch: $0.batch, table: $0.table) }
-            result = EditResult(table: after, changes: changes)
-        case .success(.deletion):
-            result = EditResult(table: after, deleted: true)
+            result = EditResult(table: steps.last?.table ?? validatedOn ?? state.table, changes: changes)
+            if inPlace { state.table = result.table }
+        case .deletion:
+            result = EditResult(table: validatedOn ?? state.table, deleted: true)
+            if inPlace { TableHandle.markDeleted(&state) }
         }
-        if case .success(let staged) = edit.staged { state.remember(edit.key, of: staged, made: result) }
-        guard !state.isDeleted, state.table.version == edit.base else { return .success(result) }
-        if result.deleted {
-            TableHandle.markDeleted(&state)
-        } else if !result.changes.isEmpty {
-            state.table = after
-            publish(result.changes, by: batches, in: &state)
-        }
+        state.remember(edit.key, of: staged, made: result)
+        if inPlace && !result.changes.isEmpty { publish(result.changes, by: batches, in: &state) }
         return .success(result)
     }
 }

@@ -3,18 +3,18 @@ import TableModel
 
 /// Where the store makes a change durable before it applies, publishes or
 /// answers it: the journal of one server (`--journal`) or the database that
-/// replicas share (`--database`). The store holds the table's lock while it calls
-/// the log and never knows which one it has (docs/ARCHITECTURE.md, "Durable logs").
+/// replicas share (`--database`); without either, `UnloggedTable`. The store
+/// records a creation under the new table's lock, and the edits of a table in
+/// groups (`GroupCommit`, one `recordEdit` a group) with its lock released; it
+/// never knows which log it has (docs/ARCHITECTURE.md, "Durable logs").
 ///
 /// A log that cannot record throws: the store then answers 503
 /// `storage-unavailable` and changes nothing.
 protocol TableLog: Sendable {
-    /// Whether the edits of one table that arrive while its last edit is being
-    /// recorded should be recorded together, in one `recordEdit` (a group
-    /// commit, `GroupCommit`): true for the database, where each record is a
-    /// round trip and a commit; false for the journal, which groups its own
-    /// flushes and records under the table's lock.
-    var commitsInGroups: Bool { get }
+    /// Whether a record costs nothing worth waiting for (no log): an edit is
+    /// then staged, recorded and made in one hold of its table's lock
+    /// (`TableStore.commitAtOnce`), a group of one.
+    var recordsAtOnce: Bool { get }
 
     /// Records a new table at its version, with the `Idempotency-Key` of the
     /// request that creates it; answers the log's mark for the table (kept in
@@ -23,8 +23,10 @@ protocol TableLog: Sendable {
     /// them recorded `key` meanwhile.
     func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64
 
-    /// Records one edit of table `id`, which this server holds at `version`
-    /// with `mark`. Calls `edit` with the changes the log holds after `version`
+    /// Records one group of edits of table `id` (`GroupCommit`), validated
+    /// on the table at `version` with `mark`, at once: for the journal, one
+    /// record appended and (per `--fsync`) flushed; for the database, one
+    /// transaction. Calls `edit` with the changes the log holds after `version`
     /// that this server has not applied yet (made through another replica; a
     /// journal has none), which the store applies first; then records what
     /// `edit` answers, atomically. `edit` may be called a second time, with
@@ -107,10 +109,29 @@ struct LoggedChange: Sendable {
     var json: [UInt8]
 }
 
-/// The journal as a table log: one record per edit, appended (and flushed per
-/// `--fsync`) before the edit is applied.
+/// No log: a group is committed at once, with nothing recorded.
+struct UnloggedTable: TableLog {
+    var recordsAtOnce: Bool { true }
+
+    func recordCreation(of table: Table, key: ChangeKey?) -> UInt64 { 0 }
+
+    func recordEdit(
+        of id: String, mark: UInt64, version: Int,
+        _ edit: (_ missed: [LoggedChange]) throws -> LoggedEdit
+    ) throws -> UInt64 {
+        _ = try edit([])
+        return mark
+    }
+
+    func lookUp(_ id: String) -> Bool { false }
+
+    func directoryKey(_ key: String) -> ChangeKey? { nil }
+}
+
+/// The journal as a table log: one record per group of edits, appended (and
+/// flushed per `--fsync`) before its edits are applied.
 extension Journal: TableLog {
-    var commitsInGroups: Bool { false }
+    var recordsAtOnce: Bool { false }
 
     func lookUp(_ id: String) -> Bool { false }
 

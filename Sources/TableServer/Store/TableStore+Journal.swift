@@ -1,3 +1,4 @@
+import Glibc
 import TableJournal
 import TableModel
 
@@ -14,10 +15,42 @@ extension TableStore {
 
     /// Every table with the sequence number of its last journal record, each
     /// copied (O(1)) under its own lock, in creation order.
+    ///
+    /// A group of edits is appended before it is made (`GroupCommit`): a table
+    /// whose group is being committed is copied once that group is made, so
+    /// that the copy holds every record of the segments the snapshot removes
+    /// (the journal moved to a new segment before it asked for the tables).
     func snapshotTables() -> [SnapshotTable] {
         let handles = directory.withLock { directory in directory.order.compactMap { directory.handles[$0] } }
-        return handles.compactMap { handle in
-            try? handle.withState { SnapshotTable(table: $0.table, sequence: $0.logMark, keys: $0.keys.snapshotKeys()) }
+        return handles.compactMap(Self.settledCopy)
+    }
+
+    private enum Look {
+        case copy(SnapshotTable)
+        /// A group is being committed; the count of groups finished so far.
+        case wait(finished: Int)
+    }
+
+    /// The table, its log mark and keys, copied once the group being committed
+    /// when it is first looked at (if any) is finished; nil once deleted.
+    private static func settledCopy(_ handle: TableHandle) -> SnapshotTable? {
+        var waitingFor: Int?
+        while true {
+            let look = try? handle.withState { state -> Look in
+                let group = state.group
+                if group.isCommitting, waitingFor == nil || waitingFor == group.finished {
+                    return .wait(finished: group.finished)
+                }
+                return .copy(
+                    SnapshotTable(table: state.table, sequence: state.logMark, keys: state.keys.snapshotKeys()))
+            }
+            switch look {
+            case .copy(let table): return table
+            case .wait(let finished):
+                waitingFor = finished
+                usleep(200)
+            case nil: return nil
+            }
         }
     }
 

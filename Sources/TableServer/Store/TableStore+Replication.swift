@@ -5,7 +5,7 @@ import TableModel
 /// loaded from it, changes made through other replicas applied, tables deleted
 /// or re-created elsewhere taken out. Each under the table's lock, so a change
 /// is applied exactly once, in version order, whoever brings it first (an edit
-/// catching up inside `record(in:_:)`, or the follower).
+/// catching up inside its group commit, or the follower).
 extension TableStore {
     /// A table's log mark and version, as this server holds it.
     struct LogPosition: Equatable {

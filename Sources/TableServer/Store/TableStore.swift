@@ -11,9 +11,12 @@ import TableRendering
 /// Lock order: a table's lock, then the directory's (creating a table holds both).
 ///
 /// With a `log` (the journal or the shared database, `TableLog`), every change
-/// (create, batch, PATCH, select, snapshot PUT, delete) is recorded there inside
-/// the table's lock, after it validated and before it is applied, published or
-/// answered. When the log cannot record it, the request is answered 503
+/// (create, batch, PATCH, select, snapshot PUT, delete) is recorded there after
+/// it validated and before it is applied, published or answered: a creation
+/// under the new table's lock, an edit through its table's group commit
+/// (`GroupCommit`), which records a group of edits at once with the lock
+/// released — without a log too, where the group is committed at once. When
+/// the log cannot record it, the request is answered 503
 /// `storage-unavailable` and nothing changes; reads and streams go on.
 final class TableStore: Sendable {
     struct Directory: Sendable {
@@ -225,17 +228,10 @@ final class TableStore: Sendable {
         return (result.table.version, result.changes)
     }
 
-    /// Whether edits join their table's group commit (`GroupCommit`): with the
-    /// shared database, where an edit waits for a commit.
-    var commitsInGroups: Bool {
-        log?.commitsInGroups ?? false
-    }
-
     /// Makes one edit: `stage` validates it against the table (without changing
     /// it) and answers what it does; the log records that, and only then is it
-    /// made and published. With a log that commits in groups (the shared
-    /// database), the edit joins its table's group commit (`GroupCommit`);
-    /// otherwise it is validated, recorded and made under the table's lock.
+    /// made and published. Whatever the log (none, the journal, the shared
+    /// database), the edit joins its table's group commit (`GroupCommit`).
     ///
     /// When the table is not here, or was deleted or re-created through
     /// another replica, the edit asks the log first (`TableLog.lookUp`) and is
@@ -259,20 +255,19 @@ final class TableStore: Sendable {
     }
 
     /// `edit`, answered through `answer` rather than returned, for an edit
-    /// that may wait for the database without a thread of its own: with the
-    /// shared database, when this server holds the table, the edit joins its
-    /// table's group commit from the calling thread (a worker thread) and
-    /// returns (`queueInGroup`); `answer` is called on the thread that made
-    /// its group. When the table is not here, or turns out deleted or
-    /// re-created through another replica, `edit` runs on one of `runner`'s
-    /// threads, as it asks the log. Without the shared database, `edit` runs
-    /// here. Throws `overloaded` beyond `runner`'s bounds, and nothing is made.
+    /// that may wait for the log without a thread of its own: when this
+    /// server holds the table, the edit joins its table's group commit from
+    /// the calling thread (a worker thread) and returns (`queueInGroup`);
+    /// `answer` is called on the thread that made its group. When the table
+    /// is not here, or turns out deleted or re-created through another
+    /// replica, `edit` runs on one of `runner`'s threads, as it asks the log.
+    /// Throws `overloaded` beyond `runner`'s bounds, and nothing is made.
     func edit(
         _ id: String, key: IdempotentRequest?, runner: EditRunner,
         _ stage: @escaping @Sendable (Table) throws -> StagedEdit,
         answer: @escaping @Sendable (Result<EditResult, any Error>) -> Void
     ) throws {
-        guard let log, commitsInGroups else { return answer(Result { try edit(id, key: key, stage) }) }
+        let log = committingLog
         let onRunner: @Sendable () throws -> Void = { [self] in
             if let refusal = runner.submit(table: id, { answer(Result { try self.edit(id, key: key, stage) }) }) {
                 throw refusal
@@ -301,74 +296,17 @@ final class TableStore: Sendable {
         _ id: String, key: IdempotentRequest?, _ stage: @escaping (Table) throws -> StagedEdit
     ) throws -> EditResult {
         let handle = try handle(id)
-        let result: EditResult
-        if let log, commitsInGroups {
-            result = try commitInGroup(handle, log: log, key: key, stage)
-        } else {
-            result = try handle.withState { state in
-                var staged: StagedEdit?
-                try record(in: &state) { state in
-                    if let key { try state.checkKey(key) }
-                    let made = try stage(state.table)
-                    staged = made
-                    return made.logged(under: key)
-                }
-                guard let staged else { preconditionFailure("an edit recorded without being staged") }
-                let result = make(staged, in: &state)
-                state.remember(key, of: staged, made: result)
-                return result
-            }
-        }
+        let log = committingLog
+        let result =
+            log.recordsAtOnce
+            ? try commitAtOnce(handle, log: log, key: key, stage) : try commitInGroup(handle, log: log, key: key, stage)
         if result.deleted { removeFromDirectory(handle, id: id) }
         return result
     }
 
-    /// Makes a recorded edit in the table, in place, and publishes its changes.
-    func make(_ staged: StagedEdit, in state: inout TableHandle.State) -> EditResult {
-        switch staged {
-        case .batch(let prepared, let json):
-            state.table.apply(prepared)
-            var changes: [Change] = []
-            if !prepared.batch.isEmpty {
-                changes = [
-                    events.change(json: json, version: state.table.version, batch: prepared.batch, table: state.table)
-                ]
-                publish(changes, by: [prepared.batch], in: &state)
-            }
-            return EditResult(table: state.table, batch: prepared.batch, json: json, changes: changes)
-        case .steps(let steps):
-            let changes = steps.map { events.change(version: $0.table.version, batch: $0.batch, table: $0.table) }
-            if let last = steps.last {
-                state.table = last.table
-                publish(changes, by: steps.map(\.batch), in: &state)
-            }
-            return EditResult(table: state.table, changes: changes)
-        case .deletion:
-            TableHandle.markDeleted(&state)
-            return EditResult(table: state.table, deleted: true)
-        }
-    }
-
-    /// Runs `edit` (validate, and answer what to record) through the log, which
-    /// may first hand over changes made through other replicas: those are applied
-    /// and published before `edit` sees the table. Without a log, `edit` just runs.
-    /// A failure of the log itself is 503 `storage-unavailable`.
-    func record(in state: inout TableHandle.State, _ edit: (inout TableHandle.State) throws -> LoggedEdit) throws {
-        guard let log else {
-            _ = try edit(&state)
-            return
-        }
-        let id = state.table.id
-        let version = state.table.version
-        let mark = state.logMark
-        let recorded = try Self.storageErrors {
-            try log.recordEdit(of: id, mark: mark, version: version) { missed in
-                try applyLogged(missed, in: &state)
-                return try edit(&state)
-            }
-        }
-        state.logMark = recorded
-    }
+    /// The log edits are committed through: the store's, or `UnloggedTable`,
+    /// which commits at once.
+    var committingLog: any TableLog { log ?? UnloggedTable() }
 
     /// Runs `body`, which records through the log: the store's own errors
     /// (refusals, a table gone) pass; any other is 503 `storage-unavailable`.

@@ -33,6 +33,7 @@ EXPECTED = {
     "webtableview_sections": "gauge",
     "webtableview_rows": "gauge",
     "webtableview_views_open": "gauge",
+    "webtableview_views_held": "gauge",
 }
 
 

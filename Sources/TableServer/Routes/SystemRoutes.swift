@@ -56,6 +56,9 @@ struct SystemRoutes: RouteCollection {
             # HELP webtableview_views_open Views of tables that event streams follow now.
             # TYPE webtableview_views_open gauge
             webtableview_views_open \(store.openViewCount())
+            # HELP webtableview_views_held Views of tables held in memory now: those followed, and those whose streams left, until freed.
+            # TYPE webtableview_views_held gauge
+            webtableview_views_held \(store.heldViewCount())
 
             """
         if let editRunner = context.editRunner {

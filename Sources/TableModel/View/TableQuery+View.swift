@@ -172,17 +172,18 @@ struct RowSelection {
         if selectsAll && !labelled { return (Array(section.rows), []) }
         var rows: [Row] = []
         var labels: [UInt64] = []
+        var scratch: [UInt8] = []
         let all = 0..<section.rows.count
         if let search {
             section.rows.forEachRow(in: all, containing: search) { position, row in
-                guard filtersHold(at: row, in: section) else { return }
+                guard filtersHold(at: row, in: section, scratch: &scratch) else { return }
                 rows.append(row.pointee)
                 if labelled { labels.append(ViewLabel.of(row: position, section: index)) }
             }
         } else {
             var position = 0
             section.rows.forEachRowAddress(in: all) { row in
-                if filtersHold(at: row, in: section) {
+                if filtersHold(at: row, in: section, scratch: &scratch) {
                     rows.append(row.pointee)
                     if labelled { labels.append(ViewLabel.of(row: position, section: index)) }
                 }
@@ -196,7 +197,8 @@ struct RowSelection {
     /// `SearchText` holds them, and the words looked for as a pass over a table does.
     func matches(_ row: Row, in section: Section) -> Bool {
         withUnsafePointer(to: row) { row in
-            guard filtersHold(at: row, in: section) else { return false }
+            var scratch: [UInt8] = []
+            guard filtersHold(at: row, in: section, scratch: &scratch) else { return false }
             guard let search else { return true }
             var texts: [UInt8] = []
             SearchText.append(row, to: &texts)
@@ -204,8 +206,8 @@ struct RowSelection {
         }
     }
 
-    private func filtersHold(at row: UnsafePointer<Row>, in section: Section) -> Bool {
-        filters.allSatisfy { $0.holds(for: ViewValue($0.key, of: row.pointee, in: section)) }
+    private func filtersHold(at row: UnsafePointer<Row>, in section: Section, scratch: inout [UInt8]) -> Bool {
+        filters.allSatisfy { $0.holds(for: row.pointee, in: section, scratch: &scratch) }
     }
 }
 

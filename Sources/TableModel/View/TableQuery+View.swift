@@ -207,7 +207,7 @@ struct RowSelection {
     }
 
     private func filtersHold(at row: UnsafePointer<Row>, in section: Section, scratch: inout [UInt8]) -> Bool {
-        filters.allSatisfy { $0.holds(for: row.pointee, in: section, scratch: &scratch) }
+        filters.allSatisfy { $0.holds(at: row, in: section, scratch: &scratch) }
     }
 }
 

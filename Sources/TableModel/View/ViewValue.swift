@@ -101,19 +101,20 @@ struct PreparedFilter {
         return holds(TextFolding.compare(value.folded, folded), folded: value.folded)
     }
 
-    /// Whether the filter holds for `row` of `section`: as `holds(for:)` its
-    /// `ViewValue`, a text folded into `scratch` rather than into an array of
-    /// its own — a pass over a table's rows allocates nothing a row for it.
-    func holds(for row: Row, in section: Section, scratch: inout [UInt8]) -> Bool {
+    /// Whether the filter holds for the row at `row`, of `section`: as
+    /// `holds(for:)` its `ViewValue`, a text folded into `scratch` rather than
+    /// into an array of its own, and the row read in place — a pass over a
+    /// table's rows copies and allocates nothing a row for it.
+    func holds(at row: UnsafePointer<Row>, in section: Section, scratch: inout [UInt8]) -> Bool {
         let text: String?
         switch key {
-        case .text: text = row.text
-        case .detail: text = row.detail
-        case .id: text = row.id
+        case .text: text = row.pointee.text
+        case .detail: text = row.pointee.detail
+        case .id: text = row.pointee.id
         case .section: text = section.id
         case .field(let name):
-            guard case .string(let value) = row.fields[name] else {
-                return holds(for: ViewValue(key, of: row, in: section))
+            guard case .string(let value) = row.pointee.fields[name] else {
+                return holds(for: ViewValue(key, of: row.pointee, in: section))
             }
             text = value
         }

@@ -77,11 +77,12 @@ def held_views(port):
     return found.get("webtableview_views_held", found["webtableview_views_open"])
 
 
-def wait_for(predicate, limit_s):
-    """Waits until `predicate()` holds, at most `limit_s`; answers the seconds waited."""
+def wait_for(predicate, limit_s, every_s=0.05):
+    """Waits until `predicate()` holds, asked every `every_s`, at most `limit_s`; answers the
+    seconds waited."""
     start = time.monotonic()
     while not predicate() and time.monotonic() < start + limit_s:
-        time.sleep(0.05)
+        time.sleep(every_s)
     return time.monotonic() - start
 
 

@@ -114,6 +114,13 @@ public struct ProcessMetrics: Sendable, Equatable {
         return count - 1  // the descriptor of the directory being read
     }
 
+    /// Hands the allocator's free heap pages back to the system (glibc's
+    /// `malloc_trim`): after a large structure is freed, so that resident
+    /// memory falls with it rather than staying as free heap.
+    public static func releaseFreeHeap() {
+        _ = wtv_release_free_heap()
+    }
+
     /// Heap in use as the allocator behind `malloc` reports it (glibc's, or a
     /// sanitizer's when one is linked in).
     private static func heapInUse() -> Int? {

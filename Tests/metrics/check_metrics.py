@@ -33,6 +33,10 @@ EXPECTED = {
     "webtableview_sections": "gauge",
     "webtableview_rows": "gauge",
     "webtableview_views_open": "gauge",
+    "webtableview_views_held": "gauge",
+    "webtableview_heavy_running": "gauge",
+    "webtableview_heavy_waiting": "gauge",
+    "webtableview_heavy_refused": "counter",  # webtableview_heavy_refused_total
 }
 
 

@@ -21,6 +21,7 @@ import measure  # noqa: E402
 import replication  # noqa: E402
 import report  # noqa: E402
 import tables  # noqa: E402
+import view_cost  # noqa: E402
 import views  # noqa: E402
 
 
@@ -91,6 +92,8 @@ def main():
             ("views", lambda: {
                 "model": measure.live_views(tools, tools.large_rows, 100, 50 if args.quick else 400),
                 "server": views.measure(tools, tools.large_rows, 100, 50 if args.quick else 400)}),
+            # Opening 100 views, /healthz while they follow an edit burst, memory once they close.
+            ("view_cost", lambda: view_cost.measure(tools.product, tools.large_rows)),
             ("model_memory", lambda: measure.model_memory(tools, 100_000 if args.quick else 1_000_000,
                                                           100_000 if args.quick else 1_000_000)),
             ("follow", lambda: measure.follow(tools, 3 if args.quick else 5)),

@@ -3,6 +3,8 @@ import os
 import platform
 import subprocess
 
+import view_cost
+
 FINDINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "findings.md")
 
 
@@ -433,7 +435,7 @@ def markdown(r):
            "## Targets", "", "| what | measured | ratio | target | |", "|---|---|---|---|---|"]
     rows = summary_rows(r) + writes_rows(r.get("writes")) + model_memory_rows(r.get("model_memory")) + (
         follow_rows(r.get("follow"))) + (
-        live_views_rows(r.get("views"))) + (
+        live_views_rows(r.get("views"))) + (view_cost.rows(r["view_cost"]) if "view_cost" in r else []) + (
         replication_rows(r["replication"]) if "replication" in r else [])
     out += [f"| {a} | {b} | {c} | {t} | {v} |" for a, b, c, t, v in rows]
     out += ["", "## Raw figures", "", f"### JSON row (`GET /api/tables/countries/sections/0/rows/0`, {j['bytes']} bytes)", "",

@@ -38,7 +38,8 @@ class Streams:
             stream = socket.create_connection(("127.0.0.1", port))
             stream.sendall(f"GET /api/tables/{table}/events?{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                            "Accept: text/event-stream\r\n\r\n".encode())
-            # The answer's head comes once the view is derived and open.
+            # The answer's head comes at once; the view opens on its table's view queue
+            # (`held_views` says when).
             head = stream.recv(65536)
             assert head.startswith(b"HTTP/1.1 200"), head[:200]
             stream.setblocking(False)
@@ -65,6 +66,24 @@ def open_streams_and_views(port):
     text = http(port, "GET", "/metrics")[2].decode()
     found = {name: int(value) for name, value in re.findall(r"^(\w+) (\d+)$", text, re.MULTILINE)}
     return found["http_event_streams_open"], found.get("webtableview_views_open")
+
+
+def held_views(port):
+    """The views the server holds, rows and all: `webtableview_views_held`, or
+    `webtableview_views_open` where the server has no such gauge (it then held the views streams
+    follow, opened before their streams were answered)."""
+    text = http(port, "GET", "/metrics")[2].decode()
+    found = {name: int(value) for name, value in re.findall(r"^(\w+) (\d+)$", text, re.MULTILINE)}
+    return found.get("webtableview_views_held", found["webtableview_views_open"])
+
+
+def wait_for(predicate, limit_s, every_s=0.05):
+    """Waits until `predicate()` holds, asked every `every_s`, at most `limit_s`; answers the
+    seconds waited."""
+    start = time.monotonic()
+    while not predicate() and time.monotonic() < start + limit_s:
+        time.sleep(every_s)
+    return time.monotonic() - start
 
 
 def measure(tools, rows, count, edits):
@@ -163,6 +182,7 @@ def measure(tools, rows, count, edits):
         quiet_shifting = {kind: shifting(kind) for kind in kinds}
         resident = server.memory_kib()[0]
         streams = Streams(server.port, "views", queries(count))
+        wait_for(lambda: held_views(server.port) == count, 600)
         opened = server.memory_kib()[0]
         idle_us_per_s = idle(3)
         watched = turn()

@@ -35,7 +35,7 @@ extension LiveView {
     }
 
     /// Whether `batch` edits rows alone, few enough to follow incrementally.
-    static func followsRowEdits(_ batch: Batch) -> Bool {
+    public static func followsRowEdits(_ batch: Batch) -> Bool {
         batch.deleteSections.isEmpty && batch.insertSections.isEmpty && batch.reloadSections.isEmpty
             && batch.moveSections.isEmpty
             && batch.reloadRows.count + batch.deleteRows.count + batch.insertRows.count + batch.moveRows.count

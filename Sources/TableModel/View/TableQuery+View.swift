@@ -181,18 +181,20 @@ struct RowSelection {
 
     /// Calls `body` with the position and address of each row of `section`
     /// in `range` that is in the view, in order; the address is valid during
-    /// the call only. Nothing is copied.
+    /// the call only. Nothing is copied: the filters fold each row's text into
+    /// one buffer reused for the whole pass.
     func forEachSelected(
         in section: Section, rows range: Range<Int>, _ body: (Int, UnsafePointer<Row>) -> Void
     ) {
+        var scratch: [UInt8] = []
         if let search {
             section.rows.forEachRow(in: range, containing: search) { position, row in
-                if filtersHold(at: row, in: section) { body(position, row) }
+                if filtersHold(at: row, in: section, scratch: &scratch) { body(position, row) }
             }
         } else {
             var position = range.lowerBound
             section.rows.forEachRowAddress(in: range) { row in
-                if filtersHold(at: row, in: section) { body(position, row) }
+                if filtersHold(at: row, in: section, scratch: &scratch) { body(position, row) }
                 position += 1
             }
         }
@@ -202,7 +204,8 @@ struct RowSelection {
     /// `SearchText` holds them, and the words looked for as a pass over a table does.
     func matches(_ row: Row, in section: Section) -> Bool {
         withUnsafePointer(to: row) { row in
-            guard filtersHold(at: row, in: section) else { return false }
+            var scratch: [UInt8] = []
+            guard filtersHold(at: row, in: section, scratch: &scratch) else { return false }
             guard let search else { return true }
             var texts: [UInt8] = []
             SearchText.append(row, to: &texts)
@@ -210,8 +213,8 @@ struct RowSelection {
         }
     }
 
-    private func filtersHold(at row: UnsafePointer<Row>, in section: Section) -> Bool {
-        filters.allSatisfy { $0.holds(for: ViewValue($0.key, of: row.pointee, in: section)) }
+    private func filtersHold(at row: UnsafePointer<Row>, in section: Section, scratch: inout [UInt8]) -> Bool {
+        filters.allSatisfy { $0.holds(at: row, in: section, scratch: &scratch) }
     }
 }
 

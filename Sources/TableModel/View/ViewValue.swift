@@ -95,12 +95,37 @@ struct PreparedFilter {
     /// Whether the filter holds for `value` (nil: the row has none, which only `ne` lets through).
     func holds(for value: ViewValue?) -> Bool {
         guard let value else { return op == .ne }
-        let order: Ordering
         if case .number(let a) = value.kind, let b = number {
-            order = ViewValue.compareNumbers(a, value.display, b, literal)
-        } else {
-            order = TextFolding.compare(value.folded, folded)
+            return holds(ViewValue.compareNumbers(a, value.display, b, literal), folded: value.folded)
         }
+        return holds(TextFolding.compare(value.folded, folded), folded: value.folded)
+    }
+
+    /// Whether the filter holds for the row at `row`, of `section`: as
+    /// `holds(for:)` its `ViewValue`, a text folded into `scratch` rather than
+    /// into an array of its own, and the row read in place — a pass over a
+    /// table's rows copies and allocates nothing a row for it.
+    func holds(at row: UnsafePointer<Row>, in section: Section, scratch: inout [UInt8]) -> Bool {
+        let text: String?
+        switch key {
+        case .text: text = row.pointee.text
+        case .detail: text = row.pointee.detail
+        case .id: text = row.pointee.id
+        case .section: text = section.id
+        case .field(let name):
+            guard case .string(let value) = row.pointee.fields[name] else {
+                return holds(for: ViewValue(key, of: row.pointee, in: section))
+            }
+            text = value
+        }
+        guard let text else { return op == .ne }
+        scratch.removeAll(keepingCapacity: true)
+        TextFolding.fold(text, into: &scratch)
+        return holds(TextFolding.compare(scratch, folded), folded: scratch)
+    }
+
+    /// Whether the filter holds for a value `order` from its own, `folded` as given.
+    private func holds(_ order: Ordering, folded value: [UInt8]) -> Bool {
         switch op {
         case .eq: return order == .same
         case .ne: return order != .same
@@ -108,7 +133,7 @@ struct PreparedFilter {
         case .lte: return order != .after
         case .gt: return order == .after
         case .gte: return order != .before
-        case .prefix: return value.folded.starts(with: folded)
+        case .prefix: return value.starts(with: folded)
         }
     }
 }

@@ -66,6 +66,9 @@ struct SystemRoutes: RouteCollection {
             # HELP webtableview_heavy_refused_total Heavy requests refused 503 heavy-work-busy, the queue being full.
             # TYPE webtableview_heavy_refused_total counter
             webtableview_heavy_refused_total \(heavy.refused)
+            # HELP webtableview_views_held Views of tables held in memory now: those followed, and those whose streams left, until freed.
+            # TYPE webtableview_views_held gauge
+            webtableview_views_held \(store.heldViewCount())
 
             """
         if let editRunner = context.editRunner {

@@ -4,18 +4,19 @@ import TableModel
 
 /// The views of one table that event streams follow (`…/events?q=…`,
 /// docs/API.md, "Views"): one `LiveView` per view, in its one spelling
-/// (`TableQuery.canonicalQuery`), shared by every stream that follows it.
+/// (`TableQuery.canonicalQuery`), shared by every stream that follows it — a
+/// hundred streams of one view cost one derivation and one update a change.
 ///
-/// Part of the table's state, behind its lock (`TableHandle`). A view is
-/// opened by its first stream and dropped with its last, so a view nobody
-/// follows costs nothing, and an idle table costs no CPU for its views. Each
-/// change of the table moves every open view (`LiveView`): a batch of row
-/// reloads (a one-row edit, by index or id), inserts, deletes or moves
-/// incrementally, O(k log² n) a view for k rows (its labels moved lazily when
-/// rows are inserted, deleted or moved: a pass over them every 128 such
-/// batches); any other change by deriving the view again and diffing it with
-/// the view as it was, O(n) a view, n the table's rows. The view's streams get
-/// one `update` when the view changed, nothing when not.
+/// Held by the table's `ViewKeeper`, and touched on its queue alone, never
+/// under the table's lock. A view is opened by its first stream and dropped
+/// with its last, so a view nobody follows costs nothing, and an idle table
+/// costs no CPU for its views. Each change of the table moves every open view
+/// (`LiveView`): a batch of row reloads (a one-row edit, by index or id),
+/// inserts, deletes or moves incrementally, O(k log² n) a view for k rows (its
+/// labels moved lazily when rows are inserted, deleted or moved: a pass over
+/// them every 128 such batches); any other change by deriving the view again
+/// and diffing it with the view as it was, O(n) a view, n the table's rows.
+/// The view's streams get one `update` when the view changed, nothing when not.
 /// Each view keeps its last `kept` updates so a stream that reconnects with
 /// `Last-Event-ID` continues without a gap; further back it gets `reset`.
 struct OpenViews: Sendable {
@@ -32,12 +33,17 @@ struct OpenViews: Sendable {
 
     /// Updates kept a view for reconnecting streams.
     static let kept = 64
-    /// Views open at once on one table: a change the views cannot follow
-    /// incrementally costs O(n) a view, so their number is bounded; a stream
-    /// asking for one more is refused.
-    static let limit = 100
 
-    private var views: [String: OpenView] = [:]
+    /// A change of the table for its views to follow: the table after it, the
+    /// batches (as applied, in order) that made it of the table before, and
+    /// the events' maker of its moment.
+    struct TableChange: Sendable {
+        let table: Table
+        let batches: [Batch]
+        let events: ChangeEvents
+    }
+
+    private(set) var views: [String: OpenView] = [:]
 
     /// Whether any view is open.
     var isEmpty: Bool { views.isEmpty }
@@ -47,14 +53,12 @@ struct OpenViews: Sendable {
 
     /// Adds `stream` to the view `query` of `table`, opening it if need be;
     /// answers what the stream is sent first: for `since`, the view's updates
-    /// after it, or `reset` with the whole view when they are not kept.
+    /// after it, or `reset` with the whole view when they are not kept. The
+    /// bound on views is the keeper's (`ViewKeeper.limit`).
     mutating func subscribe(
         _ stream: EventStream, to query: TableQuery, of table: Table, since: Int?, life: ServerLife = .lasting
-    ) throws(TableServerError) -> [[UInt8]] {
+    ) -> [[UInt8]] {
         let key = query.canonicalQuery
-        guard views[key] != nil || views.count < Self.limit else {
-            throw .tooManyViews(table: table.id, limit: Self.limit)
-        }
         var view = views[key] ?? OpenView(live: LiveView(query: query, table: table), origin: table.version)
         defer { views[key] = view }
         view.subscribers.append(stream)
@@ -74,8 +78,8 @@ struct OpenViews: Sendable {
     }
 
     /// Takes `stream` off every view; a view left without streams is dropped,
-    /// and answered, for the caller to free once the table's lock is let go
-    /// (a view of 20,000 rows takes milliseconds to free, scripts/bench/findings.md).
+    /// and answered, for the caller to free (a view of 20,000 rows takes
+    /// milliseconds to free, scripts/bench/findings.md).
     mutating func unsubscribe(_ id: ObjectIdentifier) -> [OpenView] {
         var dropped: [OpenView] = []
         for key in Array(views.keys) {
@@ -114,6 +118,20 @@ struct OpenViews: Sendable {
             deliveries.append((event, views[key]!.subscribers))
         }
         return deliveries
+    }
+
+    /// Moves every view through `changes`, consecutive, in order: one by one
+    /// when each is one batch of row edits the views follow incrementally;
+    /// else as one change from the table before the first to the table after
+    /// the last, so that a run of changes that derive the views again (a
+    /// section inserted, say) derives each view once. Answers each changed
+    /// view's events with the streams they go to.
+    mutating func update(through changes: [TableChange]) -> [(event: [UInt8], streams: [EventStream])] {
+        let incremental = changes.allSatisfy { $0.batches.count == 1 && LiveView.followsRowEdits($0.batches[0]) }
+        guard !incremental, let last = changes.last else {
+            return changes.flatMap { update(to: $0.table, by: $0.batches, events: $0.events) }
+        }
+        return update(to: last.table, by: changes.flatMap(\.batches), events: last.events)
     }
 
     /// Sends every view `reset` after the table was replaced (`TableStore.reload`).

@@ -22,8 +22,9 @@ final class TableHandle: Sendable {
         var table: Table
         var log: ChangeLog
         var subscribers: [EventStream] = []
-        /// The views of the table event streams follow, with their streams.
-        var views = OpenViews()
+        /// The views of the table event streams follow, with their streams,
+        /// kept off this lock (`ViewKeeper`).
+        var views: ViewKeeper
         var isDeleted = false
         /// The durable log's mark for this table (`TableLog`): the sequence number
         /// of its last journal record, or its incarnation in the database; 0 without a log.
@@ -44,21 +45,18 @@ final class TableHandle: Sendable {
             delivery.deliver(events, to: subscribers)
         }
 
-        /// Moves the open views to the table as it is now, which `batches` (as
-        /// applied, in order) made, and queues each changed view's update for
-        /// its streams; call with the lock held, right after the table's own
-        /// events (`TableStore.publish`).
-        mutating func deliverToViews(_ events: ChangeEvents, batches: [Batch]) {
-            guard !views.isEmpty else { return }
-            for (event, streams) in views.update(to: table, by: batches, events: events) {
-                delivery.deliver([event], to: streams)
-            }
+        /// Queues the table as it is now, which `batches` (as applied, in
+        /// order) made, for the open views to follow on their keeper's queue,
+        /// which queues each changed view's update for its streams; call with
+        /// the lock held, right after the table's own events (`TableStore.publish`).
+        func deliverToViews(_ events: ChangeEvents, batches: [Batch]) {
+            views.follow(table, by: batches, events: events)
         }
 
-        /// The streams subscribed now, the views' too, which the table forgets.
+        /// The streams subscribed now, not the views' (`ViewKeeper.end`), which the table forgets.
         mutating func takeSubscribers() -> [EventStream] {
             defer { subscribers.removeAll() }
-            return subscribers + views.takeSubscribers()
+            return subscribers
         }
     }
 
@@ -71,7 +69,8 @@ final class TableHandle: Sendable {
     let views = ViewCache()
 
     init(table: Table, log: ChangeLog, fanOut: EventFanOut = .batched) {
-        state = Mutex(State(table: table, log: log, delivery: EventDelivery(fanOut: fanOut)))
+        let delivery = EventDelivery(fanOut: fanOut)
+        state = Mutex(State(table: table, log: log, views: ViewKeeper(delivery: delivery), delivery: delivery))
         revision = Revision(table.version)
     }
 
@@ -79,7 +78,10 @@ final class TableHandle: Sendable {
     var table: Table { state.withLock { $0.table } }
 
     /// The views of the table event streams follow now (`OpenViews`).
-    var openViewCount: Int { state.withLock { $0.views.count } }
+    var openViewCount: Int { state.withLock { $0.views }.count }
+
+    /// The views the table's keeper holds now, rows and all (`ViewKeeper.heldCount`).
+    var heldViewCount: Int { state.withLock { $0.views }.heldCount }
 
     /// Runs `body` with exclusive access to the table's state.
     func withState<T>(_ body: (inout State) throws -> T) throws -> T {
@@ -101,12 +103,12 @@ final class TableHandle: Sendable {
 
     /// Forgets a stream whose client went away.
     func removeSubscriber(_ id: ObjectIdentifier) {
-        let dropped = state.withLock { state in
+        let views = state.withLock { state in
             state.subscribers.removeAll { ObjectIdentifier($0) == id }
-            return state.views.unsubscribe(id)
+            return state.views
         }
-        // A view its last stream left is freed here, off the lock: no edit waits for it.
-        withExtendedLifetime(dropped) {}
+        // A view its last stream left is freed on its keeper's queue: no edit waits for it.
+        views.unsubscribe(id)
     }
 
     /// Marks the table deleted (`withState` refuses from now on) and, after the
@@ -115,15 +117,26 @@ final class TableHandle: Sendable {
     static func markDeleted(_ state: inout State) {
         state.isDeleted = true
         let streams = state.takeSubscribers()
-        state.delivery.deliver([FeedEvent.deleted(tableID: state.table.id)], to: streams)
+        let deleted = FeedEvent.deleted(tableID: state.table.id)
+        state.delivery.deliver([deleted], to: streams)
         state.delivery.afterDeliveries { streams.forEach { $0.close() } }
+        // The views' streams after the updates queued for them.
+        let delivery = state.delivery
+        state.views.end { streams in
+            delivery.deliver([deleted], to: streams)
+            delivery.afterDeliveries { streams.forEach { $0.close() } }
+        }
     }
 
     /// Ends every stream once the events queued for it are handed over, and
     /// returns when they are (server shutdown).
     func closeStreams() {
-        let (streams, delivery) = state.withLock { state in (state.takeSubscribers(), state.delivery) }
+        let (streams, delivery, views) = state.withLock { state in
+            (state.takeSubscribers(), state.delivery, state.views)
+        }
         delivery.afterDeliveries { streams.forEach { $0.close() } }
+        views.end { streams in delivery.afterDeliveries { streams.forEach { $0.close() } } }
+        views.flush()
         delivery.flush()
     }
 }

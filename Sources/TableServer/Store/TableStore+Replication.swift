@@ -87,16 +87,14 @@ extension TableStore {
             let subscribers = state.subscribers
             let views = state.views
             state.subscribers = []
-            state.views = OpenViews()
+            state.views = ViewKeeper(delivery: state.delivery)
             state.table = table
             state.log = ChangeLog(capacity: history, byteLimit: historyBytes)
             try applyLogged(changes, in: &state)
             state.subscribers = subscribers
             state.views = views
             state.deliver([FeedEvent.reset(version: state.table.version)])
-            for (event, streams) in state.views.reset(to: state.table, life: life) {
-                state.delivery.deliver([event], to: streams)
-            }
+            state.views.reset(to: state.table, life: life)
             // A snapshot at the version with nothing replayed published nothing.
             versionWaiters.moved(table.id, to: state.table.version)
         }

@@ -76,6 +76,13 @@ final class TableStore: Sendable {
         return handles.reduce(0) { $0 + $1.openViewCount }
     }
 
+    /// The views held in memory now, in all tables: those followed, and those
+    /// whose last stream left that their keeper has not freed yet (`/metrics`).
+    func heldViewCount() -> Int {
+        let handles = directory.withLock { Array($0.handles.values) }
+        return handles.reduce(0) { $0 + $1.heldViewCount }
+    }
+
     func handle(_ id: String) throws -> TableHandle {
         guard let handle = directory.withLock({ $0.handles[id] }) else { throw TableServerError.tableNotFound(id) }
         return handle
@@ -388,9 +395,8 @@ final class TableStore: Sendable {
         stream.onClose { handle.removeSubscriber(streamID) }
         try handle.withState { state in
             if let view {
-                for event in try state.views.subscribe(stream, to: view, of: state.table, since: since, life: life) {
-                    stream.send(event)
-                }
+                // Opened on the views' keeper's queue, off this lock; refused here when too many are open.
+                try state.views.subscribe(stream, to: view, of: state.table, since: since, life: life)
                 return
             }
             let current = state.table.version

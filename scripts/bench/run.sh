@@ -51,3 +51,9 @@ python3 -B scripts/bench/bench.py \
   --out docs/PERFORMANCE.md \
   --raw "$scratch/bench-results.json" \
   "$@"
+
+# Keystroke to results in the browser (scripts/bench/search_keystroke.py, run
+# alone with that script): its own section of the report; not with --only.
+case " $* " in *" --only "*) exit 0 ;; esac
+quick=(); [[ " $* " == *" --quick "* ]] && quick=(--quick)
+python3 -B scripts/bench/search_keystroke.py --product "$scratch/release/webtableview" --out docs/PERFORMANCE.md "${quick[@]}"

@@ -8,6 +8,7 @@ import { TableAPI } from "./api.js";
 import { DeepLink } from "./deep-link.js";
 import { versionOf } from "./dom.js";
 import { Editing } from "./editing.js";
+import { formatGroupNumbers } from "./group-numbers.js";
 import { LiveFeed } from "./live-feed.js";
 import { fitNavTitle } from "./nav-title.js";
 import { Notices } from "./notices.js";
@@ -32,7 +33,7 @@ class TableView {
     /** Called with every row element put in the page: adds controls, tab stops. */
     this.enhancers = [];
     /** Called with every table, section or row put in the page, after the enhancers: roles. */
-    this.structure = [];
+    this.structure = [formatGroupNumbers];
     /** Called before each update from the feed is applied; each answers [row, drawn top] pairs. */
     this.beforeUpdate = [];
     this.notices = new Notices(this.container);

@@ -12,8 +12,11 @@ extension ViewJudge {
     /// the rows every word and filter holds for; without `group`, each table
     /// section with its rows sorted (left out when empty while `q` or a filter
     /// is given); with `group`, one section for each run of one value in the
-    /// order of group value, sort keys and place, headed by the value as its
-    /// first row spells it, with that spelling's first letter as index title.
+    /// order of group value, sort keys and place, headed from its first row:
+    /// text as that row spells it, with that spelling's first letter as index
+    /// title; a number by its literal, with the range it is in as index title;
+    /// a section of the table by its header and index title; the group's
+    /// value, as the row holds it, with it.
     static func sections(of table: Table, _ query: TableQuery) -> [Section] {
         var selected: [[Placed]] = []
         for (s, section) in table.sections.enumerated() {
@@ -42,10 +45,51 @@ extension ViewJudge {
                 continue
             }
             runValue = value
-            sections.append(
-                Section(header: value?.display, indexTitle: value.flatMap(indexTitle), rows: [placed.row]))
+            sections.append(heading(group.key, value, first: placed))
         }
         return sections
+    }
+
+    /// A group section holding its first row, headed as docs/API.md says.
+    private static func heading(_ key: ViewKey, _ value: Value?, first placed: Placed) -> Section {
+        var section = Section(rows: [placed.row])
+        guard let value else { return section }
+        switch (key, value) {
+        case (.section, .text(let id)):
+            section.header = placed.section.header ?? id
+            section.indexTitle = placed.section.indexTitle ?? indexTitle(.text(section.header!))
+            section.groupValue = .string(id)
+        case (.field(let name), .number(let decimal, let literal)):
+            section.header = literal
+            section.indexTitle = rangeTitle(decimal)
+            section.groupValue = placed.row.fields[name]
+        case (.field(let name), _):
+            section.header = value.display
+            section.indexTitle = indexTitle(value)
+            section.groupValue = placed.row.fields[name]
+        default:
+            section.header = value.display
+            section.indexTitle = indexTitle(value)
+            section.groupValue = .string(value.display)
+        }
+        return section
+    }
+
+    /// The range of a number: its first digit followed by zeros to its place,
+    /// every three trailing zeros (up to four times) a K, M, B or T; past
+    /// 10^15 the digit and its power of ten; below 1 in magnitude `0`.
+    static func rangeTitle(_ number: Decimal) -> String {
+        guard let first = number.digits.first, number.point > 0 else { return "0" }
+        let sign = number.negative ? "-" : ""
+        guard number.point <= 15 else { return "\(sign)\(first)E\(number.point - 1)" }
+        var written = String(first) + String(repeating: "0", count: number.point - 1)
+        var units = ["K", "M", "B", "T"][...]
+        var unit = ""
+        while written.hasSuffix("000"), let next = units.popFirst() {
+            written.removeLast(3)
+            unit = next
+        }
+        return sign + written + unit
     }
 
     /// The first letter of a value, its marks dropped, uppercased; `#` for any

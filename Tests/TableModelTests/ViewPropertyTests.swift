@@ -230,8 +230,13 @@ struct ViewPropertyTests {
                 }
             }
             if let group = query.group {
+                // The first row's value as it spells it; under group=section, its section's header.
                 let headers = view.sections.map { section in
-                    section.rows.first.flatMap { ViewValue(group.key, of: $0, in: sectionOf[$0]!)?.display }
+                    section.rows.first.flatMap { first in
+                        ViewValue(group.key, of: first, in: sectionOf[first]!).map {
+                            group.key == .section ? sectionOf[first]!.header ?? $0.display : $0.display
+                        }
+                    }
                 }
                 #expect(view.sections.map(\.header) == headers)
                 #expect(!view.sections.contains { $0.rows.isEmpty })

@@ -96,9 +96,40 @@ struct ViewQueryTests {
         #expect(descending.sections.map(\.header) == ["WA", "TX", "SP", "NY", "CA"])
         let byNumber = try Self.query(["group": "fields.population", "filter[detail]": "CA"]).view(of: Self.cities)
         #expect(byNumber.sections.map(\.header) == ["873965", "3898747"])
-        #expect(byNumber.sections.map(\.indexTitle) == ["#", "#"])
+        #expect(byNumber.sections.map(\.indexTitle) == ["800K", "3M"])
+        #expect(byNumber.sections.map(\.groupValue) == [.integer(873965), .integer(3_898_747)])
+        #expect(byNumber.sections.map(\.groupNumber) == ["873965", "3898747"])
         let missing = try Self.query(["group": "fields.missing"]).view(of: Self.cities)
         #expect(missing.sections.count == 1 && missing.sections[0].header == nil && missing.rowCount == 6)
+    }
+
+    @Test("group=section: headed by the sections' headers and index titles, valued by their ids")
+    func groupBySection() throws {
+        var table = Self.cities
+        table.sections[0].indexTitle = "W"
+        table.sections[2].header = nil
+        let view = try Self.query(["group": "section"]).view(of: table)
+        // Ordered by id (east, south, west); a section without a header is headed by its id.
+        #expect(view.sections.map(\.header) == ["east", "South", "West"])
+        #expect(view.sections.map(\.indexTitle) == ["E", "S", "W"])
+        #expect(view.sections.map(\.groupValue) == [.string("east"), .string("south"), .string("west")])
+        #expect(view.sections.allSatisfy { $0.id == nil && $0.groupNumber == nil })
+    }
+
+    @Test(
+        "a number's index title names the range it is in",
+        arguments: [
+            ("7", "7"), ("42", "40"), ("999", "900"), ("1000", "1K"), ("8336817", "8M"), ("-2500", "-2K"),
+            ("0.5", "0"), ("-0.75", "0"), ("0", "0"), ("12.5e3", "10K"), ("1.5E2", "100"), ("0.00123e4", "10"),
+            ("123456789012", "100B"), ("999999999999999", "900T"), ("12345678901234567890", "1E19"),
+            ("1e-999999999999999999999", "0"), ("3e999999999999999999999", "3E1000000"),
+        ])
+    func rangeTitles(literal: String, title: String) {
+        #expect(GroupHeading.rangeTitle(literal) == title)
+        // The judge reads exponents as Int: not those two past its range.
+        if !literal.contains("99999999999999999999"), let decimal = ViewJudge.Decimal(literal: literal) {
+            #expect(ViewJudge.rangeTitle(decimal) == title)
+        }
     }
 
     @Test("without q or a filter, empty sections stay; with them, they go")

@@ -52,7 +52,17 @@ import Testing
                 .DELETE, "/api/tables/t/sections/0/rows/0", headers: ["If-Match": first])
             #expect(stale.status == 412)
             #expect(stale.headers["ETag"] == second)
-            #expect(try client.request(.GET, "/api/tables/t").json["version"]?.int == 1, "the edit was made")
+            // A bare tag names no life: refused too, though this life is at that version, naming the current tag.
+            let bare = try client.request(.DELETE, "/api/tables/t/sections/0/rows/0", headers: ["If-Match": "\"1\""])
+            #expect(bare.status == 412)
+            #expect(bare.headers["ETag"] == second)
+            #expect(
+                try bare.json["detail"]?.string
+                    == "If-Match \"1\" does not match the table's version \(second): "
+                    + "this server's entity tags carry its life, as ETag sends them")
+            #expect(
+                try stale.json["detail"]?.string == "If-Match \(first) does not match the table's version \(second)")
+            #expect(try client.request(.GET, "/api/tables/t").json["version"]?.int == 1, "no edit was made")
             let current = try client.request(
                 .DELETE, "/api/tables/t/sections/0/rows/0", headers: ["If-Match": second])
             #expect(current.status == 200)

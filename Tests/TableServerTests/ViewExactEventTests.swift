@@ -35,6 +35,50 @@ import Testing
         }
     }
 
+    /// A number group and a section group, inserted by a live update, are
+    /// headed, indexed and valued as the read of the view heads them, and its
+    /// HTML writes the number for the page to format.
+    @Test(arguments: [
+        ("fields.n", "1234567", "1M", JSONValue.integer(1_234_567)),
+        ("-fields.n", "1234567", "1M", .integer(1_234_567)),
+        ("section", "Second", "2", .string("s2")),
+    ])
+    func aGroupInsertedLiveIsHeadedAsTheReadHeadsIt(group: String, header: String, title: String, value: JSONValue)
+        throws
+    {
+        let table = Table(
+            id: "g",
+            sections: [
+                Section(
+                    id: "s1", header: "First", indexTitle: "1",
+                    rows: [Row(id: "a", text: "A", fields: JSONObject([JSONMember("n", .integer(5))]))]),
+                Section(id: "s2", header: "Second", indexTitle: "2"),
+            ])
+        try withServer(.live, tables: [table]) { client in
+            let view = try stream.subscribe(client, "/api/tables/g/events?group=\(group)")
+            defer { view.close() }
+            _ = stream.read(view, until: "\n\n")
+            try post(
+                client, "/api/tables/g/batch",
+                #"{"insertRows": [{"at": [1,0], "row": {"id":"b","text":"B","fields":{"n":1234567}}}]}"#)
+            let update = try events.lastData(stream.read(view, until: "id: 1\n"))
+            let step = try #require(update["steps"]?[0])
+            let inserted = try #require(step["batch"]?["insertSections"]?[0]?["section"])
+            let at = try #require(step["batch"]?["insertSections"]?[0]?["at"]?.int)
+            let read = try client.request(.GET, "/api/tables/g/sections?group=\(group)").json
+            let readSection = try #require(read["sections"]?[at])
+            for section in [inserted, readSection] {
+                #expect(section["header"]?.string == header)
+                #expect(section["indexTitle"]?.string == title)
+                #expect(section["groupValue"] == value)
+            }
+            let html = try #require(step["html"]?["sections"]?[0]?["html"]?.string)
+            #expect(
+                html.contains(#"<data class="group-number" value="1234567">1,234,567</data>"#) == (group != "section"))
+            #expect(html.contains("<th scope=\"rowgroup\">Second</th>") == (group == "section"))
+        }
+    }
+
     @Test func rowsThatKeepTheirPlacesInTheViewSendNothing() throws {
         let table = Table(
             id: "f",

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TableModel
+import TableServer
 import Testing
 import WebTableViewClient
 
@@ -43,6 +44,34 @@ final class FlakyTransport: HTTPTransport, EventStreamTransport {
 }
 
 @Suite struct TableClientTests {
+    /// A server restarted without its journal is a new life (docs/API.md,
+    /// "Caching"): a version the client read before the restart is refused,
+    /// though the new life is at the same version number, as the client names
+    /// it in the life it heard; read again, the same edit is made.
+    @Test func anEditsIfMatchNeverMatchesAcrossLives() async throws {
+        let newLife: (inout ServerOptions) -> Void = { $0.newLifeAtEachStart = true }
+        var (server, url) = try startServer(configure: newLife)
+        let port = url.port ?? 0
+        let client = TableClient(baseURL: url)
+        let before = try await client.table("t")
+        server.shutdown()
+        (server, _) = try startServer(port: port, configure: newLife)
+        defer { server.shutdown() }
+        await #expect {
+            try await client.deleteRow(at: TableIndexPath(0, 0), in: "t", ifMatch: before.version)
+        } throws: { ($0 as? TableClientError)?.problem?.kind == .versionMismatch }
+        let after = try await client.table("t")
+        #expect(after.version == before.version && after.sections[0].rows.count == 7, "nothing was deleted")
+        let change = try await client.deleteRow(at: TableIndexPath(0, 0), in: "t", ifMatch: after.version)
+        #expect(change.version == after.version + 1)
+        // A server whose versions outlive it tags them bare: so does the client then.
+        let (lasting, lastingURL) = try startServer()
+        defer { lasting.shutdown() }
+        let bare = TableClient(baseURL: lastingURL)
+        let read = try await bare.table("t")
+        #expect(try await bare.deleteRow(at: TableIndexPath(0, 0), in: "t", ifMatch: read.version).version == 1)
+    }
+
     /// Every typed edit, by index and by id, against a live server: each answers
     /// the change the server published, and those changes replayed on the table
     /// as it was give the server's table.

@@ -54,3 +54,8 @@ python3 -B scripts/bench/bench.py \
 # The first page of a selective and of a match-all search over 1,000,000 rows (issue 44).
 case " $* " in *" --quick "*) quick=--quick ;; *) quick= ;; esac
 python3 -B scripts/bench/search_pages.py --product "$scratch/release/webtableview" ${quick:+"$quick"}
+
+# Keystroke to results in the browser (scripts/bench/search_keystroke.py, run
+# alone with that script): its own section of the report; not with --only.
+case " $* " in *" --only "*) exit 0 ;; esac
+python3 -B scripts/bench/search_keystroke.py --product "$scratch/release/webtableview" --out docs/PERFORMANCE.md ${quick:+"$quick"}

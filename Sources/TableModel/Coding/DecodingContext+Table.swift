@@ -96,6 +96,7 @@ extension DecodingContext {
             case "header": section.header = context.optionalText(value, "header")
             case "footer": section.footer = context.optionalText(value, "footer")
             case "indexTitle": section.indexTitle = context.optionalText(value, "indexTitle")
+            case "groupValue" where context.acceptsGroupValue: section.groupValue = value
             case "rows": section.rows = context.rowList(value, scope: &scope, section: number)
             default: return false
             }

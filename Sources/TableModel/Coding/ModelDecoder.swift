@@ -78,13 +78,25 @@ public enum ModelDecoder {
     }
 
     /// A batch as a log recorded it: like `batch(from:limits:)`, and it may carry
-    /// the `press` of a row's accessory button.
+    /// the `press` of a row's accessory button, and (a view's) sections their `groupValue`.
     public static func recordedBatch(
         from json: JSONValue, limits: ModelLimits = .default
     ) throws(ValidationError) -> Batch {
         try decode(json, limits) { context, value in
             context.acceptsPress = true
+            context.acceptsGroupValue = true
             return context.batch(value)
+        }
+    }
+
+    /// A table as the server wrote it: like `table(from:limits:)`, and (a
+    /// view's) sections may carry their `groupValue`.
+    public static func recordedTable(
+        from json: JSONValue, limits: ModelLimits = .default
+    ) throws(ValidationError) -> Table {
+        try decode(json, limits) { context, value in
+            context.acceptsGroupValue = true
+            return context.table(value, defaultID: nil)
         }
     }
 

@@ -32,7 +32,7 @@ public enum RecordedDecoding {
         guard case .object(let object) = value, case .integer(let version) = object["version"], version >= 0 else {
             throw issue("$.version", "a table without its version")
         }
-        var table = try ModelDecoder.table(from: value, limits: limits)
+        var table = try ModelDecoder.recordedTable(from: value, limits: limits)
         table.version = version
         return table
     }

@@ -30,6 +30,9 @@ extension Section {
         writer.key("header"); writer.string(header)
         writer.key("footer"); writer.string(footer)
         writer.key("indexTitle"); writer.string(indexTitle)
+        if let groupValue {
+            writer.key("groupValue"); writer.value(groupValue)
+        }
     }
 
     /// The section's own members (`id`, `header`, `footer`, `indexTitle`)

@@ -1,3 +1,5 @@
+import JSON
+
 /// Building blocks of `SnapshotDiff` (see `SnapshotDiff.swift`): how ids are
 /// hashed, identity matching through a symbol table, and the longest increasing
 /// subsequence that decides which items stay put. The flattened form of a table is
@@ -76,17 +78,20 @@ enum RowKey {
 }
 
 /// What makes two sections the same section: their id, or for sections without
-/// one their own content — header, footer and index title, not their rows (as
+/// one their own content — header, footer, index title and a view's group
+/// value, not their rows (as
 /// DifferenceKit identifies an `ArraySection` by its model, not its elements).
 enum SectionIdentity: Hashable {
     case id(String)
-    case content(header: String?, footer: String?, indexTitle: String?)
+    case content(header: String?, footer: String?, indexTitle: String?, groupValue: JSONValue?)
 
     init(_ section: Section) {
         if let id = section.id {
             self = .id(id)
         } else {
-            self = .content(header: section.header, footer: section.footer, indexTitle: section.indexTitle)
+            self = .content(
+                header: section.header, footer: section.footer, indexTitle: section.indexTitle,
+                groupValue: section.groupValue)
         }
     }
 }

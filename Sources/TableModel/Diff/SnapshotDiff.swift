@@ -424,7 +424,7 @@ struct SnapshotDiffer {
             let before = old.sections[oldSection]
             let after = new.sections[newSection]
             return before.header != after.header || before.footer != after.footer
-                || before.indexTitle != after.indexTitle
+                || before.indexTitle != after.indexTitle || before.groupValue != after.groupValue
         }
         // A changed section can be reloaded by the main batch, final rows and all,
         // when it neither moves nor trades rows with another section there.

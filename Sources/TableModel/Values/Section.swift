@@ -1,3 +1,5 @@
+import JSON
+
 /// One section of a table: an optional header and footer around an ordered list of rows.
 public struct Section: Sendable, Equatable {
     /// Optional; unique within the table when given.
@@ -10,6 +12,10 @@ public struct Section: Sendable, Equatable {
     public var indexTitle: String?
     /// The rows, in an order-statistic tree: O(log n) to insert, delete or find by position.
     public var rows: RowList
+    /// A view's group section only: the group's value as its first row holds
+    /// it (a number stays a number), which `header` spells (docs/API.md,
+    /// "Views"); nil for every section of a table.
+    public var groupValue: JSONValue?
 
     public init(
         id: String? = nil,
@@ -33,5 +39,17 @@ public struct Section: Sendable, Equatable {
         rows: [Row]
     ) {
         self.init(id: id, header: header, footer: footer, indexTitle: indexTitle, rows: RowList(rows))
+    }
+}
+
+extension Section {
+    /// A number group's value as written (`"8336817"`), which its header
+    /// spells and a page formats for the reader; nil for any other section.
+    public var groupNumber: String? {
+        switch groupValue {
+        case .integer(let number)?: String(number)
+        case .number(let number)?: number.literal
+        default: nil
+        }
     }
 }

@@ -183,7 +183,7 @@ private struct EditOutcome {
     /// The labels of rows arriving in sections that stay, by new index path, ascending.
     var arriving: [(path: TableIndexPath, label: UInt64)] = []
     /// Group sections that stay with another header, by new index.
-    var reheaded: [(at: Int, header: String?, indexTitle: String?)] = []
+    var reheaded: [(at: Int, heading: GroupHeading)] = []
 
     /// The second batch, once the first is applied to `view`: the moved rows'
     /// reloads, and a reload of each section whose header changes, with its
@@ -193,8 +193,7 @@ private struct EditOutcome {
         var batch = closing
         for heading in reheaded {
             var section = view.sections[heading.at]
-            section.header = heading.header
-            section.indexTitle = heading.indexTitle
+            heading.heading.head(&section)
             for reload in batch.reloadRows where reload.at.section == heading.at {
                 section.rows[reload.at.row] = reload.row
             }
@@ -325,7 +324,7 @@ private struct EditPlan {
     /// Sections of the old view left without a row, where such a section goes.
     private(set) var deleted: [Int] = []
     /// Group sections of the old view that stay with another header.
-    private(set) var reheaded: [(section: Int, header: String?, indexTitle: String?)] = []
+    private(set) var reheaded: [(section: Int, heading: GroupHeading)] = []
 
     /// The places before of the rows remaining in the table are moved through
     /// `shift` to compare with the touched rows' places after.
@@ -491,9 +490,9 @@ private struct EditPlan {
 
     /// The group sections that stay but whose header changes (the group
     /// value as the section's first row spells it), with their new heading.
-    private func headingsChanged() -> [(section: Int, header: String?, indexTitle: String?)] {
+    private func headingsChanged() -> [(section: Int, heading: GroupHeading)] {
         guard query.group != nil else { return [] }
-        var changes: [(section: Int, header: String?, indexTitle: String?)] = []
+        var changes: [(section: Int, heading: GroupHeading)] = []
         var changed = Set(touched.compactMap { $0.oldPath?.section })
         changed.formUnion(touched.compactMap(\.newSection))
         for section in changed.subtracting(deleted) {
@@ -507,10 +506,7 @@ private struct EditPlan {
                 first = (view.sections[section].rows[index], source[ViewLabel.section(of: labels[section, index])])
             }
             let heading = query.groupHeading(first: first.row, in: first.section)
-            let kept = view.sections[section]
-            if heading.header != kept.header || heading.indexTitle != kept.indexTitle {
-                changes.append((section, heading.header, heading.indexTitle))
-            }
+            if !heading.heads(view.sections[section]) { changes.append((section, heading)) }
         }
         return changes
     }
@@ -572,7 +568,7 @@ private struct EditPlan {
                 let first = touched[order[0]]
                 let heading = query.groupHeading(
                     first: first.row, in: table.sections[ViewLabel.section(of: first.newLabel!)])
-                made = Section(header: heading.header, indexTitle: heading.indexTitle, rows: rows)
+                made = heading.section(rows)
             }
             let at = finalIndex(ofInserted: index)
             outcome.opening.insertSections.append(Batch.SectionItem(at: at, section: made))
@@ -601,7 +597,7 @@ private struct EditPlan {
         }
         outcome.leaving.sort(by: >)
         outcome.arriving.sort { $0.path < $1.path }
-        outcome.reheaded = reheaded.map { (finalIndex(ofOld: $0.section), $0.header, $0.indexTitle) }
+        outcome.reheaded = reheaded.map { (finalIndex(ofOld: $0.section), $0.heading) }
         return outcome
     }
 }

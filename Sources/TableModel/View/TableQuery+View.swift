@@ -7,9 +7,9 @@
 //    given, sections left with no row are left out.
 // 3. With `group`: the selected rows of the whole table, ordered by the group's
 //    value (rows without one last), then by `sort`, then by the table's order;
-//    each run of one value is a section headed by that value (as the first of
-//    its rows spells it) with the value's first letter as its index title
-//    (`#` for a digit or sign).
+//    each run of one value is a section headed by its first row
+//    (`GroupHeading`: text as that row spells it, a number with its range as
+//    index title, a table section by its own header).
 //
 // The view is a table with the table's id, properties and version; its rows
 // are the table's rows, unchanged, ids and all. Cost: O(n·w) to select over n
@@ -66,6 +66,7 @@ extension TableQuery {
     ) -> [(section: Section, labels: [UInt64])] {
         struct Entry {
             let row: Row
+            let section: Int
             let label: UInt64
             let keys: [ViewValue?]
         }
@@ -74,7 +75,7 @@ extension TableQuery {
             let (rows, labels) = selection.selected(in: section, at: index, labelled: labelled)
             for (offset, row) in rows.enumerated() {
                 let keys = ([group] + sort).map { ViewValue($0.key, of: row, in: section) }
-                entries.append(Entry(row: row, label: labelled ? labels[offset] : 0, keys: keys))
+                entries.append(Entry(row: row, section: index, label: labelled ? labels[offset] : 0, keys: keys))
             }
         }
         let descriptors = [group] + sort
@@ -83,47 +84,30 @@ extension TableQuery {
             return result == .same ? a < b : result == .before
         }
         var sections: [(section: Section, labels: [UInt64])] = []
-        var run: (value: ViewValue?, rows: [Row], labels: [UInt64])?
+        var run: (first: Entry, rows: [Row], labels: [UInt64])?
+        func close(_ run: (first: Entry, rows: [Row], labels: [UInt64])) {
+            let heading = groupHeading(first: run.first.row, in: table.sections[run.first.section])
+            sections.append((heading.section(run.rows), run.labels))
+        }
         for index in order {
-            let value = entries[index].keys[0]
-            if let current = run, Self.compare(current.value, value, descending: false) == .same {
-                run!.rows.append(entries[index].row)
-                if labelled { run!.labels.append(entries[index].label) }
+            let entry = entries[index]
+            if let current = run, Self.compare(current.first.keys[0], entry.keys[0], descending: false) == .same {
+                run!.rows.append(entry.row)
+                if labelled { run!.labels.append(entry.label) }
                 continue
             }
-            if let current = run { sections.append((Self.groupSection(current.value, current.rows), current.labels)) }
-            run = (value, [entries[index].row], labelled ? [entries[index].label] : [])
+            if let current = run { close(current) }
+            run = (entry, [entry.row], labelled ? [entry.label] : [])
         }
-        if let current = run { sections.append((Self.groupSection(current.value, current.rows), current.labels)) }
+        if let current = run { close(current) }
         return sections
     }
 
-    private static func groupSection(_ value: ViewValue?, _ rows: [Row]) -> Section {
-        let heading = groupHeading(value)
-        return Section(header: heading.header, indexTitle: heading.indexTitle, rows: rows)
-    }
-
-    /// The header and index title of the group section whose first row, in
-    /// the view's order, is `row` (of `section`): the one rule the read and a
-    /// live view head a group by (docs/API.md, "Views").
-    func groupHeading(first row: Row, in section: Section) -> (header: String?, indexTitle: String?) {
-        Self.groupHeading(group.flatMap { ViewValue($0.key, of: row, in: section) })
-    }
-
-    /// The header and index title of the group section of `value` (none for rows without one).
-    static func groupHeading(_ value: ViewValue?) -> (header: String?, indexTitle: String?) {
-        guard let value else { return (nil, nil) }
-        return (value.display, indexTitle(value))
-    }
-
-    /// The first letter of a group's value, uppercased; `#` for a digit or a sign.
-    private static func indexTitle(_ value: ViewValue) -> String? {
-        guard let first = value.display.first else { return nil }
-        if let byte = value.folded.first, byte < 0x80 {
-            let isLetter = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
-            return isLetter ? String(UnicodeScalar(byte - 0x20)) : "#"
-        }
-        return String(first).uppercased()
+    /// The heading of the group section whose first row, in the view's order,
+    /// is `row` (of `section`): the one rule the read and a live view head a
+    /// group by (`GroupHeading`, docs/API.md, "Views").
+    func groupHeading(first row: Row, in section: Section) -> GroupHeading {
+        group.map { GroupHeading($0.key, first: row, in: section) } ?? GroupHeading()
     }
 
     /// Two rows' values for the descriptors, in order: the first that differs decides.

@@ -8,6 +8,9 @@ struct SectionContext: MustacheParent {
     let index: Int
     let id: String?
     let header: String?
+    /// A number group's value as written, which the page formats for the
+    /// reader's locale; its header meanwhile groups its digits (`8,336,817`).
+    let number: String?
     let footer: String?
     let rows: String
     let more: MoreContext?
@@ -30,7 +33,8 @@ struct SectionContext: MustacheParent {
     init(_ section: Section, at index: Int, tableID: String, view: String = "", shown: Range<Int>, rows: String) {
         self.index = index
         id = section.id.map(HTMLEscaping.escape)
-        header = section.header.map(HTMLEscaping.escape)
+        number = section.groupNumber.map(HTMLEscaping.escape)
+        header = (section.groupNumber.map(Formatting.groupedLiteral) ?? section.header).map(HTMLEscaping.escape)
         footer = section.footer.map(HTMLEscaping.escape)
         self.rows = rows
         more = MoreContext(
@@ -44,6 +48,7 @@ struct SectionContext: MustacheParent {
         case "hasID": id != nil
         case "header": header ?? false
         case "hasHeader": header != nil
+        case "number": number ?? false
         case "footer": footer ?? false
         case "hasFooter": footer != nil
         case "rows": rows

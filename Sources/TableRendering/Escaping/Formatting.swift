@@ -15,14 +15,21 @@ enum Formatting {
     }
 
     /// `12345` as `12,345`.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
+    static func grouped(_ value: Int) -> String { groupedLiteral(String(value)) }
+
+    /// A JSON number literal with its whole digits grouped (`-1234567.5` as
+    /// `-1,234,567.5`); one with an exponent as it is.
+    static func groupedLiteral(_ literal: String) -> String {
+        guard !literal.contains(where: { $0 == "e" || $0 == "E" }) else { return literal }
+        let negative = literal.hasPrefix("-")
+        let digits = negative ? literal.dropFirst() : Substring(literal)
+        let whole = digits.prefix { $0 != "." }
         var result = ""
-        for (offset, digit) in digits.enumerated() {
-            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
+        for (offset, digit) in whole.enumerated() {
+            if offset > 0, (whole.count - offset) % 3 == 0 { result.append(",") }
             result.append(digit)
         }
-        return value < 0 ? "-" + result : result
+        return (negative ? "-" : "") + result + digits.dropFirst(whole.count)
     }
 
     /// `1 row`, `2 rows`, `1,000 rows`.

@@ -148,7 +148,7 @@ enum Respond {
         switch error {
         case .invalid(let validation):
             return validationProblem(validation)
-        case .versionMismatch(_, let current):
+        case .versionMismatch(_, let current, _):
             var response = HTTPResponse.problem(status: error.status, type: error.type, detail: error.detail)
             response.headers.set("ETag", ETag.string(for: current))
             return response

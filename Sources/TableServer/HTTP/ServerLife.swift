@@ -21,6 +21,9 @@ struct ServerLife: Sendable, Equatable {
         return ServerLife(id: String(UInt64.random(in: low..<(low * 36)), radix: 36))
     }
 
+    /// `version` as an entity tag of this life: `"k3f9a2c1.7"`, or `"7"` for a lasting life.
+    func tag(_ version: Int) -> String { "\"\(cursor(version))\"" }
+
     /// `version` as an event id or cursor: `life.version`, or the bare version for a lasting life.
     func cursor(_ version: Int) -> String {
         id.map { "\($0).\(version)" } ?? String(version)
@@ -49,10 +52,10 @@ struct ServerLife: Sendable, Equatable {
 
     /// `request` with the tags of its `If-None-Match` and `If-Match` read in
     /// this life: a tag of this life loses its life (`"k3f9a2c1.7"` is `"7"`,
-    /// as the handlers compare). In `If-None-Match` any other tag — of another
-    /// life, or bare, which this life never sends — names nothing, so that no
-    /// answer is `304` across lives; in `If-Match` a tag of another life keeps
-    /// it and so never matches, and a bare version is taken as it is.
+    /// as the handlers compare). Any other tag but `*` — of another life, or
+    /// bare, which this life never sends — names nothing, so that no answer is
+    /// `304` and no edit is made across lives (an edit's `412` names the tag
+    /// sent, as `RouteBuilder` answers it).
     func reading(_ request: HTTPRequest) -> HTTPRequest {
         guard let id else { return request }
         var request = request
@@ -63,7 +66,7 @@ struct ServerLife: Sendable, Equatable {
                 let weak = tag.hasPrefix("W/")
                 let quoted = weak ? tag.dropFirst(2) : tag
                 if quoted.hasPrefix(prefix) { return (weak ? "W/\"" : "\"") + quoted.dropFirst(prefix.count) }
-                return name == "If-None-Match" && tag != "*" ? "\"another-life\"" : tag
+                return tag == "*" ? tag : "\"another-life\""
             }
             request.headers.set(name, tags.joined(separator: ", "))
         }

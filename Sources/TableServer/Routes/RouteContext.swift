@@ -97,6 +97,11 @@ struct RouteBuilder {
         return { request in
             do {
                 return life.tagging(try handler(life.reading(request)))
+            } catch TableServerError.versionMismatch(_, let current, _) {
+                // Named as the client sent its tag, and as this life tags the version.
+                let refusal = TableServerError.versionMismatch(
+                    expected: request.ifMatch ?? "", current: current, currentTag: life.tag(current))
+                return life.tagging(Respond.problem(refusal))
             } catch let error as TableServerError {
                 return life.tagging(Respond.problem(error))
             } catch let repeated as IdempotentRepeat {

@@ -85,7 +85,10 @@ extension TableServerError {
             "the view leaves out item \"\(id)\" of table \"\(table)\" (its q or a filter): read it without them"
         case .refused(let error):
             error.detail
-        case .versionMismatch(let expected, let current):
+        case .versionMismatch(let expected, let current, let tag?) where tag != ETag.string(for: current):
+            "If-Match \(expected) does not match the table's version \(tag)"
+                + (expected.contains(".") ? "" : ": this server's entity tags carry its life, as ETag sends them")
+        case .versionMismatch(let expected, let current, _):
             "If-Match \(expected) does not match the table's version \(ETag.string(for: current))"
         case .malformedEntityTag(let tag) where !tag.contains("\""):
             "If-Match: \(tag) names no version: entity tags are quoted, as ETag sends them (If-Match: \"\(tag)\")"

@@ -18,7 +18,9 @@ enum TableServerError: Error, Sendable {
     /// The table has the row, but the view read leaves it out (its `q` or a filter).
     case itemNotInView(table: String, id: String)
     case refused(BatchError)
-    case versionMismatch(expected: String, current: Int)
+    /// `If-Match` names another version than `current`; `currentTag` is the
+    /// version as the server's life tags it (`"k3f9a2c1.7"`), once known.
+    case versionMismatch(expected: String, current: Int, currentTag: String? = nil)
     /// An `If-Match` tag that is not quoted, so names no version (`7` for `"7"`).
     case malformedEntityTag(String)
     case selectionDisabled(String)

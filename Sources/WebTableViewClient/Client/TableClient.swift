@@ -11,7 +11,10 @@ import FoundationNetworking
 /// Every edit carries an `Idempotency-Key` made for it and
 /// sent again, unchanged, on each of its retries, so the server applies it once
 /// however often the answer is lost (docs/API.md, "Idempotency-Key"); `ifMatch`
-/// sends `If-Match` with the version named. Failures
+/// sends `If-Match` with the version named, in the server's life as the client
+/// last heard it (`"k3f9a2c1.7"`, as the server's tags name it): a version of a
+/// server's earlier life is refused (`412`), never taken for the new life's
+/// version of the same number; read again after a `412`. Failures
 /// are `TableClientError`s: the server's problem documents typed, or no answer.
 ///
 /// ```swift
@@ -25,6 +28,8 @@ public struct TableClient: Sendable {
     public let token: String?
     public var retry: RetryPolicy
     public let transport: any HTTPTransport & EventStreamTransport
+    /// The server's life its answers' tags name, shared by the client's copies.
+    let life = ServerLifeRecord()
 
     public init(
         baseURL: URL, token: String? = nil, retry: RetryPolicy = RetryPolicy(),
@@ -83,7 +88,7 @@ public struct TableClient: Sendable {
             request.httpBody = Data(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        if let version = call.ifMatch { request.setValue("\"\(version)\"", forHTTPHeaderField: "If-Match") }
+        if let version = call.ifMatch { request.setValue(life.tag(version), forHTTPHeaderField: "If-Match") }
         if isEdit { request.setValue(UUID().uuidString, forHTTPHeaderField: "Idempotency-Key") }
         if isEdit, let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         var attempt = 1
@@ -91,6 +96,8 @@ public struct TableClient: Sendable {
             let answer: HTTPAnswer
             do {
                 answer = try await transport.send(request)
+                // A table's answers (a 412 too) tag its version; other tags are hashes.
+                if call.path.hasPrefix("/api/tables/"), let tag = answer.header("ETag") { life.record(tag: tag) }
             } catch {
                 guard attempt < retry.attempts, !Task.isCancelled else {
                     throw .unreachable(String(describing: error))

@@ -1,14 +1,16 @@
 // The search bar of a table's page (Templates/search.mustache; docs/API.md,
 // "Views"), as UISearchController behaves. The bar is a GET form, so without
 // this script Return searches; with it the table filters where it stands:
-// a pause in typing (DEBOUNCE_MS) fetches the view's page (`?q=`), the
-// superseded fetch cancelled, and its table takes the shown one's place (only
-// the rows the server draws first; virtual-scroll.js fetches the rest as the
+// every keystroke fetches the view's page (`?q=`; keys arriving within one
+// animation frame make one request), the superseded fetch aborted and a late
+// answer of one ignored, and its table takes the shown one's place (only the
+// rows the server draws first; virtual-scroll.js fetches the rest as the
 // reader scrolls). No page load and no history entry while typing: the URL
 // follows with `history.replaceState`; Return commits the search as one history
 // entry (`pushState`), and Back and Forward (`popstate`) bring back both the
 // field and the rows. Cancel and Escape restore the list without a history
-// entry. The number of results is announced politely. Focused and empty, the
+// entry. The number of results is announced politely once they have settled
+// (ANNOUNCE_AFTER_MS), not at every keystroke. Focused and empty, the
 // bar dims the list and hides the section index, as iOS does. When the server
 // cannot be reached the page searches the rows it holds and says so.
 // A view's page follows the view live: its parameters go with the event
@@ -18,7 +20,8 @@
 import { animateIn, animateOut, kindFor } from "./animation.js";
 import { cellsOf, retire, rowCountOf, sectionsOf } from "./dom.js";
 
-const DEBOUNCE_MS = 200;
+/** How long the results stay unchanged before their count is announced: typing is not read out key by key. */
+const ANNOUNCE_AFTER_MS = 500;
 
 /** `&` and the view's parameters of the page's table (`data-view`), or "" for the table itself. */
 export function viewSuffix(table) {
@@ -59,7 +62,10 @@ export class SearchBar {
     this.view = view;
     this.form = form;
     this.field = field;
-    this.timer = 0;
+    /** The animation frame that will search for the keys typed in it (0: none pending). */
+    this.frame = 0;
+    /** The pending announcement of the count. */
+    this.announcement = 0;
     this.request = null;
     /** The URL of the history entry as last committed (load, Return, Back or Forward). */
     this.committed = this.here();
@@ -72,8 +78,8 @@ export class SearchBar {
     field.addEventListener("focus", () => this.activate());
     field.addEventListener("input", () => {
       this.activate();
-      clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.search(), DEBOUNCE_MS);
+      this.hush();
+      if (!this.frame) this.frame = requestAnimationFrame(() => this.search());
     });
     field.addEventListener("keydown", (event) => {
       if (event.key !== "Escape") return;
@@ -119,9 +125,16 @@ export class SearchBar {
     this.view.container.classList.remove("tv-search-active", "tv-search-dimmed");
   }
 
+  /** Drops a search waiting for the next frame and a count not yet announced. */
+  hush() {
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    clearTimeout(this.announcement);
+  }
+
   /** Shows the rows of the field's search; the URL follows without a history entry. */
   async search() {
-    clearTimeout(this.timer);
+    this.frame = 0;
     const url = this.urlOf();
     if (url !== this.here()) window.history.replaceState(window.history.state, "", url);
     await this.show(url);
@@ -129,7 +142,7 @@ export class SearchBar {
 
   /** Return: the search becomes one history entry, the one before it left as it was committed. */
   commit() {
-    clearTimeout(this.timer);
+    this.hush();
     const url = this.urlOf();
     if (url !== this.committed) {
       window.history.replaceState(window.history.state, "", this.committed);
@@ -141,7 +154,7 @@ export class SearchBar {
 
   /** Cancel or Escape: the whole list again, no history entry; focus goes to `focus`, never to `<body>`. */
   cancel(focus) {
-    clearTimeout(this.timer);
+    this.hush();
     this.field.value = "";
     const url = this.urlOf();
     window.history.replaceState(window.history.state, "", url);
@@ -164,7 +177,7 @@ export class SearchBar {
     this.committed = url;
     const query = new URLSearchParams(window.location.search).get("q") ?? "";
     if (url === this.shown && this.field.value.trim() === query.trim()) return;
-    clearTimeout(this.timer);
+    this.hush();
     this.field.value = query;
     if (!query) this.deactivate();
     this.show(url);
@@ -182,18 +195,32 @@ export class SearchBar {
       if (response.status >= 500) throw new Error(`${response.status} ${response.statusText}`);
       page = new DOMParser().parseFromString(await response.text(), "text/html");
     } catch {
-      if (request.signal.aborted) return;
+      if (this.superseded(request)) return;
       this.searchHeldRows();
       return;
     }
-    if (request.signal.aborted) return;
+    if (this.superseded(request)) return;
     this.request = null;
     const fresh = Array.from(page.querySelectorAll("table.table-view[data-table]"))
       .find((table) => table.dataset.table === this.view.tableID);
     if (!fresh) return;
     this.shown = url;
     this.adopt(page, fresh);
-    this.announce();
+    this.announceLater(() => this.resultCount());
+  }
+
+  /** A later search took `request`'s place: its answer, however late, is not shown. */
+  superseded(request) {
+    return request.signal.aborted || this.request !== request;
+  }
+
+  /** Announces what `message` answers (nothing when null) once the results have stayed unchanged for ANNOUNCE_AFTER_MS. */
+  announceLater(message) {
+    clearTimeout(this.announcement);
+    this.announcement = setTimeout(() => {
+      const text = message();
+      if (text) this.view.notices.announce(text);
+    }, ANNOUNCE_AFTER_MS);
   }
 
   /**
@@ -265,12 +292,11 @@ export class SearchBar {
     return items;
   }
 
-  /** Says how many rows the view shows. */
-  announce() {
+  /** How many rows the view shows, to be announced; null when the bar is not searching. */
+  resultCount() {
+    if (!this.form.classList.contains("searching")) return null;
     const count = sectionsOf(this.view.table).reduce((sum, tbody) => sum + rowCountOf(tbody), 0);
-    const searching = this.form.classList.contains("searching");
-    if (!searching) return;
-    this.view.notices.announce(count === 0 ? "No Results" : `${count} ${count === 1 ? "result" : "results"}`);
+    return count === 0 ? "No Results" : `${count} ${count === 1 ? "result" : "results"}`;
   }
 
   /**
@@ -293,6 +319,6 @@ export class SearchBar {
     this.view.container.querySelector(".search-no-results")?.remove();
     const incomplete = "The server can’t be reached: results may be incomplete.";
     this.status.textContent = count === 0 ? `No Results. ${incomplete}` : incomplete;
-    this.view.notices.announce(`${count} ${count === 1 ? "result" : "results"} on this page`);
+    this.announceLater(() => `${count} ${count === 1 ? "result" : "results"} on this page`);
   }
 }

@@ -33,7 +33,7 @@ return Array.from(document.querySelectorAll('table.table-view > tbody.section[da
 
 
 def type_slowly(window, text):
-    """Types `text` into the field a key at a time, pausing longer than the debounce after each, as a reader does."""
+    """Types `text` into the field a key at a time, pausing longer than a search takes after each, as a reader does."""
     for key in text:
         field(window).send_keys(key)
         time.sleep(0.35)
@@ -109,6 +109,46 @@ def test_typing_filters_in_place_and_return_commits_one_history_entry(serve, bro
     wait(window, lambda: dom_texts(window) == [["São Paulo"]], "Forward did not show the search")
     assert field(window).get_attribute("value") == "sao"
     assert same_document(window)
+
+
+# Every text the live region is given from now on.
+WATCH_ANNOUNCER = """
+window.announcements = [];
+const live = document.querySelector('.tv-announcer');
+new MutationObserver(() => {
+  if (live.textContent) window.announcements.push(live.textContent);
+}).observe(live, {childList: true, characterData: true, subtree: true});
+"""
+
+# Counts the search bar's requests for a view's page (`/tables/ID?q=…`) from now on.
+COUNT_SEARCHES = """
+window.searches = 0;
+const fetchPage = window.fetch;
+window.fetch = (url, options) => {
+  if (String(url).startsWith('/tables/') && String(url).includes('?q=')) window.searches += 1;
+  return fetchPage(url, options);
+};
+"""
+
+
+def test_each_keystroke_searches_but_the_count_is_announced_once_typing_pauses(serve, browser):
+    """Results follow every key; the live region says the count once, when they have settled,
+    so a screen reader is not flooded with one count per key."""
+    server = serve(TABLES)
+    window = browser()
+    open_table(window, server, "cities")
+    mark_document(window)
+    window.execute_script(WATCH_ANNOUNCER)
+    window.execute_script(COUNT_SEARCHES)
+    for key in "san":
+        field(window).send_keys(key)
+        time.sleep(0.1)  # a quick typist: far under the count's wait after the results settle
+    wait(window, lambda: dom_texts(window) == [["San Francisco"], ["San Antonio"]], "the table did not filter")
+    assert window.execute_script("return window.searches") >= 2, "keys typed apart did not each search"
+    wait(window, lambda: announced(window) == "2 results", "the count was not announced")
+    time.sleep(0.7)
+    assert window.execute_script("return window.announcements") == ["2 results"]
+    assert same_document(window) and focus_in_field(window)
 
 
 def test_the_share_button_exports_what_the_page_shows(serve, browser):

@@ -12,6 +12,8 @@ import { sectionsOf } from "./dom.js";
 
 /** A title's line, shown or folded (px): the height of a 24×24 px target (WCAG 2.5.8). */
 const LINE = 24;
+/** The narrowest strip (px), as Public/tableview.css draws it without JavaScript. */
+const NARROWEST = 28;
 /** Room kept between the strip and the navigation bar above, the window's edge below, and its padding (px). */
 const MARGIN = 8;
 const PADDING = 8;
@@ -152,6 +154,7 @@ export class SectionIndex {
     if (!this.strip) return;
     const { titles } = this;
     this.strip.hidden = titles.length === 0;
+    this.view.container.style.removeProperty("--index-width");
     if (!titles.length) return;
     const bar = Math.max(document.querySelector(".nav-bar")?.getBoundingClientRect().bottom ?? 0, 0);
     const room = window.innerHeight - bar - 2 * MARGIN - PADDING;
@@ -166,5 +169,12 @@ export class SectionIndex {
       if (entry.run) link.setAttribute("aria-label", entry.run);
       return link;
     }));
+    this.fitTitles();
+  }
+
+  /** Widens the strip, and the room the rows leave for it, to its longest title (a range's "900K"). */
+  fitTitles() {
+    const widest = Math.max(...Array.from(this.strip.children, (link) => link.getBoundingClientRect().width));
+    if (widest > NARROWEST) this.view.container.style.setProperty("--index-width", `${Math.ceil(widest)}px`);
   }
 }

@@ -2,7 +2,8 @@
 by the states' names and indexed by their index titles; grouped by population,
 its headers are numbers in the reader's locale (German here: Intl.NumberFormat)
 and its index names ranges (8M, 3M, …, 100K), also for a group a live update
-inserts; both pages have no axe-core violation, in light and in dark."""
+inserts, in a strip as wide as its longest title (900K, never clipped) at
+desktop and phone width; both pages have no axe-core violation, in light and in dark."""
 
 import json
 
@@ -64,3 +65,39 @@ def test_groups_by_number_read_in_the_readers_locale_and_index_ranges(serve, bro
     wait(window, lambda: window.execute_script(HEADERS)[0] == "12.345.678", "the inserted group's header")
     assert window.execute_script(INDEX)[:2] == ["10M", "8M"]
     assert window.execute_script("return document.body.dataset.sameDocument") == "yes", "the page was reloaded"
+
+
+# The strip's titles against the strip: the longest, whether any is clipped, each target's size,
+# and whether the rows leave room for the strip.
+FIT = """
+const strip = document.querySelector('nav.section-index');
+const box = strip.getBoundingClientRect();
+const links = Array.from(strip.querySelectorAll('a'));
+const body = document.querySelector('table.table-view tr.cell .cell-body');
+return {
+  longest: Math.max(...links.map((link) => link.textContent.length)),
+  clipped: links.filter((link) => {
+    const own = link.getBoundingClientRect();
+    return own.left < box.left - 0.5 || own.right > box.right + 0.5 || link.scrollWidth > link.clientWidth;
+  }).map((link) => link.textContent),
+  overflow: strip.scrollWidth > strip.clientWidth,
+  small: links.filter((link) => {
+    const own = link.getBoundingClientRect();
+    return own.width < 24 || own.height < 24;
+  }).map((link) => link.textContent),
+  room: parseFloat(getComputedStyle(body).paddingRight) - box.width,
+};
+"""
+
+
+@pytest.mark.parametrize("width, height", [(1280, 900), (390, 844)])
+def test_the_index_strip_fits_its_longest_range_title(serve, browser, width, height):
+    """Found in a review: range titles such as "900K" were clipped on the left by a 28 px strip."""
+    server = serve([CITIES])
+    window = browser(width=width, height=height)
+    open_table(window, server, "us-cities", "?group=-fields.population")
+    found = window.execute_script(FIT)
+    assert found["longest"] >= 4, f"no title as long as 900K: the test proves nothing ({found})"
+    assert found["clipped"] == [] and not found["overflow"], found
+    assert found["small"] == [], found
+    assert found["room"] >= 8, f"the rows run under the strip: {found}"

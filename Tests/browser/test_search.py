@@ -146,6 +146,7 @@ def test_each_keystroke_searches_but_the_count_is_announced_once_typing_pauses(s
     wait(window, lambda: dom_texts(window) == [["San Francisco"], ["San Antonio"]], "the table did not filter")
     assert window.execute_script("return window.searches") >= 2, "keys typed apart did not each search"
     wait(window, lambda: announced(window) == "2 results", "the count was not announced")
+    # That nothing more is said is an absence: watch past one more settling wait (500 ms).
     time.sleep(0.7)
     assert window.execute_script("return window.announcements") == ["2 results"]
     assert same_document(window) and focus_in_field(window)

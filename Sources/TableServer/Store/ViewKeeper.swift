@@ -47,6 +47,13 @@ final class ViewKeeper: Sendable {
         var streams: [String: Int] = [:]
     }
 
+    /// The views, and the streams that came to subscribe once the keeper was
+    /// ending: kept until the end hands them on, in whichever run it comes.
+    private struct QueueState {
+        var views = OpenViews()
+        var unopened: [EventStream] = []
+    }
+
     private struct Pending {
         var work: [Work] = []
         var isScheduled = false
@@ -55,8 +62,8 @@ final class ViewKeeper: Sendable {
     private let queue = DispatchQueue(label: "webtableview.views")
     private let admission = Mutex(Admission())
     private let pending = Mutex(Pending())
-    /// The views, touched only on `queue` (the lock is never contended).
-    private let views = Mutex(OpenViews())
+    /// What only `queue` touches (the lock is never contended).
+    private let state = Mutex(QueueState())
     /// The views the queue holds now: with their rows, until it lets them go.
     private let held = Atomic<Int>(0)
     /// Set by `end`: the table is gone or the server stopping.
@@ -152,9 +159,9 @@ final class ViewKeeper: Sendable {
             return pending.work
         }
         var outcome = Outcome()
-        let remaining = views.withLock { views in
-            perform(work, in: &views, into: &outcome)
-            return views.count
+        let remaining = state.withLock { state in
+            perform(work, in: &state, into: &outcome)
+            return state.views.count
         }
         for (events, streams) in outcome.deliveries { delivery.deliver(events, to: streams) }
         let freed = !outcome.dropped.isEmpty
@@ -168,14 +175,12 @@ final class ViewKeeper: Sendable {
     private struct Outcome {
         var deliveries: [(events: [[UInt8]], streams: [EventStream])] = []
         var dropped: [OpenViews.OpenView] = []
-        /// Streams whose view was not opened because the keeper is ending.
-        var unopened: [EventStream] = []
     }
 
     /// Does `work` in order: a run of changes holding one the views cannot
     /// follow incrementally is followed as one change (`OpenViews.update(through:)`).
     /// Once the keeper is ending, only its end is done (the streams close).
-    private func perform(_ work: [Work], in views: inout OpenViews, into outcome: inout Outcome) {
+    private func perform(_ work: [Work], in state: inout QueueState, into outcome: inout Outcome) {
         var index = work.startIndex
         while index < work.endIndex {
             if case .change = work[index], !ending.load(ordering: .relaxed) {
@@ -184,25 +189,25 @@ final class ViewKeeper: Sendable {
                     changes.append(change)
                     index += 1
                 }
-                outcome.deliveries += views.update(through: changes).map { ([$0.event], $0.streams) }
+                outcome.deliveries += state.views.update(through: changes).map { ([$0.event], $0.streams) }
                 continue
             }
             switch work[index] {
             case .end(let action):
-                let streams = views.takeSubscribers() + outcome.unopened
-                outcome.unopened = []
+                let streams = state.views.takeSubscribers() + state.unopened
+                state.unopened = []
                 // The updates before the end are queued before the action's own deliveries.
                 for (events, streams) in outcome.deliveries { delivery.deliver(events, to: streams) }
                 outcome.deliveries = []
                 action(streams)
             case .subscribe(let stream, _, _, _, _) where ending.load(ordering: .relaxed):
-                outcome.unopened.append(stream)
+                state.unopened.append(stream)
             case .subscribe(let stream, let query, let table, let since, let life):
-                let missed = views.subscribe(stream, to: query, of: table, since: since, life: life)
+                let missed = state.views.subscribe(stream, to: query, of: table, since: since, life: life)
                 outcome.deliveries.append((missed, [stream]))
-            case .unsubscribe(let id): outcome.dropped += views.unsubscribe(id)
+            case .unsubscribe(let id): outcome.dropped += state.views.unsubscribe(id)
             case .reset(let table, let life) where !ending.load(ordering: .relaxed):
-                outcome.deliveries += views.reset(to: table, life: life).map { ([$0.event], $0.streams) }
+                outcome.deliveries += state.views.reset(to: table, life: life).map { ([$0.event], $0.streams) }
             case .reset, .change: break
             }
             index += 1

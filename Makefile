@@ -83,14 +83,20 @@ format:
 # Every system package is installed first: the suites after the Swift tests
 # run in two lanes side by side (scripts/test-suites.sh), and two apt-gets
 # would wait on each other's lock.
-test: deps
-	scripts/install-deps.sh build python docs replicas browser container
-	scripts/browser-deps.sh
-	scripts/check-format.sh
-	scripts/check-imports.py
-	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error $(BUILD_FLAGS)
-	WEBTABLEVIEW_REQUIRE_POSTGRES=1 $(SWIFT) test --skip-build $(BUILD_FLAGS) --skip '$(CLIENT_TESTS)'
-	$(SWIFT) test --skip-build $(BUILD_FLAGS) --filter '$(CLIENT_TESTS)'
+# Each step runs in a lane (scripts/test-lanes.sh), which times it; the run
+# ends with the table of the lanes' times and outcomes, passed or failed. (No
+# `deps` first: the packages lane installs the build's packages with the rest,
+# inside the total.)
+test: export WEBTABLEVIEW_TEST_LANES = $(CURDIR)/.build/test-lanes
+test:
+	@scripts/test-lanes.sh start
+	scripts/test-lanes.sh run packages scripts/install-deps.sh build python docs replicas browser container
+	scripts/test-lanes.sh run packages scripts/browser-deps.sh
+	scripts/test-lanes.sh run checks scripts/check-format.sh
+	scripts/test-lanes.sh run checks scripts/check-imports.py
+	scripts/test-lanes.sh run swift $(SWIFT) build --build-tests --explicit-target-dependency-import-check error $(BUILD_FLAGS)
+	WEBTABLEVIEW_REQUIRE_POSTGRES=1 scripts/test-lanes.sh run swift $(SWIFT) test --skip-build $(BUILD_FLAGS) --skip '$(CLIENT_TESTS)'
+	scripts/test-lanes.sh run swift $(SWIFT) test --skip-build $(BUILD_FLAGS) --filter '$(CLIENT_TESTS)'
 	scripts/test-suites.sh
 	@echo "make test: every suite passed"
 

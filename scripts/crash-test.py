@@ -326,6 +326,7 @@ def main():
                        for k in range(WORKERS)]
             for worker in workers:
                 worker.start()
+            # A random moment of the workers' writes to kill at: the scenario, not a wait.
             time.sleep(rng.uniform(0.2, 1.6))
             durable.kill()  # SIGKILL, wherever the workers and the journal are
             servers.remove(durable)

@@ -11,7 +11,9 @@
 # whole log. A lane stops at its first failure; the other lane runs to its end,
 # so that one run shows every failure. The summary lists each suite's time and,
 # last (where a CI page that shows only the end of a run still has them), the
-# lines of each failed suite's log that name a failure.
+# lines of each failed suite's log that name a failure. Before those, the
+# table of the lanes (scripts/test-lanes.sh): make test's own, these two and
+# the load test, each with its seconds and its outcome, and the whole run's.
 # Usage: scripts/test-suites.sh   (from make test, after its debug build)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +21,11 @@ cd "$(dirname "$0")/.."
 logs=${WEBTABLEVIEW_TEST_LOGS:-.build/test-logs}
 rm -rf "$logs" && mkdir -p "$logs"
 started=$SECONDS
+# Run alone, not from make test: the lanes' table is this script's own.
+if [ -z "${WEBTABLEVIEW_TEST_LANES:-}" ]; then
+  export WEBTABLEVIEW_TEST_LANES=$logs/lanes
+  scripts/test-lanes.sh start
+fi
 
 # run NAME COMMAND...: runs one suite with its output in its log.
 run() {
@@ -44,6 +51,16 @@ run() {
 failures() {
   grep -aE '✘|error:|ERROR|WARNING: ThreadSanitizer|^FAILED|Error [0-9]+$' "$logs/$1.log" |
     grep -av '✘ Test run with' | cut -c1-300 | head -n 40 | sed "s/^/    $1: /"
+}
+
+# lane NAME COMMAND...: runs one lane and records its time and exit status.
+lane() {
+  local name=$1 start=$SECONDS status
+  shift
+  "$@"
+  status=$?
+  scripts/test-lanes.sh record "$name" $((SECONDS - start)) "$status"
+  return "$status"
 }
 
 # Each suite is its Makefile target, so that `make test` runs exactly what
@@ -72,9 +89,9 @@ servers() {
     run release suite release
 }
 
-builds &
+lane builds builds &
 builds_lane=$!
-servers &
+lane servers servers &
 servers_lane=$!
 wait "$builds_lane"
 builds_status=$?
@@ -83,12 +100,15 @@ servers_status=$?
 
 status=1
 if [ "$builds_status" -eq 0 ] && [ "$servers_status" -eq 0 ]; then
-  run load suite test-load && status=0
+  lane load run load suite test-load && status=0
+else
+  scripts/test-lanes.sh record load 0 -
 fi
 
 echo "suites (seconds; the two lanes ran side by side):"
 sed 's/^/    /' "$logs/times"
 echo "    all $((SECONDS - started))"
+scripts/test-lanes.sh table
 if [ -s "$logs/failures" ]; then
   echo "what failed (from each failed suite's log; the whole log is above):"
   cat "$logs/failures"

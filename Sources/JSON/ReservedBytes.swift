@@ -4,7 +4,7 @@
 /// writer can write, lets it write through a `ReservedBytes`, then sets the
 /// array's count once to what was written. A row of a page or of a table's JSON
 /// is written so in one step instead of some thirty `Array.append`s, each of
-/// which checks that the buffer is not shared and has room (docs/PERFORMANCE.md,
+/// which checks that the buffer is not shared and has room (docs/perf-history/fixed-in-the-product.md,
 /// *The 1,000-row page and its rows' JSON*).
 ///
 /// Every write checks once that its bytes fit in what is left of the room — a

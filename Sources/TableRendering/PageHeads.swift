@@ -4,7 +4,7 @@ import TableModel
 /// The page's document up to its first section and after its last (``PagePieces``),
 /// kept by what they are drawn from, so that a page drawn again for an unchanged
 /// table renders `table.mustache` and `page.mustache` no more: a tenth of the
-/// 1,000-row page's CPU went to rendering them for every request (docs/PERFORMANCE.md).
+/// 1,000-row page's CPU went to rendering them for every request (docs/perf-history/reads-and-pages.md).
 ///
 /// The key holds everything the table template sees besides the sections it
 /// draws at the marker (`TableContext`): a template that draws its sections some

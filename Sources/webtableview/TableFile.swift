@@ -70,7 +70,7 @@ enum TableFile {
     /// The JSON value of a file's bytes, parsed as read (no copy of them); the
     /// bytes are let go on return, before the value is decoded into tables, so
     /// that the bytes and the rows are never in memory together (the peak while
-    /// loading, scripts/bench/findings.md, *Memory under edits*).
+    /// loading, docs/perf-history/fixed-in-the-product.md, *Memory under edits*).
     private static func parsed(_ data: consuming [UInt8]) -> Result<JSONValue, TableFileError> {
         do {
             return .success(try JSONParser().parse(data))

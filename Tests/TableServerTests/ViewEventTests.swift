@@ -107,7 +107,7 @@ import Testing
 
     /// A view goes as soon as the last client following it closes its
     /// connection, with nothing edited, nothing sent: the server notices the
-    /// clients leaving, not a write failing later (scripts/bench/findings.md,
+    /// clients leaving, not a write failing later (docs/perf-history/live-views-and-search.md,
     /// "Views whose streams closed are still followed").
     @Test func aViewIsDroppedWhenItsLastClientLeavesWithNothingSent() throws {
         try withServer(.live, tables: [citiesTable()]) { client in

@@ -1,7 +1,7 @@
 """Virtual scrolling (Public/virtual-scroll.js): a 1,000,000-row table and a
 1,000-section table keep only the rows near the viewport in the page, wherever
 the reader goes, and live edits anywhere keep positions right. The figures
-printed here are the ones reported in docs/PERFORMANCE.md."""
+printed here are the ones reported in docs/perf-history/reads-and-pages.md."""
 
 import json
 
@@ -99,7 +99,7 @@ def test_a_million_rows_keep_the_page_small_wherever_the_reader_is(serve, browse
 
     loads = window.execute_script("return window.rowLoads")
     report("ms-from-response-to-rows", [round(load["milliseconds"], 1) for load in loads])
-    # Speed is reported (docs/PERFORMANCE.md), not asserted: a timed test fails on a busy machine.
+    # Speed is reported (docs/perf-history/reads-and-pages.md), not asserted: a timed test fails on a busy machine.
     assert loads, "no row load was measured"
 
 

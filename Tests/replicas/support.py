@@ -1,7 +1,8 @@
 """Helpers for the replica and storage tests: the real server on port 0 and
 polling (Tests/support/wtv.py), a private PostgreSQL cluster on a free loopback
 port, and an event stream follower. Every process a test starts is stopped by
-its fixture."""
+its fixture. A test waits for what it expects, with a deadline (`wait_until`,
+`wait_for_more`), not for a set time."""
 
 from __future__ import annotations
 
@@ -19,6 +20,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 from wtv import BINARY, ROOT, Server, free_port, wait_until  # noqa: E402,F401  (the suite's names)
 
 JSON = {"Content-Type": "application/json"}
+
+
+def wait_for_more(count, more: int, what: str, timeout: float = 60) -> None:
+    """Waits until `count()` has grown by `more` from what it answers now: a run
+    going on until that many more of what it counts (edits acknowledged,
+    refusals) have happened, whatever the machine's speed; fails with `what`
+    after `timeout` seconds."""
+    start = count()
+    wait_until(lambda: count() - start >= more, f"{more} more {what}", timeout=timeout)
 
 
 class PostgreSQL:

@@ -79,6 +79,9 @@ class Run:
                     with self.lock:
                         self.unknown.append((table, text))
                     break
+                # The client's own back-off before a retry (Retry-After, at most
+                # half a second, as docs/API.md asks of clients): part of the
+                # writers' behaviour, not a wait for something to happen.
                 time.sleep(pause)
             else:
                 with self.lock:
@@ -102,6 +105,10 @@ class Run:
 
 
 def faults(run, serve, postgres, tmp_path):
+    """The nemesis: one fault after another on a clock, as Jepsen's schedules
+    run, whatever the writers are doing at that moment. Its sleeps are the
+    scenario's timeline, not waits for an outcome: nothing is asserted after
+    them; the checker reads the converged feeds once the run has ended."""
     time.sleep(3)
     victim = run.replicas[2]
     victim.kill()
@@ -120,7 +127,7 @@ def faults(run, serve, postgres, tmp_path):
     time.sleep(4)
     postgres.cluster.freeze()
     try:
-        time.sleep(5)
+        time.sleep(5)  # the fault itself: PostgreSQL frozen for 5 s (SIGSTOP), its connections open
     finally:
         postgres.cluster.thaw()
     time.sleep(4)

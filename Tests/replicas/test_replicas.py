@@ -10,7 +10,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from support import JSON, EventFollower, wait_until
+from support import JSON, EventFollower, wait_for_more, wait_until
 
 SEED = [{"id": "t", "allowsMultipleSelection": True,
          "sections": [{"rows": [{"text": f"seed {i}"} for i in range(20)]}]}]
@@ -33,12 +33,13 @@ class Writers:
     """`count` threads editing table `t` through `replicas` in turn, mixing
     batches, single operations, selects and snapshot PUTs, with and without
     If-Match. Every acknowledged change is kept with when it was sent and
-    answered."""
+    answered, and counted by the replica that answered it (`through`)."""
 
     def __init__(self, replicas, count):
         self.replicas = replicas
         self.count = count
         self.acknowledged = []   # (sent, answered, version, [batch, ...])
+        self.through = {}        # replica -> changes it acknowledged
         self.refusals = {}       # status -> count
         self.unavailable = 0
         self.lock = threading.Lock()
@@ -48,13 +49,18 @@ class Writers:
         threads = [threading.Thread(target=self.write, args=(n,)) for n in range(self.count)]
         for thread in threads:
             thread.start()
-        if during:
-            during()
-        else:
-            time.sleep(seconds)
-        self.running = False
-        for thread in threads:
-            thread.join()
+        try:
+            if during:
+                during()
+            else:
+                # The load's length is the scenario (so many writers for so long),
+                # not a wait for something: what it must have made is checked after.
+                time.sleep(seconds)
+        finally:
+            # Also when a wait in `during` ran out: the writers stop and the test fails.
+            self.running = False
+            for thread in threads:
+                thread.join()
 
     def write(self, n):
         rng = random.Random(n)
@@ -108,6 +114,7 @@ class Writers:
                 batches = [(version, batch) for version, batch in batches if set(batch) - {"animation"}]
                 if batches:
                     self.acknowledged.append((sent, answered, batches))
+                    self.through[replica] = self.through.get(replica, 0) + 1
             else:
                 self.refusals[status] = self.refusals.get(status, 0) + 1
                 if status == 503:
@@ -202,21 +209,21 @@ def test_sigkilled_replica_restarts_and_converges(serve, postgres, tmp_path):
     streams = {}
 
     def kill_and_restart():
-        streams["before"] = EventFollower(c, "t", since=0)
-        time.sleep(2)
+        viewer = streams["before"] = EventFollower(c, "t", since=0)
+        # c is killed in the middle of the writes: once its viewer has had 20 of them.
+        wait_until(lambda: len(viewer.updates()) >= 20, "the viewer of c gets 20 updates before the kill")
         c.kill()
         writers.replicas.remove(c)
         # The viewer of the dead replica reconnects to another with the last id it got:
         # once its stream has ended, every update that reached it before the kill is read.
-        viewer = streams["before"]
         wait_until(lambda: not viewer.thread.is_alive(), "the viewer's stream of the killed replica ends")
-        before = viewer.updates()
-        assert before, "the viewer of the killed replica got no update before the kill"
-        last = before[-1]
+        last = viewer.updates()[-1]
         streams["after"] = EventFollower(a, "t", since=last)
-        time.sleep(1.5)
-        writers.replicas.append(start_replicas(serve, postgres, tmp_path, 1)[0])
-        time.sleep(2)
+        # The others go on without c, then c comes back and takes edits of its own.
+        wait_for_more(lambda: len(writers.acknowledged), 20, "edits acknowledged while c is away")
+        restarted = start_replicas(serve, postgres, tmp_path, 1)[0]
+        writers.replicas.append(restarted)
+        wait_until(lambda: writers.through.get(restarted, 0) >= 20, "20 edits acknowledged by the restarted replica")
 
     writers.run_for(0, during=kill_and_restart)
     restarted = writers.replicas[-1]
@@ -246,16 +253,18 @@ def test_postgresql_away_edits_503_reads_go_on(serve, postgres, tmp_path):
     seen = {}
 
     def outage():
-        time.sleep(2)
+        # PostgreSQL goes away in the middle of the writes, stays away until the
+        # writers have been refused, and the writes go on once it is back.
+        wait_for_more(lambda: len(writers.acknowledged), 20, "edits acknowledged before the outage")
         postgres.stop()
         wait_until(lambda: all(r.request("GET", "/readyz")[0] == 503 for r in replicas), "replicas say not ready")
         seen["reads"] = [r.request("GET", "/api/tables/t")[0] for r in replicas]
         seen["health"] = [r.request("GET", "/healthz")[0] for r in replicas]
         seen["edit"] = replicas[0].request("POST", "/api/tables/t/batch", {"deleteRows": [[0, 0]]}, JSON)
-        time.sleep(5)
+        wait_for_more(lambda: writers.unavailable, 20, "writers' edits refused (503) while PostgreSQL is away")
         postgres.start()
         wait_until(lambda: all(r.request("GET", "/readyz")[0] == 200 for r in replicas), "replicas ready again")
-        time.sleep(2)
+        wait_for_more(lambda: len(writers.acknowledged), 20, "edits acknowledged after the outage")
 
     writers.run_for(0, during=outage)
     assert seen["reads"] == [200, 200] and seen["health"] == [200, 200]

@@ -56,7 +56,10 @@ def test_ready_again_soon_after_postgresql_returns(serve, postgres, tmp_path):
     (replica,) = start_replicas(serve, postgres, tmp_path, 1)
     postgres.stop()
     wait_until(lambda: replica.request("GET", "/readyz")[0] == 503, "the replica says not ready")
-    time.sleep(4)  # an outage long enough for the reconnection's back-off to reach its longest
+    # The outage's length is the scenario: long enough for the reconnection's
+    # back-off to reach its longest, which no answer of the replica shows to
+    # poll for; what is asserted is how soon it is ready once PostgreSQL is back.
+    time.sleep(4)
     postgres.start()  # returns once PostgreSQL accepts connections
     back = time.monotonic()
     wait_until(lambda: replica.request("GET", "/readyz")[0] == 200, "the replica is ready again")

@@ -13,7 +13,7 @@ How each is switched off:
 
 Two more were measured once and taken out, as neither bought 5 %: prefetching
 the next streams of a fan-out, and MicroHTTP's `-enforce-exclusivity=unchecked`
-(scripts/bench/findings.md, "Ablation").
+(docs/perf-history/ablation.md).
 """
 from measure import Subscribers, last_event_size
 from procs import Server, http, loaded, summary

@@ -185,8 +185,8 @@ def writes(tools, rounds, seconds, subscribers=100):
                 cpu[name].append(loaded(server, server.base, seconds, 4, script)[0])
         moves = version_of_tag(http(watched.port, "GET", "/api/tables/rows1k")[1]["etag"])
         # The subscribers keep up with the moves (about 20,000 a second to 100 streams: 300 MB/s
-        # to one process; findings.md, "The writes step"); what is still on its way drains, for
-        # as long as it takes, but never stalls for 10 s.
+        # to one process; docs/perf-history/event-streams.md, "The writes step"); what is still
+        # on its way drains, for as long as it takes, but never stalls for 10 s.
         received, progressed = -1, time.monotonic()
         while (not totals or totals[-1] < moves * subscribers) and time.monotonic() - progressed < 10:
             if totals and totals[-1] != received:

@@ -13,7 +13,7 @@ import time
 # that the kernel charges to whichever process runs then: without the pause the next
 # server in the rotation paid for it. Two copies of the C SSE floor measured back to
 # back differed by ×0.67–1.61 round by round, with the pause by ×0.83–1.11
-# (scripts/bench/findings.md, *Fan-out: the measurement, and what is left*).
+# (docs/perf-history/event-streams.md, *Fan-out: the measurement, and what is left*).
 SETTLE_S = 0.5
 # Every server started, so that none outlives the script, whatever ends it.
 STARTED = []

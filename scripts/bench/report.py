@@ -1,11 +1,10 @@
-"""docs/PERFORMANCE.md from the results of bench.py."""
+"""docs/PERFORMANCE.md from the results of bench.py: the latest run's report, nothing
+older (the history of experiments and decisions is docs/perf-history/, by hand)."""
 import os
 import platform
 import subprocess
 
 import view_cost
-
-FINDINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "findings.md")
 
 
 def machine():
@@ -405,7 +404,9 @@ def ablation_section(rows):
            "Each optimisation switched off alone, against the same build with it on, interleaved round by "
            "round (each side first as often); off/on is taken round by round. One that costs less than 5 % "
            "when off does not earn its code (issue 34). Switched off by the server's options: "
-           "`serve --answer-cache 0`, `--ablate row-plan`, `--ablate send-ring`.", "",
+           "`serve --answer-cache 0`, `--ablate row-plan`, `--ablate send-ring`. The replicas' notices that carry "
+           "their changes are switched off in the replication step (`--ablate notice-changes`); their rows are "
+           "in its tables above.", "",
            "| optimisation | figure | on | off | off/on | keeps its place |", "|---|---|---|---|---|---|"]
     for row in rows:
         ratio = row["off_vs_on"]["median"]
@@ -414,11 +415,34 @@ def ablation_section(rows):
     return out + [""]
 
 
+def preface():
+    """What the report is, its one link to the history, and how to run the bench."""
+    return [
+        "The latest full run of `make bench`: the targets, the raw figures and what each optimisation buys. "
+        "`make bench` writes this file whole; do not edit it by hand.", "",
+        "Earlier runs, the experiments and the reasoning behind each decision: "
+        "[docs/perf-history/](perf-history/README.md).", "",
+        "## Running the bench", "",
+        "- `make bench` (`scripts/bench/run.sh`) installs what "
+        "is missing (as root), builds the release binaries (WebTableView with `--scratch-path .build-bench`, "
+        "`Benchmarks/`, the C floors of `Benchmarks/Floor/`), runs every step on loopback and rewrites this "
+        "file; `scripts/bench/search_keystroke.py` then writes its section at the end.",
+        "- Run it alone on the machine: most figures are the server's CPU time, steadier than rates, but every "
+        "step still shares the cores with whatever else runs.",
+        "- It refuses a tree with changes outside docs/ not committed, so that the report names the commit "
+        "its figures are of; `scripts/bench/run.sh --allow-dirty` measures them and says so in the Commit line.",
+        "- `scripts/bench/run.sh --quick`: short runs, to try the scripts; `--only json_row,reads,…`: those "
+        "steps alone, their results printed and no file written.",
+        "- The raw results stay in `.build-bench/bench-results.json`; `python3 scripts/bench/bench.py "
+        "--report-only .build-bench/bench-results.json docs/PERFORMANCE.md` writes this file again from them.",
+        "",
+        "## The run", "",
+    ]
+
+
 def markdown(r):
     j, p, e, d, f, s = (r[k] for k in ("json_row", "page", "edits", "diff", "fan_out", "start_up"))
-    out = ["# Performance", "",
-           "Written by `make bench` (`scripts/bench/run.sh`); do not edit by hand: the prose under",
-           "*Findings* comes from `scripts/bench/findings.md`.", "",
+    out = ["# Performance", "", *preface(),
            f"- Date: {r['date']}", f"- Machine: {r['machine']}", f"- Commit: {r['commit']}",
            "- Release builds: `swift build -c release --scratch-path .build-bench --product webtableview`; "
            "`swift build -c release` in `Benchmarks/`; the C programs with `gcc -O2`.",
@@ -510,6 +534,4 @@ def markdown(r):
         out += replication_section(r["replication"])
     if "ablation" in r:
         out += ablation_section(r["ablation"])
-    if os.path.exists(FINDINGS):
-        out += ["## Findings", "", open(FINDINGS).read().strip(), ""]
     return "\n".join(out)

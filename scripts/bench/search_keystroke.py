@@ -23,6 +23,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from report import commit, tree
+
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = 50_000
 SECTIONS = 50
@@ -116,6 +118,7 @@ def report(result: dict) -> str:
         f"Measured by `scripts/bench/search_keystroke.py`: a {ROWS:,}-row table ({SECTIONS} sections) on the",
         "release build, its page in headless Chromium, a word typed into the search field one key at a",
         f"time ({result['keys']} keys in all); from each key's `keydown` to the table's rows replaced by its results.",
+        f"Commit: {commit(*tree(str(ROOT)))}.",
         "",
         "| figure | median (max) | target | verdict |",
         "|---|---|---|---|",

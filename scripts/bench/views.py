@@ -189,7 +189,8 @@ def measure(tools, rows, count, edits):
         watched_shifting = {kind: shifting(kind) for kind in kinds}
         streams.close()
         # Once every stream is closed the views should go, and an edit cost what it did before
-        # they opened; it is measured apart, not averaged into the baseline (findings.md). The
+        # they opened; it is measured apart, not averaged into the baseline
+        # (docs/perf-history/live-views-and-search.md). The
         # views go as their clients leave, with nothing edited; a server that notices a client
         # only when a write to it fails keeps them past the wait's 10 s limit. Asked every 0.2 s:
         # a /metrics answer reads the heap's size (mallinfo2), milliseconds with these views.

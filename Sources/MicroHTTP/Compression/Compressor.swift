@@ -13,7 +13,7 @@ final class Compressor {
         /// core of CPU at most a few times what sending costs.
         case perRequest
         /// gzip level 9, br quality 6: done once at start-up. Quality 11 made
-        /// the files 9 % smaller but start-up 27 → 140 ms (docs/PERFORMANCE.md).
+        /// the files 9 % smaller but start-up 27 → 140 ms (docs/perf-history/not-met-and-left-to-do.md).
         case once
     }
 

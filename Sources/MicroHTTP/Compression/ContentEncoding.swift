@@ -9,7 +9,7 @@
 /// the client sent.
 public enum ContentEncoding {
     /// Media types worth compressing: text, JSON, JavaScript, SVG. Not event
-    /// streams (docs/PERFORMANCE.md, Findings: event streams are not compressed).
+    /// streams (docs/perf-history/fixed-in-the-product.md, *Event streams are not compressed*).
     /// Asked of every answer made, so read on the bytes, ignoring ASCII case.
     public static func isCompressible(_ contentType: String) -> Bool {
         let utf8 = contentType.utf8

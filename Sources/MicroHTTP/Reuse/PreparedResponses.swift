@@ -223,7 +223,8 @@ final class PreparedResponses: Sendable {
     /// than full because an answer found among many rarely read is cold in
     /// the processor's caches and saves little, while holding thousands of
     /// them slows everything else
-    /// (docs/PERFORMANCE.md, Findings).
+    /// (docs/perf-history/reads-and-pages.md, *Resting*, under *Reads as users
+    /// make them, and the compressed row*).
     func keep(_ entry: Entry, for key: Key) {
         guard entry.size <= shelfBudget else {
             return

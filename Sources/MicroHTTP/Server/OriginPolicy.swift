@@ -102,7 +102,7 @@ public struct OriginPolicy: Sendable {
     /// Whether `value` is exactly `name` (lowercase, as the allowed names
     /// are kept), optionally followed by `:` and a port of 1–5 digits up to
     /// 65535. Compared with `memcmp` and one loop over the digits: this runs
-    /// for every request (docs/PERFORMANCE.md, the JSON row).
+    /// for every request (docs/perf-history/reads-and-pages.md, *Fewer steps for a kept answer*).
     private static func names(_ value: UnsafeBufferPointer<UInt8>, asWritten name: [UInt8]) -> Bool {
         guard let start = value.baseAddress, value.count >= name.count, memcmp(start, name, name.count) == 0 else {
             return false

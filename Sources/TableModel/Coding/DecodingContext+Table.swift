@@ -65,7 +65,7 @@ extension DecodingContext {
     /// A table's sections; their ids, and their rows' ids, must differ from each other.
     /// The ids seen are let go on return, before the table builds its `TableIDIndex`:
     /// a million rows' ids are tens of MiB, held twice otherwise (the peak while
-    /// loading, scripts/bench/findings.md, *Memory under edits*).
+    /// loading, docs/perf-history/fixed-in-the-product.md, *Memory under edits*).
     mutating func sections(_ value: JSONValue) -> [Section] {
         guard case .array(let elements) = value else {
             report("expected an array, found \(value.kindDescription)")

@@ -60,7 +60,7 @@ final class RowListNode: @unchecked Sendable {
     /// (24 rows built, 33 once grown, 16 after a split, …) left the allocator holes
     /// no later buffer fitted: a 1,000,000-row section grew from 215 to 453 MiB RSS
     /// over a million random moves, against a heap in use about a third larger than
-    /// after loading (`ModelBench memory`, scripts/bench/findings.md).
+    /// after loading (`ModelBench memory`, docs/perf-history/fixed-in-the-product.md).
     init<C: Collection<Row>>(leafRows rows: C) {
         var buffer: [Row] = []
         buffer.reserveCapacity(Self.leafBufferCapacity)

@@ -196,7 +196,8 @@ extension Row {
     /// is copied, never changed (copy-on-write, as `Array`'s buffer).
     /// `@exclusivity(unchecked)`: that discipline already rules out overlapping
     /// accesses, and the run-time check on every read of a rare property cost an
-    /// eighth of drawing a page's rows (docs/PERFORMANCE.md).
+    /// eighth of drawing a page's rows (docs/perf-history/fixed-in-the-product.md, *The 1,000-row page
+    /// and its rows' JSON*).
     final class ExtrasBox: @unchecked Sendable {
         @exclusivity(unchecked) var value: Extras
 

@@ -111,7 +111,7 @@
 // views`), a row inserted, deleted or moved in the middle of the section costs
 // about 0.3–0.9 ms of CPU an edit for all the views (the mean, with the
 // compactions), against 11–16 ms when every view rewrote its labels each time
-// (scripts/bench/findings.md).
+// (docs/perf-history/live-views-and-search.md).
 
 extension LiveView {
     /// Most row edits a batch may carry to be followed incrementally.

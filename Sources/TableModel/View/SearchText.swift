@@ -4,7 +4,7 @@
 ///
 /// A row keeps `detail` and `fields` in allocations of their own, so a search
 /// that read them row by row spent most of its time waiting on memory
-/// (scripts/bench/findings.md, "Search: a leaf's texts side by side"). Each
+/// (docs/perf-history/live-views-and-search.md, "Search: a leaf's texts side by side"). Each
 /// leaf of a `RowList` keeps its own until its rows change, as DataTables
 /// keeps each row's search string: a decoded list builds them as its leaves
 /// fill (`RowList.Builder`), and a search builds those missing, so a search

@@ -2,7 +2,7 @@ import Synchronization
 
 /// The row plans (``RowStamp``) of one template folder, by shape, shared by every
 /// render: a page request used to render `row.mustache` once for each shape it
-/// drew, a tenth of the 1,000-row page's CPU (docs/PERFORMANCE.md).
+/// drew, a tenth of the 1,000-row page's CPU (docs/perf-history/reads-and-pages.md).
 ///
 /// A plan depends only on the shape and the templates, which are read once at
 /// start-up, so a plan made by one request serves all later ones. Shapes are

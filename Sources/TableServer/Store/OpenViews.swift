@@ -79,7 +79,7 @@ struct OpenViews: Sendable {
 
     /// Takes `stream` off every view; a view left without streams is dropped,
     /// and answered, for the caller to free (a view of 20,000 rows takes
-    /// milliseconds to free, scripts/bench/findings.md).
+    /// milliseconds to free, docs/perf-history/live-views-and-search.md).
     mutating func unsubscribe(_ id: ObjectIdentifier) -> [OpenView] {
         var dropped: [OpenView] = []
         for key in Array(views.keys) {

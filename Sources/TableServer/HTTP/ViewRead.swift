@@ -21,8 +21,9 @@ extension HTTPRequest {
     }
 }
 
-/// One read of a table or of a view of it: the snapshot, the view's query, the
-/// entity tag, and the headers a view's answer carries.
+/// One read of a table or of a view of it: the snapshot, the view's query (in
+/// the rows the requester is bound to), the entity tag, and the headers a
+/// view's answer carries.
 ///
 /// A view's answer has the table's documents with the view's rows and sections,
 /// `Content-Location` naming the view in its one spelling (the parameters echoed,
@@ -31,6 +32,9 @@ struct TableRead {
     let handle: TableHandle
     let snapshot: Table
     let query: TableQuery?
+    /// The view the requester's reads are bound to (docs/ACCESS.md, "Rows
+    /// per reader"), within which `query` is; nil for the whole table.
+    let bound: TableQuery?
 
     /// `defaultView`: whether the table's `defaultView` applies when the URL
     /// names neither `sort` nor `group` (a table's page; docs/FORMAT.md, "Table").
@@ -45,6 +49,7 @@ struct TableRead {
             query = combined
         }
         if let query {
+            // The request's own parameters are checked; the bound rows' fields may be no row's.
             let missing = query.fieldsMissing(from: snapshot)
             if !missing.isEmpty {
                 let names = snapshot.fieldNames
@@ -58,7 +63,8 @@ struct TableRead {
                     detail: "no row of the table has \(missing.map { "fields.\($0)" }.joined(separator: ", ")); \(has)")
             }
         }
-        self.query = query
+        bound = BoundRows.current
+        self.query = bound.map { $0.narrowed(by: query) } ?? query
     }
 
     var version: Int { snapshot.version }

@@ -61,7 +61,7 @@ struct FeedRoutes: RouteCollection {
 
     func events(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = request.tableID
-        let view = try request.tableQuery()
+        let view = try request.readQuery()
         let since: Int?
         // An id or cursor of another life names a version this life never had: the stream starts with `reset`.
         if let lastEventID = request.headers["Last-Event-ID"],

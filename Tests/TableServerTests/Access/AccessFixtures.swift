@@ -59,13 +59,15 @@ struct AccessKeys {
 }
 
 /// The policy of the tests: nothing for anonymous requests; `reader` reads
-/// table `t`, the role `editor` edits it, the team `ops` administers every
+/// table `t`, the role `row-reader` reads the rows of `t` whose text is its
+/// `sub` (docs/ACCESS.md, "Rows per reader"), the role `editor` edits it, the team `ops` administers every
 /// table (and so may read `/metrics`).
 let testPolicy = """
     {
       "anonymous": "none",
       "rules": [
         {"tables": ["t"], "sub": "reader", "right": "read"},
+        {"tables": ["t"], "role": "row-reader", "rows": "filter[text]={sub}", "right": "read"},
         {"tables": ["t", "team-*"], "role": "editor", "right": "edit"},
         {"tables": ["*"], "claim": "team", "value": "ops", "right": "admin"}
       ]

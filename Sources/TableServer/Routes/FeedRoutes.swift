@@ -1,5 +1,6 @@
 import JSON
 import MicroHTTP
+import TableAccess
 import TableModel
 
 /// The change feed: `GET …/changes?since=V` and the `GET …/events` stream (docs/API.md, "The change feed and the live stream").
@@ -76,6 +77,7 @@ struct FeedRoutes: RouteCollection {
         let stream = EventStream.reserved()
         stream.send(ServerSentEvent.opening())
         try store.subscribe(id, since: since, stream: stream, view: view)
+        TokenExpiry.end(stream, for: Requester.current)
         var headers = HTTPHeaders()
         headers.set("Content-Type", "text/event-stream; charset=utf-8")
         headers.set("Cache-Control", "no-cache")

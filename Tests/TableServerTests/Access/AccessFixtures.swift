@@ -101,3 +101,28 @@ func answer(
 func bytes(of response: HTTPResponse) -> [UInt8] {
     if case .bytes(let bytes) = response.body { bytes } else { [] }
 }
+
+/// A server under `policy` whose tokens `verifier` checks, the edit token
+/// that of the matrix.
+func makeServer(policy: String, tables: [Table] = [fixtureTable()], verifier: TokenVerifier) throws
+    -> WebTableViewServer
+{
+    try makeServer(tables: tables) { options in
+        options.accessPolicy = try! AccessPolicy(json: policy)
+        options.tokenVerifier = verifier
+        options.token = AccessMatrixTests.editToken
+    }
+}
+
+extension AccessKeys {
+    /// A token `verifier` has verified already, so that a request with it is
+    /// answered at once: a blocking test client would hold up the task that
+    /// verifies a new one.
+    func verifiedToken(
+        by verifier: TokenVerifier, sub: String? = nil, roles: [String]? = nil, expiresIn: Int = 3600
+    ) async throws -> String {
+        let token = try await token(sub: sub, roles: roles, expiresIn: expiresIn)
+        _ = try await verifier.verify(token).get()
+        return token
+    }
+}

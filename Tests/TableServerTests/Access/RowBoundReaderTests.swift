@@ -37,17 +37,13 @@ import Testing
 
     let view = "filter[fields.owner]=ana"
 
-    /// Signs tokens for the server of `withTasks` and has it verify them
-    /// first, so that a request with one is answered at once: the test client
-    /// waits holding its thread, which the verifying task could need.
+    /// Signs tokens for the server of `withTasks`, verified there already.
     struct Tokens {
         let keys: AccessKeys
         let verifier: TokenVerifier
 
         func token(sub: String? = nil, roles: [String]) async throws -> String {
-            let token = try await keys.token(sub: sub, roles: roles)
-            _ = try await verifier.verify(token).get()
-            return token
+            try await keys.verifiedToken(by: verifier, sub: sub, roles: roles)
         }
     }
 
@@ -55,11 +51,7 @@ import Testing
         let keys = await AccessKeys()
         let verifier = try await keys.verifier()
         let tokens = Tokens(keys: keys, verifier: verifier)
-        let server = try makeServer(tables: [Self.tasks()]) { options in
-            options.accessPolicy = try! AccessPolicy(json: Self.policy)
-            options.tokenVerifier = verifier
-            options.token = AccessMatrixTests.editToken
-        }
+        let server = try makeServer(policy: Self.policy, tables: [Self.tasks()], verifier: verifier)
         switch transport {
         case .inProcess:
             try await body(TestClient(router: server.router), tokens)

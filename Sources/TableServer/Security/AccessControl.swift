@@ -5,7 +5,8 @@ import TableModel
 /// The one place a policy is enforced (docs/ACCESS.md): `RouteBuilder`
 /// wraps every route's handler in ``guarding(_:_:_:)`` when the server has a
 /// policy, and the handler runs only for a requester with the right its
-/// route needs (``RouteRequirement``), bound as `Requester.current`.
+/// route needs (``RouteRequirement``), bound as `Requester.current`; its
+/// answer is marked as that requester's for caches (``PrivateAnswer``).
 ///
 /// A request's requester: anonymous without `Authorization`, the edit token
 /// (admin of every table), or a bearer JWT the ``TokenVerifier`` accepts. A
@@ -46,14 +47,13 @@ struct AccessControl: Sendable {
         let requirement = RouteRequirement(method: method, pattern: pattern)
         guard requirement != .open else { return handler }
         return { request in
-            switch resolve(request) {
-            case .known(let requester):
-                return answer(request, pattern, for: requester, requirement, handler)
-            case .refused(let reason):
-                return AccessRefusal.invalidToken(reason)
-            case .unverified(let token):
-                return verifyThenAnswer(request, pattern, token: token, requirement, handler)
-            }
+            let response =
+                switch resolve(request) {
+                case .known(let requester): answer(request, pattern, for: requester, requirement, handler)
+                case .refused(let reason): AccessRefusal.invalidToken(reason)
+                case .unverified(let token): verifyThenAnswer(request, pattern, token: token, requirement, handler)
+                }
+            return PrivateAnswer.marked(response, credential: request.headers["Authorization"] != nil)
         }
     }
 

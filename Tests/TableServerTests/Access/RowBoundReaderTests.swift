@@ -98,6 +98,29 @@ import Testing
         }
     }
 
+    /// A read of a view of a large table (10,000 rows, `RouteWeight`) runs on
+    /// the heavy-work queue, another thread: the requester's bound rows go with it.
+    @Test func aHeavyReadIsOfTheBoundRowsToo() async throws {
+        let keys = await AccessKeys()
+        let verifier = try await keys.verifier()
+        let rows = (0..<10_000).map { index in
+            Row(
+                id: "r\(index)", text: "Row \(index)",
+                fields: JSONObject([JSONMember("owner", .string(index % 4 == 0 ? "ana" : "bob"))]))
+        }
+        let big = Table(id: "tasks", title: "Tasks", sections: [Section(id: "all", rows: rows)])
+        let server = try makeServer(policy: Self.policy, tables: [big], verifier: verifier)
+        let ana = "Bearer \(try await keys.token(sub: "ana", roles: ["member"]))"
+        let response = await answer(
+            server.router, .GET, "/api/tables/tasks/sections/0/rows", query: ["limit": "1000"],
+            headers: ["Authorization": ana])
+        let page = try JSONParser().parse(bytes(of: response))
+        #expect(page["total"]?.int == 2_500)
+        let owners = Set(page["rows"]?.array?.compactMap { $0["fields"]?["owner"]?.string } ?? [])
+        #expect(page["rows"]?.array?.count == 1_000)
+        #expect(owners == ["ana"])
+    }
+
     @Test func aRowOutsideTheViewIsNotFoundAsIfItDidNotExist() async throws {
         try await withTasks(.inProcess) { client, keys in
             let ana = bearer(try await keys.token(sub: "ana", roles: ["member"]))

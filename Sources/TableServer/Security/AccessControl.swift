@@ -96,7 +96,8 @@ struct AccessControl: Sendable {
                 if let refusal = boundRefusal(request, pattern, needing: needed, rows: rows, on: table) {
                     return refusal
                 }
-                return answer(request, for: requester, bound: rows, handler)
+                let response = answer(request, for: requester, bound: rows, handler)
+                return needed == .read ? response : response.whenGiven(BoundEdit.versionOnly)
             }
         case .creation:
             let table = request.query["table-id"]

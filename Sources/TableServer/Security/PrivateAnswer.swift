@@ -9,12 +9,11 @@ enum PrivateAnswer {
     /// no-store` when the request carried a credential (`private` added to
     /// its directives otherwise); a deferred answer once it is given.
     static func marked(_ response: HTTPResponse, credential: Bool) -> HTTPResponse {
-        if let later = response.deferral {
-            let deferral = DeferredResponse()
-            later.onCompletion { deferral.complete(marked($0, credential: credential)) }
-            return .deferred(deferral)
-        }
-        var response = response
+        response.whenGiven { given in headed(given, credential: credential) }
+    }
+
+    private static func headed(_ given: HTTPResponse, credential: Bool) -> HTTPResponse {
+        var response = given
         response.headers.add("Vary", "Authorization, Cookie")
         let directives = response.headers["Cache-Control"]
         if credential {

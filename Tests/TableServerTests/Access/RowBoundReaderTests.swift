@@ -121,6 +121,30 @@ import Testing
         #expect(owners == ["ana"])
     }
 
+    /// A read that waits for a version (`Min-Version`) is answered on the
+    /// thread of the edit that reaches it: the requester's bound rows go with it.
+    @Test func aReadThatWaitsForAVersionIsOfTheBoundRowsToo() async throws {
+        let keys = await AccessKeys()
+        let verifier = try await keys.verifier()
+        let server = try makeServer(policy: Self.policy, tables: [Self.tasks()], verifier: verifier)
+        let ana = try await keys.verifiedToken(by: verifier, sub: "ana", roles: ["member"])
+        let read = HTTPRequest(
+            method: .GET, path: "/api/tables/tasks/sections/0/rows",
+            headers: ["Authorization": "Bearer \(ana)", "Min-Version": "1"])
+        // Version 1 is not held yet: the answer is deferred until the edit below.
+        let deferral = try #require(server.router.respond(to: read).deferral)
+        let edit = await answer(
+            server.router, .PUT, "/api/tables/tasks/items/t2",
+            headers: ["Authorization": "Bearer \(AccessMatrixTests.editToken)", "Content-Type": "application/json"],
+            body: body(#"{"text": "Bob's, renamed"}"#))
+        #expect(edit.status == 200)
+        let waited = await withCheckedContinuation { continuation in
+            deferral.onCompletion { continuation.resume(returning: $0) }
+        }
+        let page = try JSONParser().parse(bytes(of: waited))
+        #expect(page["rows"]?.array?.compactMap { $0["id"]?.string } == ["t1", "t3"])
+    }
+
     @Test func aRowOutsideTheViewIsNotFoundAsIfItDidNotExist() async throws {
         try await withTasks(.inProcess) { client, keys in
             let ana = bearer(try await keys.token(sub: "ana", roles: ["member"]))

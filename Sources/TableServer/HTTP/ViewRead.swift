@@ -48,11 +48,16 @@ struct TableRead {
             combined.group = view.group
             query = combined
         }
+        bound = BoundRows.current
         if let query {
-            // The request's own parameters are checked; the bound rows' fields may be no row's.
-            let missing = query.fieldsMissing(from: snapshot)
+            // The request's own parameters are checked, against the rows the
+            // requester reads: the bound rows' fields may be no row's, and the
+            // fields of rows it cannot see are not named.
+            var seen = snapshot
+            if let bound { seen = handle.views.view(bound, of: snapshot) }
+            let missing = query.fieldsMissing(from: seen)
             if !missing.isEmpty {
-                let names = snapshot.fieldNames
+                let names = seen.fieldNames
                 let shown = names.prefix(20).map { "fields.\($0)" }.joined(separator: ", ")
                 let has =
                     names.isEmpty
@@ -63,7 +68,6 @@ struct TableRead {
                     detail: "no row of the table has \(missing.map { "fields.\($0)" }.joined(separator: ", ")); \(has)")
             }
         }
-        bound = BoundRows.current
         self.query = bound.map { $0.narrowed(by: query) } ?? query
     }
 

@@ -31,7 +31,16 @@ import Testing
             id: "tasks", title: "Tasks",
             sections: [
                 Section(id: "open", header: "Open", rows: [task("t1", "ana"), task("t2", "bob"), task("t3", "ana")]),
-                Section(id: "done", header: "Done", rows: [task("t4", "bob"), task("t5", "bob")]),
+                Section(
+                    id: "done", header: "Done",
+                    rows: [
+                        task("t4", "bob"),
+                        Row(
+                            id: "t5", text: "Task t5",
+                            fields: JSONObject([
+                                JSONMember("owner", .string("bob")), JSONMember("secret", .string("bob's")),
+                            ])),
+                    ]),
             ])
     }
 
@@ -92,6 +101,10 @@ import Testing
             #expect(searched["sections"]?[0]?["rows"]?[0]?["id"]?.string == "t3")
             let others = try client.request(.GET, "/api/tables/tasks?filter[fields.owner]=bob", headers: ana).json
             #expect(others["sections"]?.array?.isEmpty == true)
+            // A field no row of the reader's has is missing, and other rows' fields go unnamed.
+            let unknown = try client.request(.GET, "/api/tables/tasks?sort=fields.secret", headers: ana)
+            #expect(unknown.status == 400)
+            #expect(unknown.text.contains("its rows have fields.owner\""))
             // The list counts the rows the reader reads.
             let list = try client.request(.GET, "/api/tables", headers: ana).json
             #expect(list["tables"]?[0]?["rowCount"]?.int == 2)

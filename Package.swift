@@ -6,7 +6,7 @@
 //   CMicroHTTPD, CSendRing, CZlib, CBrotli → MicroHTTP ──┐
 //   CAllocator → ProcessMetrics ─────────────────────────┤
 //   JSON → TableModel → TableRendering → TableServer → webtableview
-//   JSON → TableAccess (jwt-kit) ↗
+//   JSON → TableModel → TableAccess (jwt-kit; rows bound to views) ↗
 //                     ↘ TableJournal ↗
 //                     ↘ TableImport ↗
 //   CLibPQ → TableDatabase ─────────────────────────↗
@@ -114,7 +114,7 @@ let package = Package(
         // policy file. jwt-kit, with BoringSSL, is linked by the server alone, not the client or the fuzzers.
         .target(
             name: "TableAccess",
-            dependencies: ["JSON", .product(name: "JWTKit", package: "jwt-kit")],
+            dependencies: ["JSON", "TableModel", .product(name: "JWTKit", package: "jwt-kit")],
             swiftSettings: strict
         ),
         .target(

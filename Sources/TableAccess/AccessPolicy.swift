@@ -1,4 +1,5 @@
 import JSON
+import TableModel
 
 /// Who may do what with each table: the policy file named at start-up
 /// (`--access-policy`; docs/FORMAT.md, "Access policy").
@@ -43,13 +44,28 @@ public struct AccessPolicy: Sendable, Equatable {
 
     /// The highest right `requester` has on `table`; nil for none.
     public func right(of requester: Requester, on table: String) -> AccessRight? {
+        grant(of: requester, on: table)?.right
+    }
+
+    /// What `requester` may do with `table`, and the view its reads are bound
+    /// to; nil for nothing. The anonymous right and the rules without `rows`
+    /// give the whole table: when any of them gives a right, the highest is
+    /// the grant. Else the first rule with `rows` that matches, and whose
+    /// view the token's claims complete, gives its right and view.
+    public func grant(of requester: Requester, on table: String) -> AccessGrant? {
         switch requester {
-        case .anonymous: anonymous
-        case .editToken: .admin
+        case .anonymous: return anonymous.map { AccessGrant(right: $0, rows: nil) }
+        case .editToken: return AccessGrant(right: .admin, rows: nil)
         case .bearer(let claims):
-            rules.lazy.filter { $0.covers(table) && $0.matches(claims) }.map(\.right).reduce(anonymous) { best, right in
+            let matching = rules.lazy.filter { $0.covers(table) && $0.matches(claims) }
+            let whole = matching.filter { $0.rows == nil }.map(\.right).reduce(anonymous) { best, right in
                 max(best ?? right, right)
             }
+            if let whole { return AccessGrant(right: whole, rows: nil) }
+            for rule in matching {
+                if let rows = rule.rows?.query(for: claims) { return AccessGrant(right: rule.right, rows: rows) }
+            }
+            return nil
         }
     }
 
@@ -59,7 +75,16 @@ public struct AccessPolicy: Sendable, Equatable {
         switch requester {
         case .anonymous: false
         case .editToken: true
-        case .bearer(let claims): rules.contains { $0.right == .admin && $0.tables.contains("*") && $0.matches(claims) }
+        case .bearer(let claims):
+            rules.contains { $0.right == .admin && $0.rows == nil && $0.tables.contains("*") && $0.matches(claims) }
         }
     }
+}
+
+/// A requester's right on a table, and the view its reads are bound to.
+public struct AccessGrant: Sendable, Equatable {
+    public let right: AccessRight
+    /// The rows the requester reads, edits and follows (a rule's `rows`,
+    /// completed with its token's claims); nil for the whole table.
+    public let rows: TableQuery?
 }

@@ -17,6 +17,9 @@ struct AccessRule: Sendable, Equatable {
     let tables: [String]
     let match: Match
     let right: AccessRight
+    /// The view the rule binds its requesters' reads of the tables to
+    /// (`rows`); nil for the whole tables.
+    let rows: RowsTemplate?
 
     /// Whether the rule covers `table`.
     func covers(_ table: String) -> Bool {
@@ -38,7 +41,7 @@ struct AccessRule: Sendable, Equatable {
             AccessFileError(file: "policy", reason: "\(path): \(reason)")
         }
         guard case .object(let rule) = value else { throw refuse("a rule is an object") }
-        let known: Set<String> = ["tables", "sub", "role", "claim", "value", "right"]
+        let known: Set<String> = ["tables", "sub", "role", "claim", "value", "right", "rows"]
         if let unknown = rule.keys.first(where: { !known.contains($0) }) {
             throw refuse("unknown member \"\(unknown)\"")
         }
@@ -56,6 +59,17 @@ struct AccessRule: Sendable, Equatable {
         case (nil, .string(let role)?, nil, nil): match = .role(role)
         case (nil, nil, .string(let name)?, .string(let value)?): match = .claim(name: name, value: value)
         default: throw refuse("a rule matches one of \"sub\", \"role\", or \"claim\" with \"value\", all strings")
+        }
+        switch rule["rows"] {
+        case nil: rows = nil
+        case .string(let text)?:
+            guard right != .admin else { throw refuse("a rule with \"rows\" gives \"read\" or \"edit\", never admin") }
+            do throws(RowsTemplateError) {
+                rows = try RowsTemplate(text)
+            } catch {
+                throw refuse("rows: \(error.reason)")
+            }
+        default: throw refuse("\"rows\" is a view's query parameters, a string")
         }
         self.tables = tables
         self.right = right

@@ -86,8 +86,8 @@ public final class WebTableViewServer: Sendable {
         let metrics = MetricsSource()
         let editToken = options.token.flatMap(EditToken.init)
         // With a policy, the edit token is one of its requesters (admin of every table).
-        let access = options.accessPolicy.map {
-            AccessControl(policy: $0, verifier: options.tokenVerifier, editToken: editToken)
+        let access = options.accessPolicy.map { [store] in
+            AccessControl(policy: $0, verifier: options.tokenVerifier, editToken: editToken, store: store)
         }
         var builder = RouteBuilder(
             router: Router(),

@@ -25,6 +25,15 @@ enum FeedEvent {
         event("reset", data: Array("{\"version\":\(version)}".utf8))
     }
 
+    /// Sent when the bearer token a stream was opened with expires, just
+    /// before the stream ends (docs/ACCESS.md): a reconnect with that token is
+    /// refused, 401.
+    static let expired = event(
+        "expired",
+        data: Array(
+            #"{"reason":"token-expired","detail":"the bearer token this stream was opened with has expired; open it again with a valid one"}"#
+                .utf8))
+
     /// Sent when the table is deleted, just before the stream ends.
     static func deleted(tableID: String) -> [UInt8] {
         var writer = JSONWriter()

@@ -21,8 +21,9 @@ extension HTTPRequest {
     }
 }
 
-/// One read of a table or of a view of it: the snapshot, the view's query, the
-/// entity tag, and the headers a view's answer carries.
+/// One read of a table or of a view of it: the snapshot, the view's query (in
+/// the rows the requester is bound to), the entity tag, and the headers a
+/// view's answer carries.
 ///
 /// A view's answer has the table's documents with the view's rows and sections,
 /// `Content-Location` naming the view in its one spelling (the parameters echoed,
@@ -31,6 +32,9 @@ struct TableRead {
     let handle: TableHandle
     let snapshot: Table
     let query: TableQuery?
+    /// The view the requester's reads are bound to (docs/ACCESS.md, "Rows
+    /// per reader"), within which `query` is; nil for the whole table.
+    let bound: TableQuery?
 
     /// `defaultView`: whether the table's `defaultView` applies when the URL
     /// names neither `sort` nor `group` (a table's page; docs/FORMAT.md, "Table").
@@ -44,10 +48,16 @@ struct TableRead {
             combined.group = view.group
             query = combined
         }
+        bound = BoundRows.current
         if let query {
-            let missing = query.fieldsMissing(from: snapshot)
+            // The request's own parameters are checked, against the rows the
+            // requester reads: the bound rows' fields may be no row's, and the
+            // fields of rows it cannot see are not named.
+            var seen = snapshot
+            if let bound { seen = handle.views.view(bound, of: snapshot) }
+            let missing = query.fieldsMissing(from: seen)
             if !missing.isEmpty {
-                let names = snapshot.fieldNames
+                let names = seen.fieldNames
                 let shown = names.prefix(20).map { "fields.\($0)" }.joined(separator: ", ")
                 let has =
                     names.isEmpty
@@ -58,7 +68,7 @@ struct TableRead {
                     detail: "no row of the table has \(missing.map { "fields.\($0)" }.joined(separator: ", ")); \(has)")
             }
         }
-        self.query = query
+        self.query = bound.map { $0.narrowed(by: query) } ?? query
     }
 
     var version: Int { snapshot.version }

@@ -1,5 +1,6 @@
 import JSON
 import MicroHTTP
+import TableAccess
 import TableModel
 
 /// The change feed: `GET …/changes?since=V` and the `GET …/events` stream (docs/API.md, "The change feed and the live stream").
@@ -61,7 +62,7 @@ struct FeedRoutes: RouteCollection {
 
     func events(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = request.tableID
-        let view = try request.tableQuery()
+        let view = try request.readQuery()
         let since: Int?
         // An id or cursor of another life names a version this life never had: the stream starts with `reset`.
         if let lastEventID = request.headers["Last-Event-ID"],
@@ -76,6 +77,7 @@ struct FeedRoutes: RouteCollection {
         let stream = EventStream.reserved()
         stream.send(ServerSentEvent.opening())
         try store.subscribe(id, since: since, stream: stream, view: view)
+        TokenExpiry.end(stream, for: Requester.current)
         var headers = HTTPHeaders()
         headers.set("Content-Type", "text/event-stream; charset=utf-8")
         headers.set("Cache-Control", "no-cache")

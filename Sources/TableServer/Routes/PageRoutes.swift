@@ -16,7 +16,7 @@ struct PageRoutes: RouteCollection {
 
     func index(_ request: HTTPRequest) -> HTTPResponse {
         Respond.taggedByContent(
-            Respond.html(context.renderer.index(store.tables().filter { context.mayRead($0.id) })), for: request)
+            Respond.html(context.renderer.index(context.readableTables())), for: request)
     }
 
     func tableView(_ request: HTTPRequest) -> HTTPResponse {

@@ -78,7 +78,9 @@ struct ReadRoutes: RouteCollection {
         let read = try TableRead(request, store: store)
         let table = read.table()
         guard let indexPath = table.indexPath(ofRow: id) else {
-            if read.query != nil, read.snapshot.indexPath(ofRow: id) != nil {
+            // A row the requester's bound view leaves out does not exist for it.
+            let seen = read.bound.map { read.handle.views.view($0, of: read.snapshot) } ?? read.snapshot
+            if read.query != nil, seen.indexPath(ofRow: id) != nil {
                 throw TableServerError.itemNotInView(table: table.id, id: id)
             }
             throw TableServerError.itemNotFound(table: table.id, id: id)

@@ -82,7 +82,7 @@ struct RouteBuilder {
         let heavyWork = context.heavyWork
         return { request in
             guard weight.isHeavy(request, store: store) else { return answer(request) }
-            return heavyWork.run { answer(request) }
+            return heavyWork.run(BoundRows.carried { answer(request) })
         }
     }
 
@@ -138,10 +138,10 @@ struct RouteBuilder {
             }
             guard !store.holds(id, atLeast: version) else { return handler(request) }
             let deferral = DeferredResponse()
+            let answer = BoundRows.carried { handler(request) }
             store.whenHeld(id, atLeast: version, upTo: wait) { reached in
                 // A heavy read's answer is deferred again, to the heavy-work queue.
-                deferral.complete(
-                    reached ? handler(request) : Respond.problem(.notCaughtUp(table: id, version: version)))
+                deferral.complete(reached ? answer() : Respond.problem(.notCaughtUp(table: id, version: version)))
             }
             return .deferred(deferral)
         }
@@ -198,7 +198,7 @@ struct RouteBuilder {
             // the shared database if it must: never on the edit runner's
             // threads, which small edits keep to themselves.
             if weight.isHeavy(request, store: store) {
-                return heavyWork.run { Respond.edit(logger: logger) { try edit(request) } }
+                return heavyWork.run(BoundRows.carried { Respond.edit(logger: logger) { try edit(request) } })
             }
             guard waits, let editRunner, request.parameters["t"] != nil else {
                 return Respond.edit(logger: logger) { try edit(request) }
@@ -209,9 +209,8 @@ struct RouteBuilder {
             // runner thread takes it, it holds no thread (docs/SCALING.md,
             // "Group commit").
             let deferral = DeferredResponse()
-            let refusal = editRunner.submit(table: request.tableID) {
-                deferral.complete(Respond.edit(logger: logger) { try edit(request) })
-            }
+            let answer = BoundRows.carried { Respond.edit(logger: logger) { try edit(request) } }
+            let refusal = editRunner.submit(table: request.tableID) { deferral.complete(answer()) }
             if let refusal { return Respond.problem(refusal) }
             return .deferred(deferral)
         }

@@ -51,7 +51,8 @@ enum RouteWeight: Sendable {
         guard table.rowCount >= Self.largeTable else { return false }
         let appliesDefaultView = request.query["sort"] == nil && request.query["group"] == nil
         if self == .page, table.defaultView != nil, appliesDefaultView { return true }
-        guard let query = try? request.tableQuery() else { return false }
+        // The view read: a requester bound to rows reads a view even without parameters.
+        guard let query = try? request.readQuery() else { return false }
         return !handle.views.holds(query, at: table.version)
     }
 }

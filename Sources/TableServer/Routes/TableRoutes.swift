@@ -17,7 +17,7 @@ struct TableRoutes: RouteCollection {
     }
 
     func listTables(_ request: HTTPRequest) throws -> HTTPResponse {
-        let tables = store.tables().filter { context.mayRead($0.id) }
+        let tables = context.readableTables()
         let list = Respond.json { writer in
             writer.beginObject()
             writer.key("tables")

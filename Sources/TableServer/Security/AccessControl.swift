@@ -1,10 +1,12 @@
 import MicroHTTP
 import TableAccess
+import TableModel
 
 /// The one place a policy is enforced (docs/ACCESS.md): `RouteBuilder`
 /// wraps every route's handler in ``guarding(_:_:_:)`` when the server has a
 /// policy, and the handler runs only for a requester with the right its
-/// route needs (``RouteRequirement``), bound as `Requester.current`.
+/// route needs (``RouteRequirement``), bound as `Requester.current`; its
+/// answer is marked as that requester's for caches (``PrivateAnswer``).
 ///
 /// A request's requester: anonymous without `Authorization`, the edit token
 /// (admin of every table), or a bearer JWT the ``TokenVerifier`` accepts. A
@@ -14,6 +16,8 @@ struct AccessControl: Sendable {
     let policy: AccessPolicy
     let verifier: TokenVerifier?
     let editToken: EditToken?
+    /// The tables, to find whether a row is in a requester's bound view.
+    let store: TableStore
 
     /// Whose request it is, or why its credential is refused.
     enum Resolution {
@@ -43,27 +47,27 @@ struct AccessControl: Sendable {
         let requirement = RouteRequirement(method: method, pattern: pattern)
         guard requirement != .open else { return handler }
         return { request in
-            switch resolve(request) {
-            case .known(let requester):
-                return answer(request, for: requester, requirement, handler)
-            case .refused(let reason):
-                return AccessRefusal.invalidToken(reason)
-            case .unverified(let token):
-                return verifyThenAnswer(request, token: token, requirement, handler)
-            }
+            let response =
+                switch resolve(request) {
+                case .known(let requester): answer(request, pattern, for: requester, requirement, handler)
+                case .refused(let reason): AccessRefusal.invalidToken(reason)
+                case .unverified(let token): verifyThenAnswer(request, pattern, token: token, requirement, handler)
+                }
+            return PrivateAnswer.marked(response, credential: request.headers["Authorization"] != nil)
         }
     }
 
     /// Verifies `token` in a task, then answers as for a known requester.
     private func verifyThenAnswer(
-        _ request: HTTPRequest, token: String, _ requirement: RouteRequirement, _ handler: @escaping HTTPHandler
+        _ request: HTTPRequest, _ pattern: String, token: String, _ requirement: RouteRequirement,
+        _ handler: @escaping HTTPHandler
     ) -> HTTPResponse {
         guard let verifier else { return AccessRefusal.invalidToken("no key verifies bearer tokens") }
         let deferral = DeferredResponse()
         Task {
             let response =
                 switch await verifier.verify(token) {
-                case .success(let claims): answer(request, for: .bearer(claims), requirement, handler)
+                case .success(let claims): answer(request, pattern, for: .bearer(claims), requirement, handler)
                 case .failure(let refusal): AccessRefusal.invalidToken(refusal.reason)
                 }
             if let later = response.deferral {
@@ -76,7 +80,7 @@ struct AccessControl: Sendable {
     }
 
     private func answer(
-        _ request: HTTPRequest, for requester: Requester, _ requirement: RouteRequirement,
+        _ request: HTTPRequest, _ pattern: String, for requester: Requester, _ requirement: RouteRequirement,
         _ handler: @escaping HTTPHandler
     ) -> HTTPResponse {
         switch requirement {
@@ -86,14 +90,32 @@ struct AccessControl: Sendable {
             guard policy.isOperator(requester) else { return AccessRefusal.notOperator(requester) }
         case .table(let needed):
             let table = request.parameters["t"] ?? ""
-            if let refusal = refusal(of: requester, needing: needed, on: table, named: table) { return refusal }
+            let grant = policy.grant(of: requester, on: table)
+            if let refusal = refusal(of: requester, grant, needing: needed, on: table, named: table) { return refusal }
+            if let rows = grant?.rows {
+                if let refusal = boundRefusal(request, pattern, needing: needed, rows: rows, on: table) {
+                    return refusal
+                }
+                let response = answer(request, for: requester, bound: rows, handler)
+                return needed == .read ? response : response.whenGiven(BoundEdit.versionOnly)
+            }
         case .creation:
             let table = request.query["table-id"]
-            if let refusal = refusal(of: requester, needing: .admin, on: table ?? "*", named: table) {
+            let grant = policy.grant(of: requester, on: table ?? "*")
+            if let refusal = refusal(of: requester, grant, needing: .admin, on: table ?? "*", named: table) {
                 return refusal
             }
         }
-        var response = Requester.$current.withValue(requester) { handler(request) }
+        return answer(request, for: requester, bound: nil, handler)
+    }
+
+    /// `handler`'s answer for `requester`, its reads bound to `rows`.
+    private func answer(
+        _ request: HTTPRequest, for requester: Requester, bound rows: TableQuery?, _ handler: @escaping HTTPHandler
+    ) -> HTTPResponse {
+        var response = Requester.$current.withValue(requester) {
+            BoundRows.$current.withValue(rows) { handler(request) }
+        }
         // A kept answer is sent again without routing, to requests without
         // `Authorization`: only when anyone may read what it shows.
         if policy.anonymous == nil { response.reuse = nil }
@@ -101,11 +123,35 @@ struct AccessControl: Sendable {
     }
 
     private func refusal(
-        of requester: Requester, needing needed: AccessRight, on table: String, named name: String?
+        of requester: Requester, _ grant: AccessGrant?, needing needed: AccessRight, on table: String,
+        named name: String?
     ) -> HTTPResponse? {
-        if let right = policy.right(of: requester, on: table), right >= needed { return nil }
+        if let grant, grant.right >= needed { return nil }
         return requester == .anonymous
             ? AccessRefusal.challenge(needing: needed, on: name) : AccessRefusal.forbidden(needing: needed, on: name)
+    }
+
+    /// What a requester bound to `rows` of `table` may not do: read the
+    /// table's change feed (403), edit but a row by id (403), or edit a row
+    /// its view leaves out (404, as for a row that does not exist).
+    private func boundRefusal(
+        _ request: HTTPRequest, _ pattern: String, needing needed: AccessRight, rows: TableQuery, on table: String
+    ) -> HTTPResponse? {
+        if needed == .read {
+            return pattern == "/api/tables/{t}/changes" ? AccessRefusal.boundToView(table) : nil
+        }
+        guard let id = request.parameters["rowID"], pattern.hasPrefix("/api/tables/{t}/items/{rowID}") else {
+            return AccessRefusal.boundToView(table)
+        }
+        guard let handle = try? store.handle(table) else { return nil }
+        let snapshot = handle.table
+        if handle.views.view(rows, of: snapshot).indexPath(ofRow: id) != nil { return nil }
+        return Respond.problem(.itemNotFound(table: table, id: id))
+    }
+
+    /// The view `requester` reads of `table`: nil for the whole table.
+    func boundRows(of requester: Requester, on table: String) -> TableQuery? {
+        policy.grant(of: requester, on: table)?.rows
     }
 
     /// Whether the requester the current handler runs for may read `table`.
@@ -118,5 +164,14 @@ extension RouteContext {
     /// Whether the current requester may read `table`: always, without a policy.
     func mayRead(_ table: String) -> Bool {
         access?.mayRead(table) ?? true
+    }
+
+    /// The tables the current requester may read, each as it reads it: the
+    /// view its reads are bound to, or the table.
+    func readableTables() -> [Table] {
+        store.tables().compactMap { table in
+            guard mayRead(table.id) else { return nil }
+            return access?.boundRows(of: Requester.current, on: table.id).map { $0.view(of: table) } ?? table
+        }
     }
 }

@@ -25,6 +25,16 @@ enum AccessRefusal {
             challenge: "Bearer realm=\"webtableview\", error=\"insufficient_scope\"")
     }
 
+    /// 403 for what a requester bound to a view of `table` may not do: the
+    /// table's change feed, and edits but of its rows by id.
+    static func boundToView(_ table: String) -> HTTPResponse {
+        refusal(
+            status: 403, type: "bound-to-view",
+            detail:
+                "your reads of table \"\(table)\" are a view of it: you edit its rows by id (…/items/{rowID}), and follow its changes, in its index paths, from …/events",
+            challenge: "Bearer realm=\"webtableview\", error=\"insufficient_scope\"")
+    }
+
     /// 403 for `/metrics` without an operator's credential (401 without any).
     static func notOperator(_ requester: Requester) -> HTTPResponse {
         let detail = "metrics are for operators: the edit token, or a token with admin on every table (*)"

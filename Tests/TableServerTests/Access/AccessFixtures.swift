@@ -59,13 +59,15 @@ struct AccessKeys {
 }
 
 /// The policy of the tests: nothing for anonymous requests; `reader` reads
-/// table `t`, the role `editor` edits it, the team `ops` administers every
+/// table `t`, the role `row-reader` reads the rows of `t` whose text is its
+/// `sub` (docs/ACCESS.md, "Rows per reader"), the role `editor` edits it, the team `ops` administers every
 /// table (and so may read `/metrics`).
 let testPolicy = """
     {
       "anonymous": "none",
       "rules": [
         {"tables": ["t"], "sub": "reader", "right": "read"},
+        {"tables": ["t"], "role": "row-reader", "rows": "filter[text]={sub}", "right": "read"},
         {"tables": ["t", "team-*"], "role": "editor", "right": "edit"},
         {"tables": ["*"], "claim": "team", "value": "ops", "right": "admin"}
       ]
@@ -98,4 +100,29 @@ func answer(
 /// The bytes of a response's body held in memory (problem documents, lists).
 func bytes(of response: HTTPResponse) -> [UInt8] {
     if case .bytes(let bytes) = response.body { bytes } else { [] }
+}
+
+/// A server under `policy` whose tokens `verifier` checks, the edit token
+/// that of the matrix.
+func makeServer(policy: String, tables: [Table] = [fixtureTable()], verifier: TokenVerifier) throws
+    -> WebTableViewServer
+{
+    try makeServer(tables: tables) { options in
+        options.accessPolicy = try! AccessPolicy(json: policy)
+        options.tokenVerifier = verifier
+        options.token = AccessMatrixTests.editToken
+    }
+}
+
+extension AccessKeys {
+    /// A token `verifier` has verified already, so that a request with it is
+    /// answered at once: a blocking test client would hold up the task that
+    /// verifies a new one.
+    func verifiedToken(
+        by verifier: TokenVerifier, sub: String? = nil, roles: [String]? = nil, expiresIn: Int = 3600
+    ) async throws -> String {
+        let token = try await token(sub: sub, roles: roles, expiresIn: expiresIn)
+        _ = try await verifier.verify(token).get()
+        return token
+    }
 }

@@ -27,13 +27,13 @@ import Testing
 
     /// Who sends the requests.
     enum Requester: CaseIterable {
-        case anonymous, reader, editor, admin, editToken
+        case anonymous, reader, rowBoundReader, editor, admin, editToken
         case expired, wrongAudience, wrongIssuer, notYetValid, tampered, algNone, algorithmConfusion
 
         /// The right it has on table `t`; nil for a credential that is refused.
         var right: AccessRight? {
             switch self {
-            case .reader: .read
+            case .reader, .rowBoundReader: .read
             case .editor: .edit
             case .admin, .editToken: .admin
             default: nil
@@ -49,6 +49,7 @@ import Testing
         case .anonymous: return nil
         case .editToken: return "Bearer \(editToken)"
         case .reader: token = try await keys.token(sub: "reader")
+        case .rowBoundReader: token = try await keys.token(sub: "A0", roles: ["row-reader"])
         case .editor: token = try await keys.token(sub: "e", roles: ["editor"], kid: "ec1")
         case .admin: token = try await keys.token(sub: "boss", team: "ops")
         case .expired: token = try await keys.token(team: "ops", expiresIn: -10)
@@ -140,7 +141,11 @@ import Testing
                 let allowed =
                     needs == .operatorOnly
                     ? (requester == .admin || requester == .editToken) : (requester.right.map { $0 >= needed } ?? false)
-                if allowed {
+                if allowed && requester == .rowBoundReader && template == "/api/tables/{t}/changes" {
+                    // The table's feed is in the table's index paths; the reader's view's is its stream.
+                    #expect(response.status == 403, "\(what)")
+                    #expect(type == "bound-to-view", "\(what)")
+                } else if allowed {
                     #expect(response.status != 401 && response.status != 403, "\(what)")
                 } else if requester == .anonymous {
                     #expect(response.status == 401, "\(what)")

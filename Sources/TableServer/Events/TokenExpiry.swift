@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import MicroHTTP
 import TableAccess
@@ -8,22 +9,20 @@ import TableAccess
 enum TokenExpiry {
     /// Sends `stream` the `expired` event and ends it at `requester`'s token's
     /// expiry; nothing for the anonymous requester and the edit token, which
-    /// do not expire. A stream closed before then lets its timer go.
+    /// do not expire. A stream closed before then is left alone.
     static func end(_ stream: EventStream, for requester: Requester) {
         guard case .bearer(let claims) = requester else { return }
-        let expiry = claims.expiry
-        let timer = Task {
-            let delay = expiry.timeIntervalSinceNow
-            if delay > 0 {
-                do {
-                    try await Task.sleep(for: .milliseconds(Int64((delay * 1000).rounded(.up))))
-                } catch {
-                    return
-                }
-            }
+        // A dispatch timer, not a Task: Swift's task pool has one thread a
+        // core, which a long computation elsewhere in the process (or, in the
+        // tests, a property test) may keep busy past the expiry. The timer
+        // holds the stream weakly: a stream closed before then is let go, and
+        // sending to one closed but still held does nothing.
+        let delay = max(0, claims.expiry.timeIntervalSinceNow)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int((delay * 1000).rounded(.up)))) {
+            [weak stream] in
+            guard let stream else { return }
             stream.send(FeedEvent.expired)
             stream.close()
         }
-        stream.onClose { timer.cancel() }
     }
 }

@@ -115,7 +115,11 @@ def faults(run, serve, postgres, tmp_path):
     with run.lock:
         run.replicas.remove(victim)
     time.sleep(2)
-    restarted = start_replicas(serve, postgres, tmp_path, 1)[0]
+    # A replica that starts loads every table from the database while the
+    # writers (and, in the hostile run, the hostile clients) keep the others
+    # and the database busy: its start is given the run's longer deadline, and
+    # a name of its own, so a failure shows its own log.
+    restarted = start_replicas(serve, postgres, tmp_path, 1, first=len(run.replicas) + 1, timeout=120)[0]
     with run.lock:
         run.replicas.append(restarted)
     time.sleep(3)

@@ -16,7 +16,8 @@ SEED = [{"id": "t", "allowsMultipleSelection": True,
          "sections": [{"rows": [{"text": f"seed {i}"} for i in range(20)]}]}]
 
 
-def start_replicas(serve, postgres, tmp_path, count, *extra):
+def start_replicas(serve, postgres, tmp_path, count, *extra, first=0, **options):
+    """`count` replicas named replica{first}… (each its own log), `options` passed to `serve`."""
     data = tmp_path / "tables.json"
     if not data.exists():
         data.write_text(json.dumps(SEED))
@@ -26,7 +27,7 @@ def start_replicas(serve, postgres, tmp_path, count, *extra):
     args = ("--database", postgres.url, "--data", str(data), "--history", "100000",
             "--history-bytes", str(1 << 30), "--threads", "4", *extra)
     with ThreadPoolExecutor(count) as pool:
-        return list(pool.map(lambda i: serve(*args, name=f"replica{i}"), range(count)))
+        return list(pool.map(lambda i: serve(*args, name=f"replica{i}", **options), range(first, first + count)))
 
 
 class Writers:

@@ -102,13 +102,13 @@ class Server:
     `stop()` (or `kill()`)."""
 
     def __init__(self, workdir: Path, *args: str, name: str = "server", env: dict | None = None,
-                 preexec=None, port: int = 0):
+                 preexec=None, port: int = 0, timeout: float = TIMEOUT):
         self.workdir = workdir
         self.log = workdir / f"{name}.log"
         command = [BINARY, "serve", "--port", str(port), "--public", PUBLIC, "--templates", TEMPLATES, *args]
         with self.log.open("ab") as stderr:
-            self.process, self.url = launch(command, stderr, text=True, env={**os.environ, **(env or {})},
-                                            preexec_fn=preexec)
+            self.process, self.url = launch(command, stderr, timeout, text=True,
+                                            env={**os.environ, **(env or {})}, preexec_fn=preexec)
         self.port = int(self.url.rsplit(":", 1)[1])
 
     def stop(self) -> None:

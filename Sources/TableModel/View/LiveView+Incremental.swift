@@ -73,8 +73,7 @@
 //    same rows not moved (other touched rows moved past it) would be a move
 //    onto its own index path: then the view is derived again and diffed
 //    (rare: two or more touched rows of one section, a one-row edit never),
-//    whose longest increasing run may keep the rows it passed in place and
-//    still move it onto its own index path. A group section that
+//    whose rows kept in place hold every row at its old index. A group section that
 //    stays but whose first row now spells its value otherwise is reloaded in
 //    that second batch with its new header and its rows as they end (carrying
 //    their reloads). No row is edited in a section deleted, inserted or

@@ -16,7 +16,7 @@ import Testing
 @Suite("Views: live views against an independent judge of the documented semantics")
 struct ViewJudgeTests {
     static let environment = ProcessInfo.processInfo.environment
-    static let edits = environment["WEBTABLEVIEW_VIEW_EDITS"].flatMap { Int($0) } ?? 1_500
+    static let edits = environment["WEBTABLEVIEW_VIEW_EDITS"].flatMap { Int($0) } ?? 3_000
     static let seeds: [UInt64] =
         environment["WEBTABLEVIEW_VIEW_SEED"].flatMap { UInt64($0) }.map { [$0] } ?? [4_100, 4_101, 4_102]
 
@@ -39,6 +39,7 @@ struct ViewJudgeTests {
     func againstTheJudge() {
         // A difference ends its table's run (the mirror is off); the next run goes on, up to 100 differences.
         var differences = 0
+        var (edits, updates) = (0, 0)
         for seed in Self.seeds {
             var tables = Self.tables(seed: seed)
             var done = 0
@@ -58,9 +59,13 @@ struct ViewJudgeTests {
                         differences += 1
                         break
                     }
+                    updates += steps.isEmpty ? 0 : 1
                 }
             }
+            edits += done
         }
+        // What a long run reports: how many edits and updates it judged.
+        print("ViewJudgeTests: \(edits) edits, \(updates) updates, \(differences) differences, seeds \(Self.seeds)")
     }
 
     /// One random edit of `table` of any kind, followed by `live`: row edits

@@ -129,6 +129,8 @@ struct ViewJudgeTests {
         // The view of an empty query is the table, its stream the table's own:
         // the edits as made (docs/API.md, "Views", Live).
         let exact = !query.isEmpty
+        // The ids the update's steps delete and insert: a row in both is moved, not deleted and inserted again.
+        var (deletedIDs, insertedIDs) = (Set<String>(), Set<String>())
         for step in steps {
             let batch = step.batch
             guard !batch.isEmpty else { return fail("an empty batch", note) }
@@ -144,11 +146,19 @@ struct ViewJudgeTests {
             for reload in batch.reloadSections where exact && mirror.sections[reload.at] == reload.section {
                 return fail("a reload of an unchanged section \(reload.at) in \(batch)", note)
             }
+            deletedIDs.formUnion(batch.deleteRows.compactMap { mirror.row(at: $0)?.id })
+            deletedIDs.formUnion(batch.deleteSections.flatMap { mirror.sections[$0].rows.compactMap(\.id) })
+            insertedIDs.formUnion(batch.insertRows.compactMap(\.row.id))
+            insertedIDs.formUnion(batch.insertSections.flatMap { $0.section.rows.compactMap(\.id) })
             guard (try? mirror.apply(batch)) != nil, let next = ReferenceBatch.apply(batch, to: reference) else {
                 return fail("a batch UIKit refuses: \(batch)", note)
             }
             reference = next
             guard mirror.sections == step.view.sections else { return fail("a step's view is not the mirror", note) }
+        }
+        let paired = deletedIDs.intersection(insertedIDs)
+        guard !exact || paired.isEmpty else {
+            return fail("rows deleted and inserted again, not moved: \(paired) in \(steps.map(\.batch))", note)
         }
         let read = query.view(of: table)
         mirror.version = read.version

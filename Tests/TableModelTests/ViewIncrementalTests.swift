@@ -109,7 +109,7 @@ struct ViewIncrementalTests {
             Int.random(in: table.sections.indices, using: &tables.random)
         }
         var places: [Int: [Int]] = [:]
-        for section in Set(targets) {
+        for section in Set(targets).sorted() {  // in order: the same seed, the same edits
             let leaving = (deleted + moved).count { $0.section == section }
             let after = table.sections[section].rows.count - leaving + targets.count { $0 == section }
             places[section] = Array((0..<after).shuffled(using: &tables.random))

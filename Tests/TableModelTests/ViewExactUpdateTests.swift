@@ -105,7 +105,7 @@ struct ViewExactUpdateTests {
     }
 }
 
-@Suite("Snapshot diff: of two runs of rows as long to keep in place, the one that moves no row onto its own index path")
+@Suite("Snapshot diff: the rows kept in place hold every row at its old index; none moves onto its own index path")
 struct SnapshotDiffInPlaceTests {
     @Test("rows deleted around two that swap: the one at its old index stays, the other moves")
     func keepsTheRowAtItsIndex() throws {
@@ -117,5 +117,44 @@ struct SnapshotDiffInPlaceTests {
         var replayed = old
         for batch in batches { _ = try replayed.apply(batch) }
         #expect(replayed.sections == new.sections)
+    }
+
+    @Test("a row at its old index that no longest run keeps stays, the runs around it move")
+    func keepsTheRowAtItsIndexOverALongerRun() throws {
+        // [a, b, x, c, d] to [c, d, x, a, b]: the longest runs, a b or c d, leave x out.
+        let rows = ["a", "b", "x", "c", "d"].map { Row(id: $0, text: $0) }
+        let old = Table(id: "t", sections: [Section(id: "s", rows: rows)])
+        let new = Table(id: "t", sections: [Section(id: "s", rows: [3, 4, 2, 0, 1].map { rows[$0] })])
+        let batches = SnapshotDiff.batches(from: old, to: new)
+        let moves = batches.flatMap(\.moveRows)
+        #expect(!moves.contains { $0.from == $0.to }, "\(moves)")
+        #expect(moves.count == 4)
+        var replayed = old
+        for batch in batches { _ = try replayed.apply(batch) }
+        #expect(replayed.sections == new.sections)
+    }
+
+    @Test("of any run, the one kept in place holds every row at its old index")
+    func keepingEveryRequiredElement() {
+        // Values in old order; the required ones (at their old index) increase among themselves.
+        let cases: [([Int], [Bool])] = [
+            ([3, 4, 2, 0, 1], [false, false, true, false, false]),
+            ([5, 1, 2, 3, 0, 4], [false, false, false, true, false, true]),
+            ([0, 4, 3, 2, 1], [true, false, false, false, false]),
+        ]
+        for (values, required) in cases {
+            let kept = longestIncreasingSubsequence(values, keeping: required)
+            let run = values.indices.filter { kept[$0] }.map { values[$0] }
+            #expect(run == run.sorted() && Set(run).count == run.count, "\(values): \(run)")
+            #expect(values.indices.allSatisfy { !required[$0] || kept[$0] }, "\(values): \(run)")
+            // As long as the longest increasing run holding them all, found by trying every subset.
+            let longest = (0..<(1 << values.count)).compactMap { mask -> Int? in
+                let chosen = values.indices.filter { mask & (1 << $0) != 0 }
+                let increasing = zip(chosen, chosen.dropFirst()).allSatisfy { values[$0] < values[$1] }
+                return increasing && values.indices.allSatisfy { !required[$0] || chosen.contains($0) }
+                    ? chosen.count : nil
+            }.max()
+            #expect(run.count == longest, "\(values)")
+        }
     }
 }

@@ -113,4 +113,32 @@ import Testing
             #expect(update["steps"]?[1] == nil)
         }
     }
+
+    /// A row whose group value becomes one no other row has stays in the view:
+    /// it is moved into its new group's section, never deleted and inserted
+    /// again (UIKit moves no row into a section inserted, nor out of one
+    /// deleted, in the same batch: the update has the snapshot diff's steps).
+    @Test func aRowIntoANewGroupIsMovedNotDeletedAndInserted() throws {
+        let table = Table(
+            id: "m",
+            sections: [
+                Section(id: "s", rows: [Row(id: "a", text: "apple"), Row(id: "b", text: "banana")])
+            ])
+        try withServer(.live, tables: [table]) { client in
+            let view = try stream.subscribe(client, "/api/tables/m/events?group=text")
+            defer { view.close() }
+            _ = stream.read(view, until: "\n\n")
+            let edit = try client.request(
+                .PUT, "/api/tables/m/items/b", headers: jsonHeaders, body: body(#"{"text": "cherry"}"#))
+            #expect(edit.status == 200)
+            let update = try events.lastData(stream.read(view, until: "id: 1\n"))
+            let steps = try #require(update["steps"]?.array)
+            let batches = steps.compactMap { $0["batch"] }
+            #expect(batches.compactMap { $0["moveRows"]?.array }.joined().count == 1)
+            #expect(batches.allSatisfy { $0["deleteRows"] == nil && $0["insertRows"] == nil })
+            #expect(batches.compactMap { $0["insertSections"]?[0]?["section"]?["header"]?.string } == ["cherry"])
+            let read = try client.request(.GET, "/api/tables/m/sections?group=text").json
+            #expect(read["sections"]?.array?.compactMap { $0["header"]?.string } == ["apple", "cherry"])
+        }
+    }
 }

@@ -250,43 +250,32 @@ func longestIncreasingSubsequence(_ values: [Int]) -> [Bool] {
     return kept
 }
 
-/// Marks the elements of one longest strictly increasing subsequence of the
-/// distinct `values` that, among the longest, holds the most of the elements
-/// `preferred` marks: the rows that stay in place holding as many as they can
-/// of those that would otherwise move onto their own index path.
+/// Marks the elements of one longest strictly increasing subsequence of
+/// `values` among those that hold every element `required` marks, which must
+/// increase among themselves: the rows that stay in place, holding every row
+/// that would otherwise move onto its own index path.
 ///
-/// A Fenwick tree over the values' span keeps, for each prefix of values, the
-/// best run ending there (longest, then most preferred). O(n log m) time and
-/// O(n + m) space for m the span of the values.
-func longestIncreasingSubsequence(_ values: [Int], preferring preferred: [Bool]) -> [Bool] {
-    guard let low = values.min(), let high = values.max() else { return [] }
-    typealias Run = (length: Int, preferred: Int, last: Int)
-    func better(_ a: Run, _ b: Run) -> Bool { a.length != b.length ? a.length > b.length : a.preferred > b.preferred }
-    let span = high - low + 1
-    var tree = [Run](repeating: (0, 0, -1), count: span + 1)
-    var predecessor = [Int](repeating: -1, count: values.count)
-    var best: Run = (0, 0, -1)
-    for (index, value) in values.enumerated() {
-        var prior: Run = (0, 0, -1)
-        var position = value - low
-        while position > 0 {
-            if better(tree[position], prior) { prior = tree[position] }
-            position -= position & -position
-        }
-        let run: Run = (prior.length + 1, prior.preferred + (preferred[index] ? 1 : 0), index)
-        predecessor[index] = prior.last
-        if better(run, best) { best = run }
-        position = value - low + 1
-        while position <= span {
-            if better(run, tree[position]) { tree[position] = run }
-            position += position & -position
-        }
+/// An element fits beside the required ones when its value lies between the
+/// last required value before it and the next one after it; any increasing run
+/// of such elements takes every required one too, so a longest run of them
+/// (`longestIncreasingSubsequence(_:)`) holds them all. O(n log n) time, O(n)
+/// space.
+func longestIncreasingSubsequence(_ values: [Int], keeping required: [Bool]) -> [Bool] {
+    var next = [Int](repeating: Int.max, count: values.count)
+    var bound = Int.max
+    for index in values.indices.reversed() {
+        next[index] = bound
+        if required[index] { bound = values[index] }
+    }
+    var fitting: [Int] = []
+    var previous = Int.min
+    for index in values.indices {
+        if required[index] || (previous < values[index] && values[index] < next[index]) { fitting.append(index) }
+        if required[index] { previous = values[index] }
     }
     var kept = [Bool](repeating: false, count: values.count)
-    var index = best.last
-    while index >= 0 {
-        kept[index] = true
-        index = predecessor[index]
+    for (position, isKept) in longestIncreasingSubsequence(fitting.map { values[$0] }).enumerated() where isKept {
+        kept[fitting[position]] = true
     }
     return kept
 }

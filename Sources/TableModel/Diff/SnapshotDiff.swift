@@ -71,9 +71,10 @@
 // of their final indexes and stay; the others move. Within a section, likewise,
 // the rows that stay in it keep a longest increasing subsequence in place and the
 // rest move; when that would move a row onto its own index (the same index in
-// the section before and after), the longest run keeping the most such rows in
-// place is chosen instead (`longestIncreasingSubsequence(_:preferring:)`,
-// O(n log n), only then). Sections inserted early are placed in T1 after the section that
+// the section before and after), the longest run that keeps every such row in
+// place is chosen instead (`longestIncreasingSubsequence(_:keeping:)`,
+// O(n log n), only then), even when it moves more rows: such rows keep their
+// order among themselves, so one run holds them all. Sections inserted early are placed in T1 after the section that
 // precedes them in the new table, so they rarely need to move.
 //
 // ## Complexity
@@ -405,9 +406,9 @@ struct SnapshotDiffer {
                 }
             }
             var inPlace = longestIncreasingSubsequence(staying)
-            // A run as long that keeps such rows in place moves none onto its own index path.
+            // The longest run that keeps every such row in place moves none onto its own index path.
             if staying.indices.contains(where: { !inPlace[$0] && sameIndex[$0] }) {
-                inPlace = longestIncreasingSubsequence(staying, preferring: sameIndex)
+                inPlace = longestIncreasingSubsequence(staying, keeping: sameIndex)
             }
             for (position, newRow) in staying.enumerated() where !inPlace[position] {
                 rowMoved[newRow] = true

@@ -73,8 +73,12 @@
 //    same rows not moved (other touched rows moved past it) would be a move
 //    onto its own index path: then the view is derived again and diffed
 //    (rare: two or more touched rows of one section, a one-row edit never),
-//    whose longest increasing run may keep the rows it passed in place and
-//    still move it onto its own index path. A group section that
+//    whose rows kept in place hold every row at its old index. So is a row
+//    with an id that stays in the view but leaves a section the view loses
+//    or enters one it gains, since UIKit moves no row out of a section
+//    deleted, nor into one inserted, in the same batch (nor is it deleted
+//    and inserted again, nor is a row deleted while another with its id is
+//    inserted): the diff's stages move it. A group section that
 //    stays but whose first row now spells its value otherwise is reloaded in
 //    that second batch with its new header and its rows as they end (carrying
 //    their reloads). No row is edited in a section deleted, inserted or
@@ -543,15 +547,33 @@ private struct EditPlan {
         return balance == 0
     }
 
+    /// Whether a row with an id would be deleted and inserted again rather
+    /// than moved (step 4): it stays in the view but leaves a section the view
+    /// loses or enters one it gains (UIKit moves no row out of a section
+    /// deleted, nor into one inserted, in the same batch), or the batch
+    /// deleted a row and inserted another with its id.
+    private func needsStages(gone: Set<Int>) -> Bool {
+        for row in touched where row.row.id != nil && row.new != nil {
+            let leavesGone = row.oldPath.map { gone.contains($0.section) } ?? false
+            if leavesGone || (row.oldPath != nil && row.newInserted != nil) { return true }
+        }
+        // One row cannot meet its own id (a one-row edit, the usual one, stops here).
+        guard touched.count > 1 else { return false }
+        let deletedIDs = Set(touched.lazy.filter { $0.new == nil }.compactMap(\.row.id))
+        return touched.contains { $0.old == nil && $0.row.id.map(deletedIDs.contains) == true }
+    }
+
     /// The view's batches (step 4) and the labels' moves: the first batch
     /// deletes and inserts sections and rows, moves rows and reloads them in
     /// place; the second reloads the moved rows' new content where they landed.
-    /// Nil when a row would be moved onto its own index path (step 4).
+    /// Nil when a row would be moved onto its own index path, or deleted and
+    /// inserted again (step 4).
     func outcome(_ batch: Batch, table: Table) -> EditOutcome? {
         var outcome = EditOutcome(
             opening: Batch(properties: batch.properties, animation: batch.animation),
             closing: Batch(animation: batch.animation))
         let gone = Set(deleted)
+        guard !needsStages(gone: gone) else { return nil }
         outcome.deletedSections = deleted.sorted(by: >)
         outcome.opening.deleteSections = deleted.sorted()
         for (index, section) in inserted.enumerated() {

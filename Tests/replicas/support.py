@@ -10,6 +10,7 @@ import http.client
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -136,6 +137,7 @@ class EventFollower:
         self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
         self.connection.request("GET", f"/api/tables/{table}/events{query}",
                                 headers={"Last-Event-ID": str(since), **(headers or {})})
+        self.socket = self.connection.sock
         self.response = self.connection.getresponse()
         assert self.response.status == 200
         self.thread = threading.Thread(target=self.read, daemon=True)
@@ -163,7 +165,15 @@ class EventFollower:
         return [ident for name, ident, _ in self.events if name == "update"]
 
     def close(self) -> None:
+        # Shut down first: the reader thread holds the response's buffer while
+        # it waits for a line, and closing the response waits for that lock,
+        # until the stream's next keep-alive comment (15 s) comes.
+        try:
+            self.socket.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # the server closed it already
         self.connection.close()
+        self.thread.join(timeout=10)
 
 
 class CuttingProxy:

@@ -25,6 +25,7 @@ from support import EventFollower, wait_until
 from test_random_edits import crash_test
 from test_replicas import start_replicas
 
+# make test's run takes seconds; a long one is asked for by VIEW_REPLICA_EDITS.
 EDITS = int(os.environ.get("VIEW_REPLICA_EDITS", "400"))
 SEED = int(os.environ.get("VIEW_REPLICA_SEED", "20261206"))
 

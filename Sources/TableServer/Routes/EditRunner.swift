@@ -43,10 +43,13 @@ final class EditRunner: Sendable {
         leads = JobThreads(count: limits.leadThreads, name: "webtableview.lead")
     }
 
-    /// Queues `job`, an edit of table `table`, for the next free thread;
-    /// answers the refusal when a bound is reached (the job is then dropped).
+    /// Queues `job`, an edit of table `table`, for the next free thread, where
+    /// it runs as the requester of now, bound to the same rows
+    /// (`BoundRows.carried`); answers the refusal when a bound is reached (the
+    /// job is then dropped).
     func submit(table: String, _ job: @escaping @Sendable () -> Void) -> TableServerError? {
         if let refusal = admit(table: table) { return refusal }
+        let job = BoundRows.carried(job)
         edits.add { [self] in
             job()
             release(table: table)

@@ -66,7 +66,10 @@ final class HeavyWork: Sendable {
 
     /// `answer` run on a heavy thread: a deferred answer, completed with what
     /// `answer` returns; or the 503 refusal at once when the queue is full.
+    /// It runs as the requester of now, bound to the same rows
+    /// (`BoundRows.carried`): a bound reader's heavy read is still its view.
     func run(_ answer: @escaping @Sendable () -> HTTPResponse) -> HTTPResponse {
+        let answer = BoundRows.carried(answer)
         let deferral = DeferredResponse()
         var starts = false
         let refusal = state.withLock { state -> TableServerError? in

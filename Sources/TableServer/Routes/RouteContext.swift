@@ -82,7 +82,7 @@ struct RouteBuilder {
         let heavyWork = context.heavyWork
         return { request in
             guard weight.isHeavy(request, store: store) else { return answer(request) }
-            return heavyWork.run(BoundRows.carried { answer(request) })
+            return heavyWork.run { answer(request) }
         }
     }
 
@@ -198,7 +198,7 @@ struct RouteBuilder {
             // the shared database if it must: never on the edit runner's
             // threads, which small edits keep to themselves.
             if weight.isHeavy(request, store: store) {
-                return heavyWork.run(BoundRows.carried { Respond.edit(logger: logger) { try edit(request) } })
+                return heavyWork.run { Respond.edit(logger: logger) { try edit(request) } }
             }
             guard waits, let editRunner, request.parameters["t"] != nil else {
                 return Respond.edit(logger: logger) { try edit(request) }
@@ -209,8 +209,9 @@ struct RouteBuilder {
             // runner thread takes it, it holds no thread (docs/SCALING.md,
             // "Group commit").
             let deferral = DeferredResponse()
-            let answer = BoundRows.carried { Respond.edit(logger: logger) { try edit(request) } }
-            let refusal = editRunner.submit(table: request.tableID) { deferral.complete(answer()) }
+            let refusal = editRunner.submit(table: request.tableID) {
+                deferral.complete(Respond.edit(logger: logger) { try edit(request) })
+            }
             if let refusal { return Respond.problem(refusal) }
             return .deferred(deferral)
         }

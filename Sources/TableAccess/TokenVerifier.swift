@@ -72,6 +72,17 @@ public final class TokenVerifier: Sendable {
         verified.claims(of: token, at: now)
     }
 
+    /// Why `token` is refused without a signature check, if it is: it was
+    /// verified before and has expired since (so a client that keeps sending
+    /// it costs a lookup), or its header names no key of this server.
+    public func quickRefusal(of token: String, at now: Date = Date()) -> TokenRefusal? {
+        if verified.hasExpired(token, at: now) { return Self.expired }
+        return headerRefusal(of: token)
+    }
+
+    /// The refusal of a token past its `exp`.
+    static let expired = TokenRefusal("the token has expired")
+
     /// Why `token` is refused on its header alone, if it is: it is no signed
     /// JWT, or its `alg` and `kid` name no key of this server (`alg: none`,
     /// another algorithm than its key's). Costs no signature check.
@@ -91,7 +102,7 @@ public final class TokenVerifier: Sendable {
         if let claims = verified.claims(of: token, at: Date()) {
             return .success(claims)
         }
-        if let refusal = headerRefusal(of: token) {
+        if let refusal = quickRefusal(of: token) {
             return .failure(refusal)
         }
         let claims: BearerClaims

@@ -21,6 +21,13 @@ final class VerifiedTokens: Sendable {
         return now < claims.expiry ? claims : nil
     }
 
+    /// Whether `token` was verified and has expired by `now`: it is refused
+    /// without a signature check, the same as every request after its expiry.
+    func hasExpired(_ token: String, at now: Date) -> Bool {
+        guard let claims = tokens.withLock({ $0[token] }) else { return false }
+        return now >= claims.expiry
+    }
+
     func keep(_ claims: BearerClaims, for token: String) {
         let now = Date()
         tokens.withLock { tokens in

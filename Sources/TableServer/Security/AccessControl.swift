@@ -10,8 +10,9 @@ import TableModel
 ///
 /// A request's requester: anonymous without `Authorization`, the edit token
 /// (admin of every table), or a bearer JWT the ``TokenVerifier`` accepts. A
-/// token verified before is looked up at once; a new one is verified off the
-/// worker thread and the request answered later (`DeferredResponse`).
+/// token verified before is looked up at once, and refused at once after it
+/// expires; a new one is verified off the worker thread and the request
+/// answered later (`DeferredResponse`).
 struct AccessControl: Sendable {
     let policy: AccessPolicy
     let verifier: TokenVerifier?
@@ -37,7 +38,7 @@ struct AccessControl: Sendable {
         guard let verifier else { return .refused("the bearer token is not this server's edit token") }
         let token = String(authorization.dropFirst(scheme.count))
         if let claims = verifier.verifiedClaims(of: token) { return .known(.bearer(claims)) }
-        if let refusal = verifier.headerRefusal(of: token) { return .refused(refusal.reason) }
+        if let refusal = verifier.quickRefusal(of: token) { return .refused(refusal.reason) }
         return .unverified(token)
     }
 

@@ -67,6 +67,10 @@ import Testing
         #expect(claims.subject == "reader")
         #expect(verifier.verifiedClaims(of: token) == claims)
         #expect(verifier.verifiedClaims(of: token, at: Date().addingTimeInterval(61)) == nil)
+        #expect(verifier.quickRefusal(of: token) == nil)
+        #expect(
+            verifier.quickRefusal(of: token, at: Date().addingTimeInterval(61)) == TokenRefusal("the token has expired")
+        )
         let expired = try await keys.token(sub: "reader", expiresIn: -1)
         #expect(
             await verifier.verify(expired) == .failure(TokenRefusal("the token's signature or claims are not valid")))

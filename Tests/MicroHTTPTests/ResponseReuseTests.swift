@@ -279,6 +279,49 @@ import Testing
         }
     }
 
+    /// A kept answer goes to a request with a credential only when the answer
+    /// admits it, and by default to none; `admits` sees `Authorization` and `Cookie`.
+    @Test func anAnswerGoesToARequestWithACredentialOnlyWhenItAdmitsIt() throws {
+        let revision = Revision(1)
+        let calls = Shared(0)
+        let seen = Shared<[RequestCredentials]>([])
+        var router = Router()
+        router.add(.GET, "/admitting") { _ in
+            calls.update { $0 += 1 }
+            var response = HTTPResponse.text("admitting").reusable(while: revision, at: revision.current)
+            response.reuse?.admits = { credentials in
+                seen.update { $0.append(credentials) }
+                return credentials.authorization == "Bearer good" || credentials.cookie == "share=yes"
+            }
+            return response
+        }
+        router.add(.GET, "/default") { _ in
+            calls.update { $0 += 1 }
+            return HTTPResponse.text("default").reusable(while: revision, at: revision.current)
+        }
+        try withLiveServer(router, configuration: HTTPServer.Configuration(port: 0, threads: 1)) { _, client in
+            func get(_ path: String, _ headers: HTTPHeaders = HTTPHeaders()) throws -> Int {
+                #expect(try client.request(.GET, path, headers: headers).status == 200)
+                return calls.value
+            }
+            #expect(try get("/admitting", ["Authorization": "Bearer good"]) == 1)
+            #expect(try get("/admitting", ["Authorization": "Bearer good"]) == 1)
+            #expect(try get("/admitting", ["Cookie": "share=yes"]) == 1)
+            #expect(try get("/admitting", ["Authorization": "Bearer bad"]) == 2)
+            #expect(try get("/admitting") == 3)
+            #expect(
+                seen.value.prefix(3) == [
+                    RequestCredentials(authorization: "Bearer good"), RequestCredentials(cookie: "share=yes"),
+                    RequestCredentials(authorization: "Bearer bad"),
+                ])
+
+            #expect(try get("/default") == 4)
+            #expect(try get("/default") == 4)
+            #expect(try get("/default", ["Cookie": "share=yes"]) == 4)
+            #expect(try get("/default", ["Authorization": "Bearer good"]) == 5)
+        }
+    }
+
     @Test func answersNotDeclaredReusableAreNeverKept() throws {
         let calls = Shared(0)
         var router = Router()

@@ -128,7 +128,7 @@ final class PreparedResponses: Sendable {
         shelfBudget > 0 || shared.keepsAnswers
     }
 
-    /// What ``lookUp(_:coding:ifPlain:)`` found.
+    /// What ``lookUp(_:coding:credentials:ifPlain:)`` found.
     enum Lookup {
         /// The answer kept, still up to date.
         case found(Entry)
@@ -152,11 +152,14 @@ final class PreparedResponses: Sendable {
     }
 
     /// The answer kept for `path` in `coding` on this thread's shelf, when
-    /// its revision still holds. `isPlain` (whether a kept answer fits the
+    /// its revision still holds and it may be sent to a request with
+    /// `credentials` (``ResponseReuse/admits``). `isPlain` (whether a kept answer fits the
     /// request) is asked only when the shelf does not rest or the shared
     /// answers are kept; otherwise a resting shelf is empty, so its requests
     /// are not hashed either.
-    func lookUp(_ path: UnsafePointer<CChar>, coding: ContentCoding, ifPlain isPlain: () -> Bool) -> Lookup {
+    func lookUp(
+        _ path: UnsafePointer<CChar>, coding: ContentCoding, credentials: CredentialFields, ifPlain isPlain: () -> Bool
+    ) -> Lookup {
         guard keepsAnswers else {
             return .skipped
         }
@@ -168,7 +171,9 @@ final class PreparedResponses: Sendable {
             return .skipped
         }
         let key = Key(path: path, coding: coding)
-        guard let entry = shelf.entries[coding.rawValue].value(for: key.path, hash: key.hash), entry.reuse.holds else {
+        guard let entry = shelf.entries[coding.rawValue].value(for: key.path, hash: key.hash),
+            entry.reuse.holds(for: credentials)
+        else {
             return .missed(key)
         }
         shelf.hits &+= 1

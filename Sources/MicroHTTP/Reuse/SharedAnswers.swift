@@ -105,15 +105,16 @@ final class SharedAnswers: Sendable {
         budget > 0
     }
 
-    /// The answer kept for `key`, when its revision still holds.
-    func answer(for key: PreparedResponses.Key) -> Answer? {
+    /// The answer kept for `key`, when its revision still holds and it may be
+    /// sent to a request with `credentials` (``ResponseReuse/admits``).
+    func answer(for key: PreparedResponses.Key, credentials: CredentialFields) -> Answer? {
         guard keepsAnswers else {
             return nil
         }
         let answer = state.withLock { state -> Answer? in
             state.slots[Self.slot(of: key, in: state)].answer
         }
-        guard let answer, answer.reuse.holds else {
+        guard let answer, answer.reuse.holds(for: credentials) else {
             return nil
         }
         return answer

@@ -143,13 +143,18 @@ extension HTTPServer {
             return queue(refusal, for: context, connection: connection)
         }
         let coding = Self.coding(accepted: context.fields.acceptEncoding)
+        let credentials = context.fields.credentials
         let lookup =
             method == .GET || method == .HEAD
-            ? preparedResponses.lookUp(url, coding: coding) { Self.isPlain(context, on: connection) } : .skipped
+            ? preparedResponses.lookUp(url, coding: coding, credentials: credentials) {
+                Self.isPlain(context, on: connection)
+            } : .skipped
         if case .found(let entry) = lookup {
             return queue(entry, for: context, connection: connection)
         }
-        if let key = lookup.key, let answer = preparedResponses.shared.answer(for: key), let entry = prepare(answer) {
+        if let key = lookup.key, let answer = preparedResponses.shared.answer(for: key, credentials: credentials),
+            let entry = prepare(answer)
+        {
             if answer.body.count <= preparedResponses.largestBody, let key = preparedResponses.admits(lookup) {
                 preparedResponses.keep(entry, for: key)
             }
@@ -277,15 +282,16 @@ extension HTTPServer {
     }
 
     /// Whether the request is one a reusable answer fits: no body, no query,
-    /// no credential (`Authorization`: the access policy checks it; docs/ACCESS.md),
     /// not conditional (`If-None-Match`, or `Min-Version`, which may make the
     /// handler wait or refuse), not cross-origin (a kept answer carries no CORS
     /// fields), and its connection is not closing (a kept answer carries no
     /// `Connection: close`), and asking for no form of its own (``acceptsKeptForm(_:)``).
+    /// Whether a kept answer may go to the request's credentials is the
+    /// answer's to say (``ResponseReuse/admits``): by default, to none.
     private static func isPlain(_ context: RequestContext, on connection: OpaquePointer) -> Bool {
         let fields = context.fields
         return context.body.isEmpty && !context.closesConnection && fields.ifNoneMatch == nil
-            && fields.minVersion == nil && fields.authorization == nil
+            && fields.minVersion == nil
             && fields.origin == nil && acceptsKeptForm(fields.accept)
             && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
     }

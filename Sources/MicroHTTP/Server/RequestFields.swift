@@ -24,8 +24,11 @@ struct RequestFields {
     var ifNoneMatch: UnsafePointer<CChar>?
     var minVersion: UnsafePointer<CChar>?
     var origin: UnsafePointer<CChar>?
-    /// A credential: its request is answered by its route, never a kept answer.
+    /// A credential: a kept answer goes to its request only when the answer
+    /// admits it (``ResponseReuse/admits``).
     var authorization: UnsafePointer<CChar>?
+    /// Cookies, which may carry a credential too (the same).
+    var cookie: UnsafePointer<CChar>?
     var contentEncoding: UnsafePointer<CChar>?
     /// A second `Host` field came.
     var hasSecondHost = false
@@ -44,6 +47,9 @@ struct RequestFields {
 
     /// No fields.
     init() {}
+
+    /// The credential fields, for a kept answer to admit or not.
+    var credentials: CredentialFields { CredentialFields(authorization: authorization, cookie: cookie) }
 
     /// The fields of the request on `connection`.
     init(of connection: OpaquePointer) {
@@ -96,6 +102,7 @@ struct RequestFields {
             host = host ?? value
         case 6 where Self.is(key, "origin"): origin = origin ?? value
         case 6 where Self.is(key, "accept"): accept = accept ?? value
+        case 6 where Self.is(key, "cookie"): cookie = cookie ?? value
         case 11 where Self.is(key, "min-version"): minVersion = minVersion ?? value
         case 13 where Self.is(key, "if-none-match"): ifNoneMatch = ifNoneMatch ?? value
         case 13 where Self.is(key, "authorization"): authorization = authorization ?? value

@@ -29,7 +29,12 @@ struct AccessControl: Sendable {
     }
 
     func resolve(_ request: HTTPRequest) -> Resolution {
-        guard let authorization = request.headers["Authorization"] else { return .known(.anonymous) }
+        resolve(authorization: request.headers["Authorization"])
+    }
+
+    /// Whose request it is, by its `Authorization` field.
+    func resolve(authorization: String?) -> Resolution {
+        guard let authorization else { return .known(.anonymous) }
         if let editToken, editToken.authorizes(authorization) { return .known(.editToken) }
         let scheme = "bearer "
         guard authorization.count > scheme.count, authorization.prefix(scheme.count).lowercased() == scheme else {
@@ -97,9 +102,14 @@ struct AccessControl: Sendable {
                 if let refusal = boundRefusal(request, pattern, needing: needed, rows: rows, on: table) {
                     return refusal
                 }
-                let response = answer(request, for: requester, bound: rows, handler)
+                let response = answer(request, for: requester, bound: rows, keptFor: nil, handler)
                 return needed == .read ? response : response.whenGiven(BoundEdit.versionOnly)
             }
+            // What a read shows may depend on the requester's right (an admin
+            // sees the table's rules), and a page shows who reads it.
+            let keptFor = KeptRead(
+                table: table, right: grant?.right ?? .read, requester: pattern.hasPrefix("/api/") ? nil : requester)
+            return answer(request, for: requester, bound: nil, keptFor: keptFor, handler)
         case .creation:
             let table = request.query["table-id"]
             let grant = policy.grant(of: requester, on: table ?? "*")
@@ -107,20 +117,55 @@ struct AccessControl: Sendable {
                 return refusal
             }
         }
-        return answer(request, for: requester, bound: nil, handler)
+        return answer(request, for: requester, bound: nil, keptFor: nil, handler)
     }
 
-    /// `handler`'s answer for `requester`, its reads bound to `rows`.
+    /// A read of all of a table, which may be kept (``KeptRead``).
+    struct KeptRead {
+        let table: String
+        /// The right on the table of the requester it was made for: it goes
+        /// again only to requesters with the same right.
+        let right: AccessRight
+        /// The one requester it may go to again; nil: any with that right.
+        let requester: Requester?
+    }
+
+    /// `handler`'s answer for `requester`, its reads bound to `rows`. A read
+    /// of all of a table (`keptFor`) may be kept and sent again without
+    /// routing (docs/ACCESS.md, "Cost") to the requests ``admits(_:credential:)``
+    /// lets through; no other answer is kept.
     private func answer(
-        _ request: HTTPRequest, for requester: Requester, bound rows: TableQuery?, _ handler: @escaping HTTPHandler
+        _ request: HTTPRequest, for requester: Requester, bound rows: TableQuery?, keptFor read: KeptRead?,
+        _ handler: @escaping HTTPHandler
     ) -> HTTPResponse {
         var response = Requester.$current.withValue(requester) {
             BoundRows.$current.withValue(rows) { handler(request) }
         }
-        // A kept answer is sent again without routing, to requests without
-        // `Authorization`: only when anyone may read what it shows.
-        if policy.anonymous == nil { response.reuse = nil }
+        if let read, rows == nil, var reuse = response.reuse {
+            reuse.admits = admits(read, credential: request.headers["Authorization"] != nil)
+            response.reuse = reuse
+        } else {
+            response.reuse = nil
+        }
         return response
+    }
+
+    /// Whether a request with `credentials` may be sent the kept answer of
+    /// `read` without routing: its credential is of the same kind (one, or
+    /// none, as the answer's cache headers say; ``PrivateAnswer``), and the
+    /// requester it names — known at once, else it is routed to be verified —
+    /// reads all of the table with the same right, and is `read`'s requester
+    /// when it names one. An expired token is no longer known, so it is
+    /// routed and refused.
+    private func admits(_ read: KeptRead, credential: Bool) -> @Sendable (RequestCredentials) -> Bool {
+        { credentials in
+            guard (credentials.authorization != nil) == credential,
+                case .known(let requester) = resolve(authorization: credentials.authorization),
+                read.requester == nil || read.requester == requester,
+                let grant = policy.grant(of: requester, on: read.table)
+            else { return false }
+            return grant.right == read.right && grant.rows == nil
+        }
     }
 
     private func refusal(

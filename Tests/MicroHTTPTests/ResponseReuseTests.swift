@@ -299,7 +299,8 @@ import Testing
             calls.update { $0 += 1 }
             return HTTPResponse.text("default").reusable(while: revision, at: revision.current)
         }
-        try withLiveServer(router, configuration: HTTPServer.Configuration(port: 0, threads: 1)) { _, client in
+        try withLiveServer(router, configuration: HTTPServer.Configuration(port: 0, threads: 1)) {
+            (_: HTTPServer, client: TestClient) throws in
             func get(_ path: String, _ headers: HTTPHeaders = HTTPHeaders()) throws -> Int {
                 #expect(try client.request(.GET, path, headers: headers).status == 200)
                 return calls.value

@@ -21,6 +21,7 @@ import measure  # noqa: E402
 import replication  # noqa: E402
 import report  # noqa: E402
 import tables  # noqa: E402
+import token_read  # noqa: E402
 import view_cost  # noqa: E402
 import views  # noqa: E402
 
@@ -83,6 +84,7 @@ def main():
         steps = [
             ("json_row", lambda: measure.json_row(tools, json_rounds, seconds)),
             ("reads", lambda: measure.reads(tools, rounds, seconds)),
+            ("token_read", lambda: token_read.measure(tools, rounds, seconds)),
             ("page", lambda: measure.page_vs_json(tools, rounds, seconds)),
             ("edits", lambda: measure.edits_and_memory(tools, rounds, seconds)),
             ("writes", lambda: measure.writes(tools, rounds, seconds)),

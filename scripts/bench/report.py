@@ -4,6 +4,7 @@ import os
 import platform
 import subprocess
 
+import token_read
 import view_cost
 
 
@@ -459,7 +460,7 @@ def markdown(r):
            "## Targets", "", "| what | measured | ratio | target | |", "|---|---|---|---|---|"]
     rows = summary_rows(r) + writes_rows(r.get("writes")) + model_memory_rows(r.get("model_memory")) + (
         follow_rows(r.get("follow"))) + (
-        live_views_rows(r.get("views"))) + (view_cost.rows(r["view_cost"]) if "view_cost" in r else []) + (
+        live_views_rows(r.get("views"))) + token_read.rows(r.get("token_read")) + (view_cost.rows(r["view_cost"]) if "view_cost" in r else []) + (
         replication_rows(r["replication"]) if "replication" in r else [])
     out += [f"| {a} | {b} | {c} | {t} | {v} |" for a, b, c, t, v in rows]
     out += ["", "## Raw figures", "", f"### JSON row (`GET /api/tables/countries/sections/0/rows/0`, {j['bytes']} bytes)", "",
@@ -526,7 +527,8 @@ def markdown(r):
         out.append(f"| {int(n):,} | {v['event_bytes']} bytes | {spread(v['per_event_us'], 2, ' µs')} | "
                    f"{spread(v['floor_per_event_us'], 2, ' µs')} | ×{v['vs_floor']['median']:.2f} | "
                    f"{batched} | {v['idle_us_per_s']:.0f} µs/s |")
-    out += ["", *reads_section(r.get("reads")), *compression_section(r.get("compression"))]
+    out += ["", *reads_section(r.get("reads")), *token_read.section(r.get("token_read")),
+            *compression_section(r.get("compression"))]
     out += ["### Start-up (`serve --port 0` with the demo tables, spawn to the first `GET /healthz` answer)", "",
             f"- webtableview: {spread(s['product_ms'], 1, ' ms')} (its own CPU time by then: "
             f"{spread(s['cpu_ms'], 0, ' ms')})", f"- `true`: {spread(s['true_ms'], 1, ' ms')}", ""]

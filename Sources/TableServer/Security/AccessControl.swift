@@ -36,12 +36,11 @@ struct AccessControl: Sendable {
     func resolve(authorization: String?) -> Resolution {
         guard let authorization else { return .known(.anonymous) }
         if let editToken, editToken.authorizes(authorization) { return .known(.editToken) }
-        let scheme = "bearer "
-        guard authorization.count > scheme.count, authorization.prefix(scheme.count).lowercased() == scheme else {
+        guard let bearer = BearerScheme.token(of: authorization) else {
             return .refused("the Authorization header is not Bearer <token>")
         }
         guard let verifier else { return .refused("the bearer token is not this server's edit token") }
-        let token = String(authorization.dropFirst(scheme.count))
+        let token = String(bearer)
         if let claims = verifier.verifiedClaims(of: token) { return .known(.bearer(claims)) }
         if let refusal = verifier.quickRefusal(of: token) { return .refused(refusal.reason) }
         return .unverified(token)

@@ -14,16 +14,14 @@ struct EditToken: Sendable {
     /// True when `authorization` is `Bearer <token>`. Compares in time independent
     /// of where the first difference lies.
     func authorizes(_ authorization: String?) -> Bool {
-        guard let authorization else { return false }
-        let prefix = "bearer "
-        guard authorization.count > prefix.count,
-            authorization.prefix(prefix.count).lowercased() == prefix
-        else { return false }
-        let offered = Array(authorization.utf8.dropFirst(prefix.utf8.count))
+        guard let authorization, let token = BearerScheme.token(of: authorization) else { return false }
+        let offered = token.utf8
         var difference = offered.count ^ secret.count
-        for index in 0..<secret.count {
-            let byte = index < offered.count ? offered[index] : 0
-            difference |= Int(byte ^ secret[index])
+        var index = offered.startIndex
+        for byte in secret {
+            let ended = index == offered.endIndex
+            difference |= Int(byte ^ (ended ? 0 : offered[index]))
+            if !ended { index = offered.index(after: index) }
         }
         return difference == 0
     }

@@ -119,9 +119,10 @@ extension AccessKeys {
     /// answered at once: a blocking test client would hold up the task that
     /// verifies a new one.
     func verifiedToken(
-        by verifier: TokenVerifier, sub: String? = nil, roles: [String]? = nil, expiresIn: Int = 3600
+        by verifier: TokenVerifier, sub: String? = nil, roles: [String]? = nil, team: String? = nil,
+        expiresIn: Int = 3600
     ) async throws -> String {
-        let token = try await token(sub: sub, roles: roles, expiresIn: expiresIn)
+        let token = try await token(sub: sub, roles: roles, team: team, expiresIn: expiresIn)
         _ = try await verifier.verify(token).get()
         return token
     }

@@ -117,6 +117,19 @@ import Testing
         }
     }
 
+    /// A credential (a bearer token, or a cookie that may carry a share
+    /// link's) is the access policy's to check: never a kept answer.
+    @Test func credentialsAlwaysReachTheHandler() throws {
+        try withCountingServer { (_, calls, client) throws in
+            _ = try client.request(.GET, "/items/1")
+            _ = try client.request(.GET, "/items/1", headers: ["Authorization": "Bearer x"])
+            _ = try client.request(.GET, "/items/1", headers: ["Cookie": "webtableview-share=x"])
+            #expect(calls.value == 3)
+            _ = try client.request(.GET, "/items/1")
+            #expect(calls.value == 3)
+        }
+    }
+
     @Test func answersOverTheBudgetAreNotKept() throws {
         try withCountingServer(budget: 16 * 1024, size: 2048) { (_, calls, client) throws in
             for _ in 0..<3 {

@@ -277,7 +277,8 @@ extension HTTPServer {
     }
 
     /// Whether the request is one a reusable answer fits: no body, no query,
-    /// no credential (`Authorization`: the access policy checks it; docs/ACCESS.md),
+    /// no credential (`Authorization`, or a `Cookie` that may carry one: the
+    /// access policy checks it; docs/ACCESS.md),
     /// not conditional (`If-None-Match`, or `Min-Version`, which may make the
     /// handler wait or refuse), not cross-origin (a kept answer carries no CORS
     /// fields), and its connection is not closing (a kept answer carries no
@@ -285,7 +286,7 @@ extension HTTPServer {
     private static func isPlain(_ context: RequestContext, on connection: OpaquePointer) -> Bool {
         let fields = context.fields
         return context.body.isEmpty && !context.closesConnection && fields.ifNoneMatch == nil
-            && fields.minVersion == nil && fields.authorization == nil
+            && fields.minVersion == nil && fields.authorization == nil && fields.cookie == nil
             && fields.origin == nil && acceptsKeptForm(fields.accept)
             && MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) == 0
     }

@@ -26,6 +26,8 @@ struct RequestFields {
     var origin: UnsafePointer<CChar>?
     /// A credential: its request is answered by its route, never a kept answer.
     var authorization: UnsafePointer<CChar>?
+    /// Cookies, which may carry a credential (a share link's): as `authorization`.
+    var cookie: UnsafePointer<CChar>?
     var contentEncoding: UnsafePointer<CChar>?
     /// A second `Host` field came.
     var hasSecondHost = false
@@ -96,6 +98,7 @@ struct RequestFields {
             host = host ?? value
         case 6 where Self.is(key, "origin"): origin = origin ?? value
         case 6 where Self.is(key, "accept"): accept = accept ?? value
+        case 6 where Self.is(key, "cookie"): cookie = cookie ?? value
         case 11 where Self.is(key, "min-version"): minVersion = minVersion ?? value
         case 13 where Self.is(key, "if-none-match"): ifNoneMatch = ifNoneMatch ?? value
         case 13 where Self.is(key, "authorization"): authorization = authorization ?? value

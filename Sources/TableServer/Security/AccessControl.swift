@@ -8,8 +8,9 @@ import TableModel
 /// route needs (``RouteRequirement``), bound as `Requester.current`; its
 /// answer is marked as that requester's for caches (``PrivateAnswer``).
 ///
-/// A request's requester: anonymous without `Authorization`, the edit token
-/// (admin of every table), or a bearer JWT the ``TokenVerifier`` accepts. A
+/// A request's requester: the edit token (admin of every table), a bearer
+/// JWT the ``TokenVerifier`` accepts, or without `Authorization` a share
+/// link's cookie ``ShareLinks`` accepts, else anonymous. A
 /// token verified before is looked up at once, and refused at once after it
 /// expires; a new one is verified off the worker thread and the request
 /// answered later (`DeferredResponse`).
@@ -17,6 +18,8 @@ struct AccessControl: Sendable {
     let policy: AccessPolicy
     let verifier: TokenVerifier?
     let editToken: EditToken?
+    /// Verifies share links' cookies; nil when the server mints none.
+    let shareLinks: ShareLinks?
     /// The tables, to find whether a row is in a requester's bound view.
     let store: TableStore
 
@@ -29,7 +32,7 @@ struct AccessControl: Sendable {
     }
 
     func resolve(_ request: HTTPRequest) -> Resolution {
-        guard let authorization = request.headers["Authorization"] else { return .known(.anonymous) }
+        guard let authorization = request.headers["Authorization"] else { return .known(shared(request)) }
         if let editToken, editToken.authorizes(authorization) { return .known(.editToken) }
         let scheme = "bearer "
         guard authorization.count > scheme.count, authorization.prefix(scheme.count).lowercased() == scheme else {
@@ -40,6 +43,15 @@ struct AccessControl: Sendable {
         if let claims = verifier.verifiedClaims(of: token) { return .known(.bearer(claims)) }
         if let refusal = verifier.quickRefusal(of: token) { return .refused(refusal.reason) }
         return .unverified(token)
+    }
+
+    /// The share link's requester when the request carries a valid share
+    /// cookie; anonymous for none, and for one expired or not valid.
+    private func shared(_ request: HTTPRequest) -> Requester {
+        guard let shareLinks, let key = ShareCookie.key(in: request),
+            case .success(let grant) = shareLinks.grant(ofKey: key)
+        else { return .anonymous }
+        return .share(grant)
     }
 
     /// `handler`, answered only for requesters with the right the route of
@@ -54,7 +66,8 @@ struct AccessControl: Sendable {
                 case .refused(let reason): AccessRefusal.invalidToken(reason)
                 case .unverified(let token): verifyThenAnswer(request, pattern, token: token, requirement, handler)
                 }
-            return PrivateAnswer.marked(response, credential: request.headers["Authorization"] != nil)
+            let credential = request.headers["Authorization"] != nil || ShareCookie.key(in: request) != nil
+            return PrivateAnswer.marked(response, credential: credential)
         }
     }
 
@@ -118,8 +131,9 @@ struct AccessControl: Sendable {
             BoundRows.$current.withValue(rows) { handler(request) }
         }
         // A kept answer is sent again without routing, to requests without
-        // `Authorization`: only when anyone may read what it shows.
-        if policy.anonymous == nil { response.reuse = nil }
+        // `Authorization` or `Cookie`: only when anyone may read what it
+        // shows, and it was made for anyone (a page names who asked).
+        if policy.anonymous == nil || requester != .anonymous { response.reuse = nil }
         return response
     }
 

@@ -16,7 +16,9 @@ struct PageRoutes: RouteCollection {
 
     func index(_ request: HTTPRequest) -> HTTPResponse {
         Respond.taggedByContent(
-            Respond.html(context.renderer.index(context.readableTables())), for: request)
+            Respond.html(
+                context.renderer.index(context.readableTables(), session: context.pageSession(on: nil))),
+            for: request)
     }
 
     func tableView(_ request: HTTPRequest) -> HTTPResponse {
@@ -33,7 +35,8 @@ struct PageRoutes: RouteCollection {
             }
             let read = try TableRead(request, store: store, defaultView: true)
             if let notModified = read.notModified(request) { return notModified }
-            let pieces = context.renderer.pagePieces(read.table(), style: style, view: read.query)
+            let session = context.pageSession(on: request.tableID)
+            let pieces = context.renderer.pagePieces(read.table(), style: style, view: read.query, session: session)
             return read.tagged(Respond.html(pieces: pieces, version: read.version), path: request.path)
         } catch let error as TableServerError {
             return page(error: error)

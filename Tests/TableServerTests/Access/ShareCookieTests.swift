@@ -94,6 +94,11 @@ import Testing
             #expect(out.status == 303)
             #expect(out.headers["Location"] == "/")
             #expect(out.headers["Set-Cookie"] == "webtableview-share=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict")
+            // The page's Sign Out form, which a browser posts with Origin: null (Referrer-Policy: no-referrer).
+            var form = cookie
+            form.set("Origin", "null")
+            form.set("Sec-Fetch-Site", "same-origin")
+            #expect(try share.client.request(.POST, "/sign-out", headers: form).status == 303)
             var crossSite = cookie
             crossSite.set("Origin", "https://elsewhere.example")
             let refused = try share.client.request(.POST, "/sign-out", headers: crossSite)

@@ -125,4 +125,31 @@ import Testing
         #expect(try minted.json["type"]?.string == "no-share-links")
         #expect(try client.request(.GET, "/tables/t/share?key=x", headers: ["Host": "127.0.0.1"]).status == 404)
     }
+
+    /// The request log names a link's path, never its key, nor the cookie.
+    @Test func neitherTheKeyNorTheCookieIsLogged() async throws {
+        let log = LogRecorder()
+        let server = try makeServer(logger: log.logger) { options in
+            options.accessPolicy = try! AccessPolicy(json: testPolicy)
+            options.token = AccessMatrixTests.editToken
+            options.shareLinks = ShareFixture.links
+        }
+        let port = try server.start()
+        defer { server.shutdown() }
+        let client = TestClient(port: port)
+        let minted = try client.request(
+            .POST, "/api/tables/t/share", headers: ShareFixture.admin, body: Array(#"{"right":"read"}"#.utf8))
+        let url = try minted.json["url"]?.string ?? ""
+        let key = String(url.split(separator: "=", maxSplits: 1).last ?? "")
+        #expect(try client.request(.GET, url, headers: ["Host": "127.0.0.1"]).status == 303)
+        #expect(try client.request(.GET, "/api/tables/t", headers: ShareFixture.cookie(key)).status == 200)
+        var logged: [String] = []
+        for _ in 0..<500 where !logged.contains(where: { $0.hasPrefix("GET /api/tables/t 200") }) {
+            try await Task.sleep(for: .milliseconds(10))
+            logged = log.messages
+        }
+        #expect(logged.contains { $0.hasPrefix("GET /tables/t/share 303") })
+        #expect(logged.contains { $0.hasPrefix("GET /api/tables/t 200") })
+        #expect(!key.isEmpty && !logged.contains { $0.contains(key) })
+    }
 }

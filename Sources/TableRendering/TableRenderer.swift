@@ -163,7 +163,10 @@ public struct TableRenderer: Sendable {
     /// header, then a `more` row linking to the page after, as the `more` row of
     /// the table's page links here. The table is not live (no `data-table`):
     /// its rows start at an offset. Empty when the section does not exist.
-    public func sectionPage(_ table: Table, section: Int, range: Range<Int>, view: TableQuery? = nil) -> String {
+    /// `session`: who the page is drawn for.
+    public func sectionPage(
+        _ table: Table, section: Int, range: Range<Int>, view: TableQuery? = nil, session: PageSession = .anyone
+    ) -> String {
         guard table.sections.indices.contains(section) else { return "" }
         let rows = table.sections[section].rows
         let shown = range.clamped(to: 0..<rows.count)
@@ -187,7 +190,7 @@ public struct TableRenderer: Sendable {
         }
         return document(
             title: title, body: String(decoding: body, as: UTF8.self),
-            bodyClass: "table-page \(table.style.rawValue)", backLink: true, exporting: table)
+            bodyClass: "table-page \(table.style.rawValue)", backLink: true, exporting: table, session: session)
     }
 
     /// One `<tbody class="section">`, as inserted or reloaded by a live update;
@@ -236,13 +239,15 @@ public struct TableRenderer: Sendable {
     /// as a record (docs/API.md, "Pages"), its fields in order as value1 cells,
     /// name and value; the back button leads to the table at that row
     /// (`/tables/{t}#section-S-row-R`). Empty when there is no row there.
-    public func rowDetail(_ table: Table, at indexPath: TableIndexPath) -> String {
+    /// `session`: who the page is drawn for.
+    public func rowDetail(_ table: Table, at indexPath: TableIndexPath, session: PageSession = .anyone) -> String {
         guard let row = table.row(at: indexPath) else { return "" }
         let context = RowDetailContext(table, row: row)
         let tableHref = "/tables/\(PathEscaping.segment(table.id))#section-\(indexPath.section)-row-\(indexPath.row)"
         return document(
             title: context.title, body: templates.render(context, "row-detail"), bodyClass: "row-detail-page",
-            backLink: true, back: (HTMLEscaping.escape(tableHref), HTMLEscaping.escape(table.title ?? table.id)))
+            backLink: true, back: (HTMLEscaping.escape(tableHref), HTMLEscaping.escape(table.title ?? table.id)),
+            session: session)
     }
 
     /// A small HTML document for an error, such as 404 for an unknown table.

@@ -61,6 +61,12 @@ import Testing
             #expect(readPage.contains(#"<span class="nav-signed-in" title="Signed in">shared link: read</span>"#))
             #expect(readPage.contains(#"<form class="nav-session" method="post" action="/sign-out">"#))
             #expect(readPage.contains("Sign Out</button>"))
+            // The row's detail page and a section's further rows name them too.
+            for path in ["/tables/t/rows/a0", "/tables/t/sections/0?offset=2"] {
+                let page = try share.client.request(.GET, path, headers: ShareFixture.cookie(try share.key("read")))
+                #expect(page.status == 200, "\(path)")
+                #expect(page.text.contains(#"title="Signed in">shared link: read</span>"#), "\(path)")
+            }
             let editPage = try share.client.request(
                 .GET, "/tables/t", headers: ShareFixture.cookie(try share.key("edit"))
             ).text

@@ -14,7 +14,10 @@ struct AccessOptions: ParsableArguments {
     var policyFile: String?
 
     @Option(
-        name: .customLong("jwt-secret-file"), help: "File holding the HS256 secret of bearer JWTs (32 bytes or more).")
+        name: .customLong("jwt-secret-file"),
+        help:
+            "File holding the HS256 secret of bearer JWTs (32 bytes or more); share links are signed with a key derived from it."
+    )
     var secretFile: String?
 
     @Option(name: .customLong("jwks"), help: "JWKS file of the RS256, ES256 or EdDSA keys of bearer JWTs.")

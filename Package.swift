@@ -6,7 +6,7 @@
 //   CMicroHTTPD, CSendRing, CZlib, CBrotli → MicroHTTP ──┐
 //   CAllocator → ProcessMetrics ─────────────────────────┤
 //   JSON → TableModel → TableRendering → TableServer → webtableview
-//   JSON → TableModel → TableAccess (jwt-kit; rows bound to views) ↗
+//   JSON → TableModel → TableAccess (jwt-kit, swift-crypto; rows bound to views) ↗
 //                     ↘ TableJournal ↗
 //                     ↘ TableImport ↗
 //   CLibPQ → TableDatabase ─────────────────────────↗
@@ -47,6 +47,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // Bearer JWTs (TableAccess): Vapor's JWT library, kept up, on swift-crypto (BoringSSL).
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        // HMAC-SHA256 of share links (TableAccess/ShareLinks.swift): jwt-kit's own crypto, named for its HMAC.
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -114,7 +116,10 @@ let package = Package(
         // policy file. jwt-kit, with BoringSSL, is linked by the server alone, not the client or the fuzzers.
         .target(
             name: "TableAccess",
-            dependencies: ["JSON", "TableModel", .product(name: "JWTKit", package: "jwt-kit")],
+            dependencies: [
+                "JSON", "TableModel", .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .target(

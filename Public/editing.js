@@ -6,7 +6,7 @@
 // In a view these edits go by row id (view-edits.js).
 
 import { indexPathOf, rowText } from "./dom.js";
-import { editableHere, isView } from "./view-edits.js";
+import { editableHere, isReadOnly, isView } from "./view-edits.js";
 
 const NEW_ROW = { text: "New row" };
 
@@ -69,7 +69,9 @@ export class Editing {
     view.enhancers.push((cell) => decorate(cell, view.table));
 
     this.toggle = editButton(view.container, () => this.setEditing(!this.editing));
-    if (isView(view.table)) {
+    // The Edit button shows only while some row has an editing control:
+    // in a view, rows without ids have none; on a read-only page, no row has.
+    if (isView(view.table) || isReadOnly()) {
       view.structure.push(() => this.showToggleIfEditable());
       view.table.addEventListener("webtableview:update", () => this.showToggleIfEditable());
     }

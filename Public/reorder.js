@@ -20,7 +20,7 @@ import {
   cellsOf, firstRowOf, followPointer, indexPathOf, renumber, rowCountOf, rowsEndOf, rowText, sectionsOf, versionOf,
 } from "./dom.js";
 import { gapOf, rebaseMove, targetOf } from "./move-rebase.js";
-import { isView } from "./view-edits.js";
+import { isReadOnly, isView } from "./view-edits.js";
 
 const EDGE = 48;
 const SCROLL_STEP = 14;
@@ -34,7 +34,7 @@ const SCROLL_STEP = 14;
  */
 function decorate(cell, table) {
   const body = cell.querySelector(":scope > .cell-body");
-  if (!body || cell.dataset.canMove !== "true" || isView(table)) return;
+  if (!body || cell.dataset.canMove !== "true" || isView(table) || isReadOnly()) return;
   if (body.querySelector(":scope > .tv-reorder-handle")) return;
   const handle = document.createElement("button");
   handle.type = "button";

@@ -12,12 +12,24 @@ export function isView(table) {
   return Boolean(table.dataset.view);
 }
 
-/** True when the page may edit `cell` of `table`: any row of a table, only a row with an id in a view. */
-export function editableHere(cell, table) {
-  return !isView(table) || Boolean(cell.dataset.id);
+/**
+ * True when the server offers this reader no edits of the page's table
+ * (docs/ACCESS.md: a share link or token without the edit right): the page
+ * is read-only, `data-read-only` on its `<body>`.
+ */
+export function isReadOnly() {
+  return document.body.dataset.readOnly === "true";
 }
 
-/** In a view, disables the controls matching `selector` of `cell` when the row has no id. */
+/**
+ * True when the page may edit `cell` of `table`: none on a read-only page,
+ * any row of a table, only a row with an id in a view.
+ */
+export function editableHere(cell, table) {
+  return !isReadOnly() && (!isView(table) || Boolean(cell.dataset.id));
+}
+
+/** Disables the controls matching `selector` of `cell` where the page may not edit it (``editableHere``). */
 export function disableWhenReadOnly(cell, table, selector) {
   if (editableHere(cell, table)) return;
   for (const control of cell.querySelectorAll(selector)) control.disabled = true;

@@ -6,7 +6,8 @@ import TableModel
 ///
 /// A requester's right on a table is the highest of the anonymous right
 /// (which everyone has) and the rights of the rules that cover the table and
-/// match the requester's token; the edit token is admin of every table.
+/// match the requester's token; the edit token is admin of every table, and
+/// a share link gives its right on its table.
 public struct AccessPolicy: Sendable, Equatable {
     /// What a request without a credential may do with every table: `read`
     /// (as without a policy) or nothing.
@@ -56,6 +57,9 @@ public struct AccessPolicy: Sendable, Equatable {
         switch requester {
         case .anonymous: return anonymous.map { AccessGrant(right: $0, rows: nil) }
         case .editToken: return AccessGrant(right: .admin, rows: nil)
+        case .share(let share):
+            let right = share.table == table ? max(anonymous ?? share.right, share.right) : anonymous
+            return right.map { AccessGrant(right: $0, rows: nil) }
         case .bearer(let claims):
             let matching = rules.lazy.filter { $0.covers(table) && $0.matches(claims) }
             let whole = matching.filter { $0.rows == nil }.map(\.right).reduce(anonymous) { best, right in
@@ -73,7 +77,7 @@ public struct AccessPolicy: Sendable, Equatable {
     /// token, or a token an `admin` rule for `*` (every table) matches.
     public func isOperator(_ requester: Requester) -> Bool {
         switch requester {
-        case .anonymous: false
+        case .anonymous, .share: false
         case .editToken: true
         case .bearer(let claims):
             rules.contains { $0.right == .admin && $0.rows == nil && $0.tables.contains("*") && $0.matches(claims) }

@@ -1,5 +1,6 @@
 /// Who sent a request (the "actor"; `Actor` is Swift's): nobody
-/// known, the holder of the edit token, or the subject of a verified JWT.
+/// known, the holder of the edit token, the subject of a verified JWT, or a
+/// browser that opened a share link.
 public enum Requester: Sendable, Equatable {
     /// No credential: the policy's anonymous rights.
     case anonymous
@@ -7,6 +8,9 @@ public enum Requester: Sendable, Equatable {
     case editToken
     /// A bearer JWT whose signature and claims were verified.
     case bearer(BearerClaims)
+    /// A share link's cookie (docs/ACCESS.md, "Share links"): its one right
+    /// on its one table, never admin.
+    case share(ShareGrant)
 
     /// The requester a handler runs for, bound by the access check around it
     /// (`withValue`); anonymous outside one.

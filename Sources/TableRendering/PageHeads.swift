@@ -27,8 +27,10 @@ final class PageHeads: Sendable {
         let page: PageView
         /// Whether the view shows no row (the search bar's "No Results").
         let isEmpty: Bool
+        /// Whether the page is the read-only one (``PageSession/canEdit``).
+        let readOnly: Bool
 
-        init(_ table: Table, style: TableStyle, page: PageView = PageView()) {
+        init(_ table: Table, style: TableStyle, page: PageView = PageView(), readOnly: Bool = false) {
             id = table.id
             title = table.title
             self.style = style
@@ -40,6 +42,7 @@ final class PageHeads: Sendable {
             indexTitles = style == .plain ? table.sections.map(\.indexTitle) : []
             self.page = page
             isEmpty = page.view != nil && table.rowCount == 0
+            self.readOnly = readOnly
         }
     }
 

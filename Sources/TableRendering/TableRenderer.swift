@@ -53,13 +53,16 @@ public struct TableRenderer: Sendable {
     ///
     /// - Parameter style: overrides the table's own style (`?style=`).
     /// - Parameter view: the view `table` is (docs/API.md, "Views"), for the search bar.
+    /// - Parameter session: who the page is drawn for.
     public func page(
-        _ table: Table, style: TableStyle? = nil, view: TableQuery? = nil, rowLimit: Int = 1000, pageRowLimit: Int = 200
+        _ table: Table, style: TableStyle? = nil, view: TableQuery? = nil, session: PageSession = .anyone,
+        rowLimit: Int = 1000, pageRowLimit: Int = 200
     ) -> String {
         String(
             decoding: Array(
                 pagePieces(
-                    table, style: style, view: view, rowLimit: rowLimit, pageRowLimit: pageRowLimit
+                    table, style: style, view: view, session: session, rowLimit: rowLimit,
+                    pageRowLimit: pageRowLimit
                 ).joined()), as: UTF8.self)
     }
 
@@ -77,16 +80,18 @@ public struct TableRenderer: Sendable {
     /// The document of ``page(_:style:rowLimit:pageRowLimit:)`` as UTF-8 pieces, each drawn only
     /// when it is asked for: the document up to the first section, then one piece
     /// per section, then the rest. A server can send the first bytes of a large
-    /// table before it has drawn the last row.
+    /// table before it has drawn the last row. A page for someone named
+    /// (`session`) is drawn afresh, never kept.
     public func pagePieces(
-        _ table: Table, style picked: TableStyle? = nil, view: TableQuery? = nil, rowLimit: Int = 1000,
-        pageRowLimit: Int = 200
+        _ table: Table, style picked: TableStyle? = nil, view: TableQuery? = nil, session: PageSession = .anyone,
+        rowLimit: Int = 1000, pageRowLimit: Int = 200
     ) -> PagePieces {
         let style = picked ?? table.style
         let page = PageView(view: view, pickedStyle: picked)
         let rowLimits = Self.rowLimits(table, rowLimit: rowLimit, pageRowLimit: pageRowLimit)
-        let key = PageHeads.Key(table, style: style, page: page)
-        if let kept = pageHeads.page(for: key) {
+        let key = PageHeads.Key(table, style: style, page: page, readOnly: !session.canEdit)
+        let keeps = session.name == nil
+        if keeps, let kept = pageHeads.page(for: key) {
             return PagePieces(
                 head: kept.head, tail: kept.tail, table: table, rowLimits: rowLimits, renderer: self,
                 sectionCount: table.sections.count, view: view?.canonicalQuery ?? "")
@@ -103,7 +108,8 @@ public struct TableRenderer: Sendable {
         let whole = Array(
             document(
                 title: context.title, body: templates.render(context, "table"),
-                bodyClass: "table-page \(style.rawValue)", backLink: true, exporting: table, view: view
+                bodyClass: "table-page \(style.rawValue)", backLink: true, exporting: table, view: view,
+                session: session
             ).utf8)
         guard inner.text == PagePieces.sectionsTemplate,
             let split = RowDrawer.onlyOccurrence(of: Array(marker.utf8), in: whole)
@@ -113,13 +119,14 @@ public struct TableRenderer: Sendable {
                 table, style: style, rowLimits: rowLimits, drawer: drawer, page: page, life: life)
             let page = document(
                 title: context.title, body: templates.render(context, "table"),
-                bodyClass: "table-page \(style.rawValue)", backLink: true, exporting: table, view: view)
+                bodyClass: "table-page \(style.rawValue)", backLink: true, exporting: table, view: view,
+                session: session)
             return PagePieces(
                 head: Array(page.utf8), tail: [], table: table, rowLimits: rowLimits, renderer: self, sectionCount: 0)
         }
         let head = Array(whole[..<split.lowerBound])
         let tail = Array(whole[split.upperBound...])
-        pageHeads.keep(head: head, tail: tail, for: key)
+        if keeps { pageHeads.keep(head: head, tail: tail, for: key) }
         return PagePieces(
             head: head, tail: tail, table: table, rowLimits: rowLimits, renderer: self,
             sectionCount: table.sections.count,
@@ -127,10 +134,10 @@ public struct TableRenderer: Sendable {
     }
 
     /// The HTML document of `GET /`: every table with a link, its title, style
-    /// and counts.
-    public func index(_ tables: [Table]) -> String {
+    /// and counts; who is signed in (`session`).
+    public func index(_ tables: [Table], session: PageSession = .anyone) -> String {
         let body = templates.render(IndexContext(tables: tables.map(TableSummary.init)), "index")
-        return document(title: "Tables", body: body, bodyClass: "index-page", backLink: false)
+        return document(title: "Tables", body: body, bodyClass: "index-page", backLink: false, session: session)
     }
 
     /// `<tr>` rows of section `section` for the rows in `range` (clamped to the
@@ -156,7 +163,10 @@ public struct TableRenderer: Sendable {
     /// header, then a `more` row linking to the page after, as the `more` row of
     /// the table's page links here. The table is not live (no `data-table`):
     /// its rows start at an offset. Empty when the section does not exist.
-    public func sectionPage(_ table: Table, section: Int, range: Range<Int>, view: TableQuery? = nil) -> String {
+    /// `session`: who the page is drawn for.
+    public func sectionPage(
+        _ table: Table, section: Int, range: Range<Int>, view: TableQuery? = nil, session: PageSession = .anyone
+    ) -> String {
         guard table.sections.indices.contains(section) else { return "" }
         let rows = table.sections[section].rows
         let shown = range.clamped(to: 0..<rows.count)
@@ -180,7 +190,7 @@ public struct TableRenderer: Sendable {
         }
         return document(
             title: title, body: String(decoding: body, as: UTF8.self),
-            bodyClass: "table-page \(table.style.rawValue)", backLink: true, exporting: table)
+            bodyClass: "table-page \(table.style.rawValue)", backLink: true, exporting: table, session: session)
     }
 
     /// One `<tbody class="section">`, as inserted or reloaded by a live update;
@@ -229,13 +239,15 @@ public struct TableRenderer: Sendable {
     /// as a record (docs/API.md, "Pages"), its fields in order as value1 cells,
     /// name and value; the back button leads to the table at that row
     /// (`/tables/{t}#section-S-row-R`). Empty when there is no row there.
-    public func rowDetail(_ table: Table, at indexPath: TableIndexPath) -> String {
+    /// `session`: who the page is drawn for.
+    public func rowDetail(_ table: Table, at indexPath: TableIndexPath, session: PageSession = .anyone) -> String {
         guard let row = table.row(at: indexPath) else { return "" }
         let context = RowDetailContext(table, row: row)
         let tableHref = "/tables/\(PathEscaping.segment(table.id))#section-\(indexPath.section)-row-\(indexPath.row)"
         return document(
             title: context.title, body: templates.render(context, "row-detail"), bodyClass: "row-detail-page",
-            backLink: true, back: (HTMLEscaping.escape(tableHref), HTMLEscaping.escape(table.title ?? table.id)))
+            backLink: true, back: (HTMLEscaping.escape(tableHref), HTMLEscaping.escape(table.title ?? table.id)),
+            session: session)
     }
 
     /// A small HTML document for an error, such as 404 for an unknown table.
@@ -256,7 +268,8 @@ public struct TableRenderer: Sendable {
     /// `back`: the back button's place and title, escaped, when not the list of tables.
     private func document(
         title: String, body: String, bodyClass: String, backLink: Bool,
-        back: (href: String, title: String)? = nil, exporting table: Table? = nil, view: TableQuery? = nil
+        back: (href: String, title: String)? = nil, exporting table: Table? = nil, view: TableQuery? = nil,
+        session: PageSession = .anyone
     ) -> String {
         let viewParameters = view.map { "&" + $0.canonicalQuery } ?? ""
         let exportLink = table.map {
@@ -265,7 +278,7 @@ public struct TableRenderer: Sendable {
         return templates.render(
             PageContext(
                 title: title, body: body, bodyClass: bodyClass, hasBackLink: backLink, back: back,
-                exportLink: exportLink, assets: assets),
+                exportLink: exportLink, assets: assets, session: session),
             "page")
     }
 }

@@ -40,6 +40,9 @@ public struct ServerOptions: Sendable {
     public var accessPolicy: AccessPolicy?
     /// Verifies the bearer JWTs the policy's rules match; used only with `accessPolicy`.
     public var tokenVerifier: TokenVerifier?
+    /// Signs and verifies share links (docs/ACCESS.md, "Share links"), from
+    /// the HS256 secret; used only with `accessPolicy`. Nil mints none.
+    public var shareLinks: ShareLinks?
     public var limits = ModelLimits()
     /// Where and how changes are made durable; nil keeps tables in memory only.
     /// With a journal, its tables are served and the `tables` given to the server

@@ -87,7 +87,9 @@ public final class WebTableViewServer: Sendable {
         let editToken = options.token.flatMap(EditToken.init)
         // With a policy, the edit token is one of its requesters (admin of every table).
         let access = options.accessPolicy.map { [store] in
-            AccessControl(policy: $0, verifier: options.tokenVerifier, editToken: editToken, store: store)
+            AccessControl(
+                policy: $0, verifier: options.tokenVerifier, editToken: editToken, shareLinks: options.shareLinks,
+                store: store)
         }
         var builder = RouteBuilder(
             router: Router(),
@@ -106,6 +108,7 @@ public final class WebTableViewServer: Sendable {
         builder.add(MergePatchRoutes(context: context))
         builder.add(FeedRoutes(context: context))
         builder.add(PageRoutes(context: context))
+        builder.add(ShareRoutes(context: context))
         builder.add(SystemRoutes(context: context, files: files))
         router = builder.router
 

@@ -14,7 +14,10 @@ struct AccessOptions: ParsableArguments {
     var policyFile: String?
 
     @Option(
-        name: .customLong("jwt-secret-file"), help: "File holding the HS256 secret of bearer JWTs (32 bytes or more).")
+        name: .customLong("jwt-secret-file"),
+        help:
+            "File holding the HS256 secret of bearer JWTs (32 bytes or more); share links are signed with a key derived from it."
+    )
     var secretFile: String?
 
     @Option(name: .customLong("jwks"), help: "JWKS file of the RS256, ES256 or EdDSA keys of bearer JWTs.")
@@ -33,18 +36,19 @@ struct AccessOptions: ParsableArguments {
         }
     }
 
-    /// The policy and the verifier these options name; nil and nil without a policy.
-    func load() throws -> (AccessPolicy?, TokenVerifier?) {
-        guard let policyFile else { return (nil, nil) }
+    /// The policy, the verifier and the share links' signer these options
+    /// name: all nil without a policy; share links need the HS256 secret.
+    func load() throws -> (AccessPolicy?, TokenVerifier?, ShareLinks?) {
+        guard let policyFile else { return (nil, nil, nil) }
         let policy = try AccessPolicy(json: Self.text(of: policyFile))
-        guard secretFile != nil || jwksFile != nil else { return (policy, nil) }
+        guard secretFile != nil || jwksFile != nil else { return (policy, nil, nil) }
         let secret = try secretFile.map { try Self.text(of: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
         let jwks = try jwksFile.map(Self.text(of:))
         let (issuer, audience) = (issuer, audience)
         let verifier = try Self.waitFor {
             try await TokenVerifier(secret: secret, jwks: jwks, issuer: issuer, audience: audience)
         }
-        return (policy, verifier)
+        return (policy, verifier, secret.map(ShareLinks.init(secret:)))
     }
 
     private static func text(of path: String) throws -> String {

@@ -251,7 +251,7 @@ struct Serve: ParsableCommand {
         options.connectionLimit = connectionLimit
         options.answerCacheBytes = answerCache
         options.token = try readToken()
-        (options.accessPolicy, options.tokenVerifier) = try access.load()
+        (options.accessPolicy, options.tokenVerifier, options.shareLinks) = try access.load()
         options.allowedHosts = allowedHosts
         options.corsOrigins = corsOrigins
         options.ablations = Set(ablate)

@@ -51,6 +51,8 @@ import Testing
                 ["Content-Type": "text/plain", "Origin": "http://evil.example", "Host": host],
                 ["Content-Type": "text/plain", "Origin": "http://127.0.0.1:1", "Host": host],
                 ["Content-Type": "text/plain", "Sec-Fetch-Site": "cross-site", "Host": host],
+                ["Content-Type": "text/plain", "Origin": "null", "Sec-Fetch-Site": "cross-site", "Host": host],
+                ["Content-Type": "text/plain", "Origin": "null", "Sec-Fetch-Site": "same-site", "Host": host],
             ] {
                 let select = try client.request(
                     .POST, "/api/tables/t/sections/0/rows/0/select", headers: headers, body: body("x"))
@@ -62,6 +64,11 @@ import Testing
                 .POST, "/api/tables/t/sections/0/rows/0/select",
                 headers: ["Origin": ours, "Host": host, "Sec-Fetch-Site": "same-origin"])
             #expect(sameOrigin.status == 200)
+            // A form of our page, under its Referrer-Policy: no-referrer, says Origin: null.
+            let form = try client.request(
+                .POST, "/api/tables/t/sections/0/rows/1/select",
+                headers: ["Origin": "null", "Host": host, "Sec-Fetch-Site": "same-origin"])
+            #expect(form.status == 200)
             let tool = try client.request(.POST, "/api/tables/t/batch", headers: jsonHeaders, body: batch)
             #expect(tool.status == 200)
         }

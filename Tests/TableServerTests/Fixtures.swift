@@ -21,8 +21,10 @@ func fixtureTable(id: String = "t") -> Table {
 }
 
 /// A server over the fixture table with the real templates and public files.
+/// `logger`: where it logs; nothing below critical by default.
 func makeServer(
     tables: [Table] = [fixtureTable()],
+    logger given: Logger? = nil,
     configure: (inout ServerOptions) -> Void = { _ in }
 ) throws -> WebTableViewServer {
     var options = ServerOptions()
@@ -34,7 +36,7 @@ func makeServer(
     configure(&options)
     var logger = Logger(label: "test")
     logger.logLevel = .critical
-    return try WebTableViewServer(options: options, tables: tables, logger: logger)
+    return try WebTableViewServer(options: options, tables: tables, logger: given ?? logger)
 }
 
 /// Runs `body` against a fresh server, in-process or over a real socket.

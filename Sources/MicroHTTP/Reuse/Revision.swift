@@ -29,12 +29,12 @@ public final class Revision: Sendable {
 /// revision: while ``revision`` reads ``value``, the server may send the same
 /// status, header fields and body to a later GET or HEAD of the same path that
 /// has no query and no `If-None-Match`, without calling the handler — to a
-/// request without `Authorization`, or to one ``admits`` accepts.
+/// request without `Authorization` and `Cookie`, or to one ``admits`` accepts.
 public struct ResponseReuse: Sendable {
     public let revision: Revision
     public let value: Int
     /// Which requests may be sent the answer again, by their credentials;
-    /// nil: those without `Authorization`. The application that checks
+    /// nil: those without `Authorization` and `Cookie` (a cookie may carry one). The application that checks
     /// credentials says who may have an answer made for another requester
     /// (a request it admits is answered without its handler, so without
     /// being checked again).
@@ -54,7 +54,7 @@ public struct ResponseReuse: Sendable {
     /// Whether the answer still holds, for a request with these fields.
     func holds(for credentials: CredentialFields) -> Bool {
         guard holds else { return false }
-        guard let admits else { return credentials.authorization == nil }
+        guard let admits else { return credentials.authorization == nil && credentials.cookie == nil }
         return admits(credentials.values)
     }
 }

@@ -18,6 +18,8 @@ struct PageContext: MustacheParent {
     /// The path the stylesheet and scripts are linked under (a path the
     /// server chose, never client text).
     let assets: String
+    /// Who the page is drawn for.
+    var session = PageSession.anyone
 
     func child(named name: String) -> Any? {
         switch name {
@@ -29,6 +31,10 @@ struct PageContext: MustacheParent {
         case "backHref": back?.href ?? "/"
         case "backTitle": back?.title ?? "Tables"
         case "exportLink": exportLink
+        case "hasSession": session.name != nil
+        case "sessionName": session.name.map(HTMLEscaping.escape)
+        case "canSignOut": session.canSignOut
+        case "readOnly": !session.canEdit
         default: nil
         }
     }

@@ -16,7 +16,9 @@ struct PageRoutes: RouteCollection {
 
     func index(_ request: HTTPRequest) -> HTTPResponse {
         Respond.taggedByContent(
-            Respond.html(context.renderer.index(context.readableTables())), for: request)
+            Respond.html(
+                context.renderer.index(context.readableTables(), session: context.pageSession(on: nil))),
+            for: request)
     }
 
     func tableView(_ request: HTTPRequest) -> HTTPResponse {
@@ -33,7 +35,8 @@ struct PageRoutes: RouteCollection {
             }
             let read = try TableRead(request, store: store, defaultView: true)
             if let notModified = read.notModified(request) { return notModified }
-            let pieces = context.renderer.pagePieces(read.table(), style: style, view: read.query)
+            let session = context.pageSession(on: request.tableID)
+            let pieces = context.renderer.pagePieces(read.table(), style: style, view: read.query, session: session)
             return read.tagged(Respond.html(pieces: pieces, version: read.version), path: request.path)
         } catch let error as TableServerError {
             return page(error: error)
@@ -54,7 +57,8 @@ struct PageRoutes: RouteCollection {
                 throw TableServerError.itemNotFound(table: table.id, id: id)
             }
             if let notModified = read.notModified(request) { return notModified }
-            let html = context.renderer.rowDetail(table, at: indexPath)
+            let html = context.renderer.rowDetail(
+                table, at: indexPath, session: context.pageSession(on: request.tableID))
             return read.tagged(Respond.html(html, version: table.version), path: request.path)
         } catch let error as TableServerError {
             return page(error: error)
@@ -65,7 +69,10 @@ struct PageRoutes: RouteCollection {
 
     /// Where "Show N more rows" leads without JavaScript: the next rows as a whole page.
     func sectionPage(_ request: HTTPRequest) -> HTTPResponse {
-        rowsPage(request, defaultLimit: ReadRoutes.maxPageSize, draw: context.renderer.sectionPage)
+        let session = context.pageSession(on: request.tableID)
+        return rowsPage(request, defaultLimit: ReadRoutes.maxPageSize) { table, section, range, view in
+            context.renderer.sectionPage(table, section: section, range: range, view: view, session: session)
+        }
     }
 
     /// The `<tr>` fragment the page's script loads as it scrolls.

@@ -8,8 +8,9 @@ import TableModel
 /// route needs (``RouteRequirement``), bound as `Requester.current`; its
 /// answer is marked as that requester's for caches (``PrivateAnswer``).
 ///
-/// A request's requester: anonymous without `Authorization`, the edit token
-/// (admin of every table), or a bearer JWT the ``TokenVerifier`` accepts. A
+/// A request's requester: the edit token (admin of every table), a bearer
+/// JWT the ``TokenVerifier`` accepts, or without `Authorization` a share
+/// link's cookie ``ShareLinks`` accepts, else anonymous. A
 /// token verified before is looked up at once, and refused at once after it
 /// expires; a new one is verified off the worker thread and the request
 /// answered later (`DeferredResponse`).
@@ -17,6 +18,8 @@ struct AccessControl: Sendable {
     let policy: AccessPolicy
     let verifier: TokenVerifier?
     let editToken: EditToken?
+    /// Verifies share links' cookies; nil when the server mints none.
+    let shareLinks: ShareLinks?
     /// The tables, to find whether a row is in a requester's bound view.
     let store: TableStore
 
@@ -29,12 +32,12 @@ struct AccessControl: Sendable {
     }
 
     func resolve(_ request: HTTPRequest) -> Resolution {
-        resolve(authorization: request.headers["Authorization"])
+        resolve(authorization: request.headers["Authorization"], cookie: request.headers["Cookie"])
     }
 
-    /// Whose request it is, by its `Authorization` field.
-    func resolve(authorization: String?) -> Resolution {
-        guard let authorization else { return .known(.anonymous) }
+    /// Whose request it is, by its `Authorization` and `Cookie` fields.
+    func resolve(authorization: String?, cookie: String?) -> Resolution {
+        guard let authorization else { return .known(shared(cookie: cookie)) }
         if let editToken, editToken.authorizes(authorization) { return .known(.editToken) }
         guard let bearer = BearerScheme.token(of: authorization) else {
             return .refused("the Authorization header is not Bearer <token>")
@@ -44,6 +47,22 @@ struct AccessControl: Sendable {
         if let claims = verifier.verifiedClaims(of: token) { return .known(.bearer(claims)) }
         if let refusal = verifier.quickRefusal(of: token) { return .refused(refusal.reason) }
         return .unverified(token)
+    }
+
+    /// The share link's requester when the request carries a valid share
+    /// cookie; anonymous for none, and for one expired or not valid.
+    private func shared(cookie: String?) -> Requester {
+        guard let shareLinks, let key = ShareCookie.key(inField: cookie),
+            case .success(let grant) = shareLinks.grant(ofKey: key)
+        else { return .anonymous }
+        return .share(grant)
+    }
+
+    /// Whether a request carries a credential: `Authorization`, or a share
+    /// link's cookie. Its answers are marked so (``PrivateAnswer``), and kept
+    /// ones go only to requests that carry one too.
+    static func carriesCredential(authorization: String?, cookie: String?) -> Bool {
+        authorization != nil || ShareCookie.key(inField: cookie) != nil
     }
 
     /// `handler`, answered only for requesters with the right the route of
@@ -58,7 +77,9 @@ struct AccessControl: Sendable {
                 case .refused(let reason): AccessRefusal.invalidToken(reason)
                 case .unverified(let token): verifyThenAnswer(request, pattern, token: token, requirement, handler)
                 }
-            return PrivateAnswer.marked(response, credential: request.headers["Authorization"] != nil)
+            let credential = Self.carriesCredential(
+                authorization: request.headers["Authorization"], cookie: request.headers["Cookie"])
+            return PrivateAnswer.marked(response, credential: credential)
         }
     }
 
@@ -141,7 +162,10 @@ struct AccessControl: Sendable {
             BoundRows.$current.withValue(rows) { handler(request) }
         }
         if let read, rows == nil, var reuse = response.reuse {
-            reuse.admits = admits(read, credential: request.headers["Authorization"] != nil)
+            reuse.admits = admits(
+                read,
+                credential: Self.carriesCredential(
+                    authorization: request.headers["Authorization"], cookie: request.headers["Cookie"]))
             response.reuse = reuse
         } else {
             response.reuse = nil
@@ -158,8 +182,11 @@ struct AccessControl: Sendable {
     /// routed and refused.
     private func admits(_ read: KeptRead, credential: Bool) -> @Sendable (RequestCredentials) -> Bool {
         { credentials in
-            guard (credentials.authorization != nil) == credential,
-                case .known(let requester) = resolve(authorization: credentials.authorization),
+            guard
+                Self.carriesCredential(authorization: credentials.authorization, cookie: credentials.cookie)
+                    == credential,
+                case .known(let requester) = resolve(
+                    authorization: credentials.authorization, cookie: credentials.cookie),
                 read.requester == nil || read.requester == requester,
                 let grant = policy.grant(of: requester, on: read.table)
             else { return false }

@@ -18,9 +18,14 @@ enum CrossSite {
     /// `Origin` that is neither ours (the origin the `Host` header names) nor
     /// one of `corsOrigins` (`null` included), or, without `Origin`,
     /// `Sec-Fetch-Site: cross-site`. Requests from tools (curl) carry neither.
+    /// A form our own page posts (Sign Out) says `Origin: null`, as the
+    /// page's `Referrer-Policy: no-referrer` makes a browser say for a form;
+    /// then the browser's own `Sec-Fetch-Site: same-origin`, which no page
+    /// can set, says it is ours.
     static func isRefused(_ request: HTTPRequest, corsOrigins: Set<String>) -> Bool {
         if let origin = request.headers["Origin"] {
             if corsOrigins.contains(origin) { return false }
+            if origin == "null", request.headers["Sec-Fetch-Site"]?.lowercased() == "same-origin" { return false }
             return !isOurs(origin, host: request.headers["Host"])
         }
         return request.headers["Sec-Fetch-Site"]?.lowercased() == "cross-site"

@@ -5,7 +5,8 @@ import TableAccess
 /// the route's method and pattern where the route is registered, so that no
 /// route is left out (docs/ACCESS.md, "Routes").
 enum RouteRequirement: Equatable {
-    /// Nothing: health, readiness, OpenAPI, static files.
+    /// Nothing: health, readiness, OpenAPI, static files, opening a share
+    /// link (its key is its credential) and signing out.
     case open
     /// Anyone; the answer lists only the tables the requester may read
     /// (`GET /api/tables`, the index page).
@@ -25,6 +26,8 @@ enum RouteRequirement: Equatable {
         case ("/", true), ("/api/tables", true): self = .listing
         case ("/api/tables", false): self = .creation
         case ("/api/tables/{t}", false) where method == .PUT || method == .DELETE: self = .table(.admin)
+        case ("/api/tables/{t}/share", false): self = .table(.admin)
+        case ("/tables/{t}/share", true): self = .open
         case _ where pattern.contains("{t}"): self = .table(reads ? .read : .edit)
         default: self = .open
         }

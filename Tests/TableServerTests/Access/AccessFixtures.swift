@@ -103,14 +103,15 @@ func bytes(of response: HTTPResponse) -> [UInt8] {
 }
 
 /// A server under `policy` whose tokens `verifier` checks, the edit token
-/// that of the matrix.
-func makeServer(policy: String, tables: [Table] = [fixtureTable()], verifier: TokenVerifier) throws
-    -> WebTableViewServer
-{
+/// that of the matrix; it mints share links with `shareLinks`.
+func makeServer(
+    policy: String, tables: [Table] = [fixtureTable()], verifier: TokenVerifier, shareLinks: ShareLinks? = nil
+) throws -> WebTableViewServer {
     try makeServer(tables: tables) { options in
         options.accessPolicy = try! AccessPolicy(json: policy)
         options.tokenVerifier = verifier
         options.token = AccessMatrixTests.editToken
+        options.shareLinks = shareLinks
     }
 }
 

@@ -19,6 +19,9 @@ import Testing
         case (_, "/metrics"): .operatorOnly
         case (.GET, "/"), (.GET, "/api/tables"): .listing
         case (.POST, "/api/tables"), (.PUT, "/api/tables/{t}"), (.DELETE, "/api/tables/{t}"): .admin
+        case (.POST, "/api/tables/{t}/share"): .admin
+        // A share link's key is its credential (docs/ACCESS.md, "Share links").
+        case (.GET, "/tables/{t}/share"): .nothing
         case (.GET, _) where path.contains("{t}"): .read
         case (_, _) where path.contains("{t}"): .edit
         default: .nothing

@@ -34,4 +34,20 @@ import Testing
         // Refused from what the server knows of the token, without a signature check.
         #expect(try again.json["detail"]?.string == "the token has expired")
     }
+
+    @Test func aStreamOpenedWithAShareLinksCookieEndsWhenTheLinkExpires() async throws {
+        let keys = await AccessKeys()
+        let server = try makeServer(
+            policy: testPolicy, verifier: try await keys.verifier(), shareLinks: ShareFixture.links)
+        let port = try server.start()
+        defer { server.shutdown() }
+        let key = ShareFixture.links.key(for: ShareGrant(table: "t", right: .read, expiresAt: ShareFixture.now + 2))
+        let events = EventStreamAPITests()
+        let stream = try events.subscribe(
+            TestClient(port: port), "/api/tables/t/events", headers: "Cookie: webtableview-share=\(key)\r\n")
+        defer { stream.close() }
+        let text = events.read(stream, until: "event: expired\n")
+        #expect(text.hasPrefix(events.opening))
+        #expect(text.contains(#"event: expired\#ndata: {"reason":"token-expired","#))
+    }
 }

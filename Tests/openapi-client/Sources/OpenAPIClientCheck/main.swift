@@ -22,6 +22,7 @@ await IndexEditChecks(client: client, checks: checks).run()
 await IdentifiedEditChecks(client: client, checks: checks).run()
 await ViewChecks(client: client, checks: checks).run()
 await PageChecks(client: client, checks: checks).run()
+await ShareChecks(client: client, checks: checks).run()
 await FeedChecks(client: client, checks: checks).run()
 let documented = await SystemChecks(client: client, checks: checks).run()
 

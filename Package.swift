@@ -147,7 +147,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "webtableviewTests", dependencies: ["webtableview", "CAllocator", "TableModel"], swiftSettings: strict
+            name: "webtableviewTests", dependencies: ["webtableview", "CAllocator", "TableModel", "TableJournal"],
+            swiftSettings: strict
         ),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "SeededRandom"], swiftSettings: strict),
         .testTarget(

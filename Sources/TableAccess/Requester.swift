@@ -16,3 +16,18 @@ public enum Requester: Sendable, Equatable {
     /// (`withValue`); anonymous outside one.
     @TaskLocal public static var current = Requester.anonymous
 }
+
+extension Requester {
+    /// What the changes this requester makes record as their actor
+    /// (docs/ACCESS.md, "Audit"): a token's `sub`, `edit-token` for the edit
+    /// token, `share-link` for a share link's cookie (a link names no one),
+    /// nothing for an anonymous request or a token without `sub`.
+    public var auditActor: String? {
+        switch self {
+        case .anonymous: nil
+        case .editToken: "edit-token"
+        case .bearer(let claims): claims.subject
+        case .share: "share-link"
+        }
+    }
+}

@@ -81,6 +81,14 @@ public final class Journal: Sendable {
         }
     }
 
+    /// What the journal in `directory` holds, read without changing any file
+    /// and without taking its lock: for tools (`webtableview audit`) that read
+    /// a journal a server may be writing. Records appended meanwhile may be
+    /// missing, or the last one torn (left out, with a warning).
+    public static func read(directory path: String) throws(JournalError) -> JournalRecovery {
+        try JournalReader(directory: JournalDirectory(path: path), repairs: false).recover().recovery
+    }
+
     private init(
         writer: Writer, directory: JournalDirectory, options: JournalOptions, lockFile: JournalFile,
         report: @escaping @Sendable (JournalNotice) -> Void

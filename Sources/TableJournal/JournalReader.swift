@@ -8,13 +8,18 @@
 /// truncated, and a warning reported. Damage anywhere else (an earlier segment,
 /// or with intact records after it, or a damaged snapshot) means acknowledged
 /// changes are lost or unreadable: recovery refuses, naming the file and offset.
+///
+/// A reader that does not `repair` (a tool reading a journal a server may be
+/// writing) changes no file: it drops a torn tail without cutting it off, and
+/// leaves older segments, snapshots and temporary files where they are.
 struct JournalReader {
     let directory: JournalDirectory
+    var repairs = true
 
     /// What the directory holds, and the number of the segment to write next.
     func recover() throws(JournalError) -> (recovery: JournalRecovery, nextSegment: Int) {
         let listing = try directory.list()
-        for path in listing.temporary { try JournalFile.remove(path) }
+        if repairs { for path in listing.temporary { try JournalFile.remove(path) } }
         var recovery = JournalRecovery()
         var base = 1
         if let latest = listing.snapshots.last {
@@ -41,8 +46,10 @@ struct JournalReader {
         for number in segments {
             try read(segment: number, isLast: number == segments.last, into: &recovery, lastSequence: &lastSequence)
         }
-        for number in listing.segments where number < base { try JournalFile.remove(directory.segmentPath(number)) }
-        for number in listing.snapshots.dropLast() { try JournalFile.remove(directory.snapshotPath(number)) }
+        if repairs {
+            for number in listing.segments where number < base { try JournalFile.remove(directory.segmentPath(number)) }
+            for number in listing.snapshots.dropLast() { try JournalFile.remove(directory.snapshotPath(number)) }
+        }
         return (recovery, (segments.last ?? base - 1) + 1)
     }
 
@@ -60,6 +67,7 @@ struct JournalReader {
                 throw JournalError(.damaged, "\(path) is not a journal segment")
             }
             recovery.warnings.append("\(path): segment header cut short; rewritten as an empty segment")
+            guard repairs else { return }
             let file = try JournalFile.openForWriting(path)
             defer { file.close() }
             try file.truncate(to: 0)
@@ -91,7 +99,7 @@ struct JournalReader {
                     recovery.warnings.append(
                         "\(path): dropped a torn record at byte \(offset) (\(damage.message)), "
                             + "\(bytes.count - offset) bytes; it was never acknowledged")
-                    try truncate(path, to: offset)
+                    if repairs { try truncate(path, to: offset) }
                     return
                 }
                 let place = isLast ? "intact records follow it" : "a later segment follows it"

@@ -6,7 +6,8 @@ import TableModel
 /// Payloads are JSON: `{"create": Table}` (the Table document of docs/FORMAT.md, with its
 /// `version`), `{"table": "t", "changes": [{"version": 8, "batch": {...}}, ...]}`
 /// (the changes as `/changes` publishes them, each with the `Idempotency-Key`
-/// it was made under when it was: `ChangeKey`), or `{"delete": "t"}`. A create
+/// it was made under when it was, `ChangeKey`, and who made it when that is
+/// known, `ChangeActor`), or `{"delete": "t"}`. A create
 /// or a delete made under an `Idempotency-Key` carries it as a second member,
 /// `"idempotency"`.
 public enum JournalRecord: Sendable, Equatable {
@@ -35,11 +36,14 @@ public struct JournalChange: Sendable, Equatable {
     public var batch: Batch
     /// The `Idempotency-Key` the change was made under, when it was.
     public var key: ChangeKey?
+    /// Who made it (`ChangeActor`), when that is known.
+    public var actor: String?
 
-    public init(version: Int, batch: Batch, key: ChangeKey? = nil) {
+    public init(version: Int, batch: Batch, key: ChangeKey? = nil, actor: String? = nil) {
         self.version = version
         self.batch = batch
         self.key = key
+        self.actor = actor
     }
 }
 
@@ -90,8 +94,10 @@ public struct JournalEntry: Sendable {
             self = .changes(
                 tableID: id,
                 changeJSON: changes.map { change in
-                    let json = change.batch.changeJSONBytes(version: change.version)
-                    return change.key?.appended(to: json) ?? json
+                    var json = change.batch.changeJSONBytes(version: change.version)
+                    if let key = change.key { json = key.appended(to: json) }
+                    if let actor = change.actor { json = ChangeActor.appending(actor, to: json) }
+                    return json
                 })
         case .delete(let id, let key): self = .delete(tableID: id, key: key)
         }
@@ -119,7 +125,9 @@ extension JournalRecord {
             for value in values {
                 do throws(ValidationError) {
                     let change = try RecordedDecoding.change(from: value)
-                    changes.append(JournalChange(version: change.version, batch: change.batch, key: change.key))
+                    changes.append(
+                        JournalChange(
+                            version: change.version, batch: change.batch, key: change.key, actor: change.actor))
                 } catch {
                     throw Self.malformed("change \(changes.count): \(Self.firstIssue(error))")
                 }

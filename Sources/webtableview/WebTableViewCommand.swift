@@ -9,7 +9,7 @@ struct WebTableViewCommand: ParsableCommand {
         abstract: "UIKit's table view, served over HTTP.",
         discussion: "Serves tables as JSON endpoints and live HTML table views; see README.md.",
         version: WebTableViewCommand.version,
-        subcommands: [Serve.self, Check.self, Import.self, Follow.self],
+        subcommands: [Serve.self, Check.self, Import.self, Follow.self, Audit.self],
         defaultSubcommand: Serve.self
     )
 

@@ -173,6 +173,25 @@ struct DatabaseIntegrationTests {
         }
     }
 
+    /// Who made a change rides in its record too (docs/ACCESS.md, "Audit"):
+    /// another replica reads it back, and a change stored without one (by a
+    /// server before audit) still reads, with no actor.
+    @Test func theActorStoredWithAChangeIsReadBackAndAChangeWithoutOneStillLoads() throws {
+        try withDatabase { options in
+            let writer = try TableDatabase(options: options)
+            let incarnation = try #require(try writer.create("t", version: 0, json: Array(#"{"version":0}"#.utf8)))
+            let named = ChangeActor.appending("ana", to: change(2))
+            try writer.edit("t", incarnation: incarnation, version: 0) { _ in .changes([change(1), named]) }
+            // Another replica loads the table: the record without an actor and the one with, as written.
+            let stored = try #require(try TableDatabase(options: options).load("t", history: 100)).changes
+            #expect(stored.map(\.json) == [change(1), named])
+            let actors = try stored.map {
+                try RecordedDecoding.change(from: RecordedDecoding.parser.parse($0.json[...])).actor
+            }
+            #expect(actors == [nil, "ana"])
+        }
+    }
+
     @Test func theKeyOfACreateOrADeleteOutlivesItsTableAndIsFoundByAnotherReplica() throws {
         try withDatabase { options in
             let a = try TableDatabase(options: options)

@@ -34,15 +34,9 @@ public struct ChangeKey: Sendable, Equatable {
 
     /// `changeJSON` (`{"version", "batch"}`) with this key as its third member.
     public func appended(to changeJSON: [UInt8]) -> [UInt8] {
-        precondition(changeJSON.last == UInt8(ascii: "}"), "a change is a JSON object")
         var writer = JSONWriter(reservingCapacity: key.utf8.count + 96)
         writeJSON(to: &writer)
-        var json = Array(changeJSON.dropLast())
-        json.reserveCapacity(changeJSON.count + writer.bytes.count + 16)
-        json += #","idempotency":"#.utf8
-        json += writer.bytes
-        json.append(UInt8(ascii: "}"))
-        return json
+        return ChangeActor.appending(member: "idempotency", writer.bytes, to: changeJSON)
     }
 
     /// Writes `{"key", "digest", "madeAt", "firstVersion"?}`, the `idempotency` member.

@@ -47,17 +47,19 @@ struct FeedRoutes: RouteCollection {
         if ETag.matches(request.headers["If-None-Match"], version: last) {
             return Respond.notModified(etag: ETag.string(for: last), cacheControl: cacheControl)
         }
+        // Who made each change is shown to the table's admins alone (docs/ACCESS.md, "Audit").
+        let audited = changes.contains { $0.actor != nil } && context.administers(id, request)
         var response = Respond.json(version: last) { writer in
             writer.beginObject()
             writer.key("version"); writer.integer(last)
             writer.key("changes")
             writer.beginArray()
-            for change in changes { writer.rawValue(change.json) }
+            for change in changes { writer.rawValue(audited ? change.auditedJSON : change.json) }
             writer.endArray()
             writer.endObject()
         }
         response.headers.set("Cache-Control", cacheControl)
-        return response
+        return audited ? context.forAdminOnly(response) : response
     }
 
     func events(_ request: HTTPRequest) throws -> HTTPResponse {

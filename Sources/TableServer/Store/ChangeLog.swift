@@ -8,9 +8,18 @@ struct Change: Sendable {
     var json: [UInt8]
     /// The complete Server-Sent-Events `update` event, with rendered HTML.
     var event: [UInt8]
+    /// Who made it (`ChangeActor`), when that is known: shown on the feed
+    /// to the table's admins only, so in neither encoding.
+    var actor: String?
 
-    /// What keeping it costs, in bytes (its two encodings; the batch itself is not kept).
-    var size: Int { json.count + event.count }
+    /// What keeping it costs, in bytes (its two encodings and its actor; the batch itself is not kept).
+    var size: Int { json.count + event.count + (actor?.utf8.count ?? 0) }
+
+    /// `json`, with the `actor` member when the change has one: the feed's
+    /// entry for an admin of the table (docs/ACCESS.md, "Audit").
+    var auditedJSON: [UInt8] {
+        actor.map { ChangeActor.appending($0, to: json) } ?? json
+    }
 }
 
 /// What an edit made: the table's version after it, the batch as applied

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TableAccess
 import TableModel
 
 /// The edits of one table waiting for, or in, its group commit: whatever the
@@ -156,7 +157,7 @@ struct GroupCommit: Sendable {
         var changes: [[UInt8]] = []
         for edit in group {
             guard case .success(let staged) = edit.staged else { continue }
-            switch staged.logged(under: edit.key) {
+            switch staged.logged(under: edit.key, actor: edit.actor) {
             case .nothing: break
             case .changes(let more): changes += more
             case .deletion(let key): return .deletion(key)
@@ -197,6 +198,8 @@ final class QueuedEdit: @unchecked Sendable {
     let stage: (Table) throws -> StagedEdit
     /// Its `Idempotency-Key`, when it has one.
     let key: IdempotentRequest?
+    /// Who asked for it (`Requester.auditActor`), recorded with its changes.
+    let actor: String?
     /// What `stage` answered last.
     var staged: Result<StagedEdit, any Error> = .failure(TableServerError.storageUnavailable("not validated"))
     /// The version it was validated against, and the table it was validated
@@ -207,9 +210,13 @@ final class QueuedEdit: @unchecked Sendable {
     private let outcome = Mutex<Outcome?>(nil)
     private let wake = DispatchSemaphore(value: 0)
 
-    init(key: IdempotentRequest?, waiter: Waiter = .thread, _ stage: @escaping (Table) throws -> StagedEdit) {
+    init(
+        key: IdempotentRequest?, actor: String?, waiter: Waiter = .thread,
+        _ stage: @escaping (Table) throws -> StagedEdit
+    ) {
         self.stage = stage
         self.key = key
+        self.actor = actor
         self.waiter = waiter
     }
 
@@ -275,7 +282,7 @@ extension TableStore {
         _ stage: @escaping (Table) throws -> StagedEdit
     ) throws -> EditResult {
         let edit = try handle.withState { state in
-            let edit = QueuedEdit(key: key, stage)
+            let edit = QueuedEdit(key: key, actor: Requester.current.auditActor, stage)
             if Self.enqueue(edit, in: &state) { edit.lead() }
             return edit
         }
@@ -316,7 +323,7 @@ extension TableStore {
         let queued: (edit: QueuedEdit, leads: Bool)
         do {
             queued = try handle.withState { state in
-                let edit = QueuedEdit(key: key, waiter: waiter, stage)
+                let edit = QueuedEdit(key: key, actor: Requester.current.auditActor, waiter: waiter, stage)
                 return (edit, Self.enqueue(edit, in: &state))
             }
         } catch {
@@ -443,7 +450,7 @@ extension TableStore {
         _ stage: @escaping (Table) throws -> StagedEdit
     ) throws -> EditResult {
         try handle.withState { state in
-            let edit = QueuedEdit(key: key, stage)
+            let edit = QueuedEdit(key: key, actor: Requester.current.auditActor, stage)
             state.group.enqueue(edit, on: state.table, keys: state.keys)
             let group = state.group.takeGroup()
             let recorded = Result {
@@ -478,7 +485,7 @@ extension TableStore {
         let validatedOn = inPlace ? nil : edit.baseTable
         edit.baseTable = nil
         var batches: [Batch] = []
-        let result: EditResult
+        var result: EditResult
         switch staged {
         case .batch(let prepared, let json):
             batches = [prepared.batch]
@@ -503,6 +510,9 @@ extension TableStore {
         case .deletion:
             result = EditResult(table: validatedOn ?? state.table, deleted: true)
             if inPlace { TableHandle.markDeleted(&state) }
+        }
+        if let actor = edit.actor {
+            for index in result.changes.indices { result.changes[index].actor = actor }
         }
         state.remember(edit.key, of: staged, made: result)
         if inPlace && !result.changes.isEmpty { publish(result.changes, by: batches, in: &state) }

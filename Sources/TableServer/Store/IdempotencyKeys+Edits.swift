@@ -71,12 +71,16 @@ extension TableHandle.State {
 
 extension StagedEdit {
     /// What the log records for it, the last change (or the deletion)
-    /// carrying `key` (`ChangeKey`).
-    func logged(under key: IdempotentRequest?) -> LoggedEdit {
+    /// carrying `key` (`ChangeKey`), and every change its `actor`
+    /// (`ChangeActor`) when known.
+    func logged(under key: IdempotentRequest?, actor: String?) -> LoggedEdit {
         if case .deletion = self { return .deletion(key?.changeKey()) }
-        guard let key, case .changes(var changes) = logged, let last = changes.indices.last else { return logged }
-        let firstVersion: Int? = if case .steps(let steps) = self { steps.first?.table.version } else { nil }
-        changes[last] = key.changeKey(firstVersion: firstVersion).appended(to: changes[last])
+        guard case .changes(var changes) = logged, let last = changes.indices.last else { return logged }
+        if let key {
+            let firstVersion: Int? = if case .steps(let steps) = self { steps.first?.table.version } else { nil }
+            changes[last] = key.changeKey(firstVersion: firstVersion).appended(to: changes[last])
+        }
+        if let actor { changes = changes.map { ChangeActor.appending(actor, to: $0) } }
         return .changes(changes)
     }
 }

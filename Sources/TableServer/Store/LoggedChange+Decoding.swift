@@ -4,7 +4,7 @@ import TableModel
 extension LoggedChange {
     /// The change's batch, read back from its JSON; a change that does not read
     /// is `storageInconsistent` (the log holds what no server of ours wrote).
-    func decoded() throws -> (version: Int, batch: Batch, key: ChangeKey?) {
+    func decoded() throws -> (version: Int, batch: Batch, key: ChangeKey?, actor: String?) {
         do {
             let value = try RecordedDecoding.parser.parse(json[...])
             let change = try RecordedDecoding.change(from: value)

@@ -70,8 +70,9 @@ extension TableStore {
                 try store.handle(id).withState { state in
                     for change in changes {
                         let applied = try state.table.apply(change.batch)
-                        let published = store.events.change(
+                        var published = store.events.change(
                             version: state.table.version, batch: applied, table: state.table)
+                        published.actor = change.actor
                         store.publish([published], by: [applied], in: &state)
                         if let key = change.key { state.rememberLogged(key, last: published) }
                     }

@@ -340,7 +340,8 @@ final class TableStore: Sendable {
             }
             do throws(BatchError) {
                 let applied = try state.table.apply(change.batch)
-                let published = events.change(version: state.table.version, batch: applied, table: state.table)
+                var published = events.change(version: state.table.version, batch: applied, table: state.table)
+                published.actor = change.actor
                 publish([published], by: [applied], in: &state)
                 if let key = change.key { state.rememberLogged(key, last: published) }
             } catch {

@@ -54,6 +54,23 @@ public struct AccessPolicy: Sendable, Equatable {
     /// the grant. Else the first rule with `rows` that matches, and whose
     /// view the token's claims complete, gives its right and view.
     public func grant(of requester: Requester, on table: String) -> AccessGrant? {
+        Self.grant(of: requester, on: table, anonymous: anonymous, rules: rules.lazy.filter { $0.covers(table) })
+    }
+
+    /// `grant(of:on:)` for a table with its own `access` (`own`; docs/FORMAT.md,
+    /// "access"): its rules count with the policy's that cover the table, the
+    /// policy's first, and its `anonymous`, when it says one, takes the place
+    /// of the policy's.
+    public func grant(of requester: Requester, on table: String, own: TableAccessRules?) -> AccessGrant? {
+        guard let own else { return grant(of: requester, on: table) }
+        return Self.grant(
+            of: requester, on: table, anonymous: own.anonymousIsSet ? own.anonymous : anonymous,
+            rules: rules.filter { $0.covers(table) } + own.rules)
+    }
+
+    private static func grant(
+        of requester: Requester, on table: String, anonymous: AccessRight?, rules: some Collection<AccessRule>
+    ) -> AccessGrant? {
         switch requester {
         case .anonymous: return anonymous.map { AccessGrant(right: $0, rows: nil) }
         case .editToken: return AccessGrant(right: .admin, rows: nil)
@@ -61,7 +78,7 @@ public struct AccessPolicy: Sendable, Equatable {
             let right = share.table == table ? max(anonymous ?? share.right, share.right) : anonymous
             return right.map { AccessGrant(right: $0, rows: nil) }
         case .bearer(let claims):
-            let matching = rules.lazy.filter { $0.covers(table) && $0.matches(claims) }
+            let matching = rules.lazy.filter { $0.matches(claims) }
             let whole = matching.filter { $0.rows == nil }.map(\.right).reduce(anonymous) { best, right in
                 max(best ?? right, right)
             }

@@ -35,22 +35,29 @@ struct AccessRule: Sendable, Equatable {
         }
     }
 
-    /// The rule at `path` of a policy file, or why it is not one.
-    init(_ value: JSONValue, path: String) throws(AccessFileError) {
+    /// The rule at `path` of a policy file, or why it is not one. A rule of
+    /// a table's own `access` (`ofOneTable`) has no `tables`: it covers that
+    /// table, and is only ever asked about it.
+    init(_ value: JSONValue, path: String, ofOneTable: Bool = false) throws(AccessFileError) {
         func refuse(_ reason: String) -> AccessFileError {
-            AccessFileError(file: "policy", reason: "\(path): \(reason)")
+            AccessFileError(file: ofOneTable ? "access" : "policy", reason: "\(path): \(reason)")
         }
         guard case .object(let rule) = value else { throw refuse("a rule is an object") }
         let known: Set<String> = ["tables", "sub", "role", "claim", "value", "right", "rows"]
-        if let unknown = rule.keys.first(where: { !known.contains($0) }) {
-            throw refuse("unknown member \"\(unknown)\"")
+        if let unknown = rule.keys.first(where: { !known.contains($0) || (ofOneTable && $0 == "tables") }) {
+            throw refuse(
+                unknown == "tables"
+                    ? "a table's own rule has no \"tables\": it covers its table" : "unknown member \"\(unknown)\"")
         }
-        guard case .array(let list)? = rule["tables"], !list.isEmpty else {
-            throw refuse("\"tables\" is a non-empty array of table ids")
+        var tables: [String] = ["*"]
+        if !ofOneTable {
+            guard case .array(let list)? = rule["tables"], !list.isEmpty else {
+                throw refuse("\"tables\" is a non-empty array of table ids")
+            }
+            tables = []
+            for case .string(let table) in list where !table.isEmpty { tables.append(table) }
+            guard tables.count == list.count else { throw refuse("\"tables\" holds non-empty strings only") }
         }
-        var tables: [String] = []
-        for case .string(let table) in list where !table.isEmpty { tables.append(table) }
-        guard tables.count == list.count else { throw refuse("\"tables\" holds non-empty strings only") }
         guard case .string(let name)? = rule["right"], let right = AccessRight(name: name) else {
             throw refuse("\"right\" is \"read\", \"edit\" or \"admin\"")
         }

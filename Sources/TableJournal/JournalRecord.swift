@@ -58,7 +58,7 @@ public struct JournalEntry: Sendable {
     public static func create(_ table: Table, key: ChangeKey? = nil) -> JournalEntry {
         var writer = JSONWriter(reservingCapacity: table.estimatedJSONCount)
         writer.beginObject()
-        writer.key("create"); table.writeJSON(to: &writer)
+        writer.key("create"); table.writeJSON(to: &writer, withAccess: true)
         if let key { writer.key("idempotency"); key.writeJSON(to: &writer) }
         writer.endObject()
         return JournalEntry(payload: writer.bytes, directoryKey: key)
@@ -94,7 +94,7 @@ public struct JournalEntry: Sendable {
             self = .changes(
                 tableID: id,
                 changeJSON: changes.map { change in
-                    var json = change.batch.changeJSONBytes(version: change.version)
+                    var json = change.batch.changeJSONBytes(version: change.version, withAccess: true)
                     if let key = change.key { json = key.appended(to: json) }
                     if let actor = change.actor { json = ChangeActor.appending(actor, to: json) }
                     return json

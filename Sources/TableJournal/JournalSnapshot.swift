@@ -144,10 +144,10 @@ extension SnapshotTable {
     /// it has keys — a frame of a journal snapshot, a snapshot row in the
     /// database.
     public var payload: [UInt8] {
-        guard !keys.isEmpty else { return table.jsonBytes }
+        guard !keys.isEmpty else { return table.recordedJSONBytes }
         var writer = JSONWriter(reservingCapacity: table.estimatedJSONCount + keys.count * 256)
         writer.beginObject()
-        writer.key("table"); table.writeJSON(to: &writer)
+        writer.key("table"); table.writeJSON(to: &writer, withAccess: true)
         writer.key("keys")
         writer.array { writer in
             for entry in keys {

@@ -1,3 +1,5 @@
+import JSON
+
 /// A set of edits applied atomically as one version step: UIKit's `performBatchUpdates`.
 ///
 /// Deletes, reloads and the `from` of a move name positions before the batch;
@@ -135,6 +137,9 @@ public struct TableProperties: Sendable, Equatable {
     public var defaultView: TableQuery??
     /// `.some(nil)` forgets how a file made the table.
     public var source: TableSource??
+    /// The table's `access` (`Table.access`); `.some(nil)` removes it. Only
+    /// a snapshot `PUT` changes it, and only the durable logs record it.
+    public var access: JSONObject??
 
     public init(
         title: String?? = nil,
@@ -145,7 +150,8 @@ public struct TableProperties: Sendable, Equatable {
         allowsSelection: Bool? = nil,
         allowsMultipleSelection: Bool? = nil,
         defaultView: TableQuery?? = nil,
-        source: TableSource?? = nil
+        source: TableSource?? = nil,
+        access: JSONObject?? = nil
     ) {
         self.title = title
         self.style = style
@@ -156,9 +162,16 @@ public struct TableProperties: Sendable, Equatable {
         self.allowsMultipleSelection = allowsMultipleSelection
         self.defaultView = defaultView
         self.source = source
+        self.access = access
     }
 
     public var isEmpty: Bool {
+        shownEmpty && access == nil
+    }
+
+    /// Whether it changes nothing but `access` (or nothing): nothing anyone
+    /// but the durable logs is shown.
+    public var shownEmpty: Bool {
         title == nil && style == nil && header == nil && footer == nil && rowHeight == nil
             && allowsSelection == nil && allowsMultipleSelection == nil && defaultView == nil
             && source == nil
@@ -258,6 +271,7 @@ extension TableProperties {
         }
         if let defaultView, defaultView != table.defaultView { changed.defaultView = defaultView }
         if let source, source != table.source { changed.source = source }
+        if let access, access != table.access { changed.access = access }
         return changed.isEmpty ? nil : changed
     }
 
@@ -272,5 +286,6 @@ extension TableProperties {
         if let allowsMultipleSelection { table.allowsMultipleSelection = allowsMultipleSelection }
         if let defaultView { table.defaultView = defaultView }
         if let source { table.source = source }
+        if let access { table.access = access }
     }
 }

@@ -5,7 +5,9 @@ extension Batch {
     /// (docs/API.md, "A batch"): only non-empty lists, each sorted by position (moves by their
     /// `from`), inserted and reloaded sections and rows in full, `properties`
     /// when it changes something, `press` when it reports one, `animation` always, `expect` never.
-    public func writeJSON(to writer: inout JSONWriter) {
+    /// The properties' `access` only `withAccess`: in the durable logs, never
+    /// on the feed or a stream (docs/ACCESS.md, "Access per table").
+    public func writeJSON(to writer: inout JSONWriter, withAccess: Bool = false) {
         writer.beginObject()
         if !deleteSections.isEmpty {
             writer.key("deleteSections")
@@ -41,8 +43,8 @@ extension Batch {
                 }
             }
         }
-        if let properties, !properties.isEmpty {
-            writer.key("properties"); properties.writeJSON(to: &writer)
+        if let properties, withAccess ? !properties.isEmpty : !properties.shownEmpty {
+            writer.key("properties"); properties.writeJSON(to: &writer, withAccess: withAccess)
         }
         if let press {
             writer.key("press")
@@ -82,10 +84,10 @@ extension Batch {
     }
 
     /// Writes the change this batch makes as `version`: `{"version": 7, "batch": {...}}`.
-    public func writeChangeJSON(version: Int, to writer: inout JSONWriter) {
+    public func writeChangeJSON(version: Int, to writer: inout JSONWriter, withAccess: Bool = false) {
         writer.beginObject()
         writer.key("version"); writer.integer(version)
-        writer.key("batch"); writeJSON(to: &writer)
+        writer.key("batch"); writeJSON(to: &writer, withAccess: withAccess)
         writer.endObject()
     }
 
@@ -96,18 +98,19 @@ extension Batch {
         return writer.bytes
     }
 
-    /// The change `{"version": 7, "batch": {...}}` as a JSON document.
-    public func changeJSONBytes(version: Int) -> [UInt8] {
+    /// The change `{"version": 7, "batch": {...}}` as a JSON document; with
+    /// the properties' `access` for a durable log (`withAccess`).
+    public func changeJSONBytes(version: Int, withAccess: Bool = false) -> [UInt8] {
         var writer = JSONWriter()
-        writeChangeJSON(version: version, to: &writer)
+        writeChangeJSON(version: version, to: &writer, withAccess: withAccess)
         return writer.bytes
     }
 }
 
 extension TableProperties {
     /// Writes the properties that are set; a cleared `title`, `header`, `footer`,
-    /// `defaultView` or `source` is `null`.
-    public func writeJSON(to writer: inout JSONWriter) {
+    /// `defaultView`, `source` or (`withAccess`) `access` is `null`.
+    public func writeJSON(to writer: inout JSONWriter, withAccess: Bool = false) {
         writer.beginObject()
         if let title { writer.key("title"); writer.string(title) }
         if let style { writer.key("style"); writer.string(style.rawValue) }
@@ -123,6 +126,10 @@ extension TableProperties {
         if let source {
             writer.key("source")
             if let source { source.writeJSON(to: &writer) } else { writer.null() }
+        }
+        if withAccess, let access {
+            writer.key("access")
+            if let access { writer.object(access) } else { writer.null() }
         }
         writer.endObject()
     }

@@ -26,7 +26,8 @@ extension DecodingContext {
     }
 
     /// The properties a PATCH may change; `null` clears `title`, `header`, `footer`,
-    /// `defaultView` and `source`.
+    /// `defaultView` and `source`. A recorded change may also set or clear
+    /// `access` (a snapshot `PUT` made it), which no request's batch does.
     mutating func properties(_ value: JSONValue) -> TableProperties? {
         var properties = TableProperties()
         let isObject = members(of: value) { context, key, value in
@@ -40,6 +41,7 @@ extension DecodingContext {
             case "allowsMultipleSelection": properties.allowsMultipleSelection = context.bool(value)
             case "defaultView": properties.defaultView = .some(context.defaultView(value))
             case "source": properties.source = .some(context.source(value))
+            case "access" where context.acceptsAccess: properties.access = .some(context.accessMember(value))
             default: return false
             }
             return true

@@ -21,6 +21,7 @@ extension DecodingContext {
                 table.allowsMultipleSelection = context.bool(value) ?? table.allowsMultipleSelection
             case "defaultView": table.defaultView = context.defaultView(value)
             case "source": table.source = context.source(value)
+            case "access": table.access = context.accessMember(value)
             case "version": _ = context.index(value)
             case "sections": sections = context.sections(value)
             default: return false
@@ -37,7 +38,7 @@ extension DecodingContext {
             id: id, title: table.title, style: table.style, header: table.header, footer: table.footer,
             rowHeight: table.rowHeight, allowsSelection: table.allowsSelection,
             allowsMultipleSelection: table.allowsMultipleSelection, defaultView: table.defaultView,
-            source: table.source, sections: sections)
+            source: table.source, access: table.access, sections: sections)
     }
 
     /// One Table document or an array of them (a `--data` file). Table ids must

@@ -27,6 +27,18 @@ extension DecodingContext {
         return text(value, name)
     }
 
+    /// A table's `access`: an object, kept as given (the server reads its
+    /// rules, docs/FORMAT.md "Access policy"), or `null` for none.
+    mutating func accessMember(_ value: JSONValue) -> JSONObject? {
+        switch value {
+        case .null: return nil
+        case .object(let object): return object
+        default:
+            report("expected an object (the table's access rules) or null, found \(value.kindDescription)")
+            return nil
+        }
+    }
+
     mutating func bool(_ value: JSONValue) -> Bool? {
         guard case .bool(let bool) = value else {
             report("expected true or false, found \(value.kindDescription)")

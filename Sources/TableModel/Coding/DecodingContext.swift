@@ -22,6 +22,9 @@ struct DecodingContext {
     /// Whether a batch may carry `press`: only a recorded change does (a press is
     /// made by `…/press`, never sent in a batch).
     var acceptsPress = false
+    /// Whether a batch's properties may carry `access`: only a recorded
+    /// change does (a snapshot `PUT` sets it; no batch sent does).
+    var acceptsAccess = false
     /// Whether a section may carry `groupValue`: only a view's group section,
     /// as the server wrote it, does (a table's sections have none).
     var acceptsGroupValue = false

@@ -78,12 +78,14 @@ public enum ModelDecoder {
     }
 
     /// A batch as a log recorded it: like `batch(from:limits:)`, and it may carry
-    /// the `press` of a row's accessory button, and (a view's) sections their `groupValue`.
+    /// the `press` of a row's accessory button, the table's `access` in its
+    /// properties, and (a view's) sections their `groupValue`.
     public static func recordedBatch(
         from json: JSONValue, limits: ModelLimits = .default
     ) throws(ValidationError) -> Batch {
         try decode(json, limits) { context, value in
             context.acceptsPress = true
+            context.acceptsAccess = true
             context.acceptsGroupValue = true
             return context.batch(value)
         }

@@ -2,18 +2,21 @@ import JSON
 
 extension Table {
     /// Writes the Table document of docs/FORMAT.md: every field, defaults filled in,
-    /// `version` included, `null` for absent optionals.
-    public func writeJSON(to writer: inout JSONWriter) {
-        writeOpening(to: &writer)
+    /// `version` included, `null` for absent optionals. `access` only
+    /// `withAccess`: for the durable logs and the table's admins, never
+    /// anyone else (docs/ACCESS.md, "Access per table").
+    public func writeJSON(to writer: inout JSONWriter, withAccess: Bool = false) {
+        writeOpening(to: &writer, withAccess: withAccess)
         for section in sections { section.writeJSON(to: &writer) }
         writer.endArray()
         writer.endObject()
     }
 
     /// Everything before the first section: the fields, `version`, `"sections":[`.
-    func writeOpening(to writer: inout JSONWriter) {
+    func writeOpening(to writer: inout JSONWriter, withAccess: Bool = false) {
         writer.beginObject()
         writeProperties(to: &writer)
+        if withAccess, let access { writer.key("access"); writer.object(access) }
         writer.key("version"); writer.integer(version)
         writer.key("sections")
         writer.beginArray()
@@ -53,6 +56,13 @@ extension Table {
     public var jsonBytes: [UInt8] {
         var writer = JSONWriter(reservingCapacity: estimatedJSONCount)
         writeJSON(to: &writer)
+        return writer.bytes
+    }
+
+    /// The Table document as a durable log records it: with `access`.
+    public var recordedJSONBytes: [UInt8] {
+        var writer = JSONWriter(reservingCapacity: estimatedJSONCount)
+        writeJSON(to: &writer, withAccess: true)
         return writer.bytes
     }
 }

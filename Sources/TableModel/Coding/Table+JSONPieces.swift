@@ -4,9 +4,11 @@ extension Table {
     /// The Table document of ``writeJSON(to:)`` in pieces of at most
     /// `rowsPerPiece` rows each, written as they are iterated: a large table is
     /// sent without ever being whole in memory. Joined, the pieces are
-    /// ``jsonBytes``.
-    public func jsonPieces(rowsPerPiece: Int = 1000) -> TableJSONPieces {
-        TableJSONPieces(table: self, rowsPerPiece: max(1, rowsPerPiece))
+    /// ``jsonBytes``; with `access` only `withAccess` (as `writeJSON`).
+    public func jsonPieces(rowsPerPiece: Int = 1000, withAccess: Bool = false) -> TableJSONPieces {
+        var shown = self
+        if !withAccess { shown.access = nil }
+        return TableJSONPieces(table: shown, rowsPerPiece: max(1, rowsPerPiece))
     }
 }
 
@@ -39,7 +41,8 @@ public struct TableJSONPieces: Sequence, Sendable {
         public mutating func next() -> [UInt8]? {
             guard !isFinished else { return nil }
             guard let (section, row) = position else {
-                table.writeOpening(to: &writer)
+                // `access` is the table's only when `jsonPieces` was asked to show it.
+                table.writeOpening(to: &writer, withAccess: true)
                 position = (0, 0)
                 return writer.takeBytes()
             }

@@ -24,6 +24,7 @@ extension SnapshotDiffer {
         }
         if oldTable.defaultView != newTable.defaultView { properties.defaultView = .some(newTable.defaultView) }
         if oldTable.source != newTable.source { properties.source = .some(newTable.source) }
+        if oldTable.access != newTable.access { properties.access = .some(newTable.access) }
         if oldTable.allowsMultipleSelection != newTable.allowsMultipleSelection {
             properties.allowsMultipleSelection = newTable.allowsMultipleSelection
         }

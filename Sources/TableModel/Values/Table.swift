@@ -1,3 +1,5 @@
+import JSON
+
 /// A table view's whole data source: its properties and its sections of rows.
 ///
 /// A value: copying a table is O(1) (its row storage is shared copy-on-write), so a
@@ -20,6 +22,11 @@ public struct Table: Sendable, Equatable {
     public var defaultView: TableQuery?
     /// How a file of records made the table, when one did (docs/FORMAT.md, "source").
     public var source: TableSource?
+    /// Who may read, edit and administer the table besides the server's
+    /// policy (docs/FORMAT.md, "Access policy"), as the document gave it: the server
+    /// reads its rules; nil for none. Shown to the table's admins only, and
+    /// written by `writeJSON` only when asked (`withAccess`).
+    public var access: JSONObject?
     /// +1 for every applied change; output only.
     public var version: Int
     /// The sections. Changed only through batches (`Table.apply(_:)`), so that the
@@ -39,6 +46,7 @@ public struct Table: Sendable, Equatable {
         allowsMultipleSelection: Bool = false,
         defaultView: TableQuery? = nil,
         source: TableSource? = nil,
+        access: JSONObject? = nil,
         version: Int = 0,
         sections: [Section] = []
     ) {
@@ -52,6 +60,7 @@ public struct Table: Sendable, Equatable {
         self.allowsMultipleSelection = allowsMultipleSelection
         self.defaultView = defaultView
         self.source = source
+        self.access = access
         self.version = version
         self.sections = sections
         self.ids = TableIDIndex(sections)

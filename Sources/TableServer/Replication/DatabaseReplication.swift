@@ -58,7 +58,7 @@ final class DatabaseReplication: TableLog {
         let seeded = try database.seed(
             tables.map { table in
                 var writer = JSONWriter()
-                table.writeJSON(to: &writer)
+                table.writeJSON(to: &writer, withAccess: true)
                 return (table.id, table.version, writer.bytes)
             })
         logger.info(
@@ -103,7 +103,7 @@ final class DatabaseReplication: TableLog {
     func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64 {
         try requireReady()
         var writer = JSONWriter()
-        table.writeJSON(to: &writer)
+        table.writeJSON(to: &writer, withAccess: true)
         let created: Int64?
         do {
             created = try database.create(table.id, version: table.version, json: writer.bytes, key: key?.stored)

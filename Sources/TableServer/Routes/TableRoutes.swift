@@ -48,15 +48,19 @@ struct TableRoutes: RouteCollection {
         // A JSON document made under another name (the index page's upload: docs/API.md, "CSV").
         if let id = request.query["table-id"], !request.hasCSVBody { created.id = id }
         created.version = 0
+        try TableAccessCheck.validate(created)
         do {
             try store.create(created, key: request.idempotencyKey())
         } catch is IdempotentRepeat {
             // Created under this key before, from this very body: the same table
             // is answered again, whatever became of it since.
         }
-        var response = Respond.json(status: 201, version: created.version) { created.writeJSON(to: &$0) }
+        // Its creator is an admin of it (docs/ACCESS.md, "What each route needs"): shown its `access`.
+        var response = Respond.json(status: 201, version: created.version) {
+            created.writeJSON(to: &$0, withAccess: true)
+        }
         response.headers.set("Location", "/api/tables/\(created.id)")
-        return response
+        return created.access == nil ? response : context.forAdminOnly(response)
     }
 
     func getTable(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -78,26 +82,33 @@ struct TableRoutes: RouteCollection {
         }
         if let notModified = read.notModified(request) { return notModified }
         let table = read.table()
+        // A table's `access` is shown to its admins alone (docs/ACCESS.md, "Access per table").
+        let shown = table.access != nil && context.administers(table.id, request)
         guard table.rowCount <= Respond.rowsPerPiece else {
             let pieces = Respond.json(
-                pieces: table.jsonPieces(rowsPerPiece: Respond.rowsPerPiece), version: table.version)
-            return read.query == nil ? pieces : read.answer(pieces, path: request.path)
+                pieces: table.jsonPieces(rowsPerPiece: Respond.rowsPerPiece, withAccess: shown), version: table.version)
+            let answer = read.query == nil ? pieces : read.answer(pieces, path: request.path)
+            return shown ? context.forAdminOnly(answer) : answer
         }
         let response = Respond.json(version: table.version, reservingCapacity: table.estimatedJSONCount) {
-            table.writeJSON(to: &$0)
+            table.writeJSON(to: &$0, withAccess: shown)
         }
-        return read.answer(response, path: request.path)
+        let answer = read.answer(response, path: request.path)
+        return shown ? context.forAdminOnly(answer) : answer
     }
 
     func replaceTable(_ request: HTTPRequest) throws -> HTTPResponse {
         let id = request.tableID
         try request.checkCSVOptions(limits: limits)
+        // Only a JSON document naming `access` changes it; any other keeps the table's.
+        var namesAccess = false
         var snapshot =
             if let records = try request.recordsBody() {
                 try request.recordsSnapshot(records, of: store.handle(id).table, limits: limits)
             } else {
                 try request.decodeBody(.jsonOrCSV) { (value) throws(ValidationError) in
-                    try ModelDecoder.table(from: value, limits: limits, defaultID: id)
+                    if case .object(let document) = value { namesAccess = document["access"] != nil }
+                    return try ModelDecoder.table(from: value, limits: limits, defaultID: id)
                 }
             }
         guard snapshot.id == id else {
@@ -108,6 +119,11 @@ struct TableRoutes: RouteCollection {
                 ]))
         }
         snapshot.version = 0
+        if namesAccess {
+            try TableAccessCheck.validate(snapshot)
+        } else {
+            snapshot.access = try store.handle(id).table.access
+        }
         let result = try store.replace(id, with: snapshot, ifMatch: request.ifMatch, key: request.idempotencyKey())
         return Respond.snapshot(version: result.version, changes: result.changes.map(\.json))
     }
@@ -129,7 +145,9 @@ struct TableRoutes: RouteCollection {
             // again unless the table was edited since (docs/API.md, "Idempotency-Key").
             table = try store.table(request.tableID)
         }
-        return Respond.json(version: table.version) { table.writeJSON(to: &$0) }
+        let shown = table.access != nil && context.administers(table.id, request)
+        let response = Respond.json(version: table.version) { table.writeJSON(to: &$0, withAccess: shown) }
+        return shown ? context.forAdminOnly(response) : response
     }
 
     func deleteTable(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -116,7 +116,7 @@ struct AccessControl: Sendable {
             guard policy.isOperator(requester) else { return AccessRefusal.notOperator(requester) }
         case .table(let needed):
             let table = request.parameters["t"] ?? ""
-            let grant = policy.grant(of: requester, on: table)
+            let grant = grant(of: requester, on: table)
             if let refusal = refusal(of: requester, grant, needing: needed, on: table, named: table) { return refusal }
             if let rows = grant?.rows {
                 if let refusal = boundRefusal(request, pattern, needing: needed, rows: rows, on: table) {
@@ -188,7 +188,7 @@ struct AccessControl: Sendable {
                 case .known(let requester) = resolve(
                     authorization: credentials.authorization, cookie: credentials.cookie),
                 read.requester == nil || read.requester == requester,
-                let grant = policy.grant(of: requester, on: read.table)
+                let grant = grant(of: requester, on: read.table)
             else { return false }
             return grant.right == read.right && grant.rows == nil
         }
@@ -223,12 +223,12 @@ struct AccessControl: Sendable {
 
     /// The view `requester` reads of `table`: nil for the whole table.
     func boundRows(of requester: Requester, on table: String) -> TableQuery? {
-        policy.grant(of: requester, on: table)?.rows
+        grant(of: requester, on: table)?.rows
     }
 
     /// Whether the requester the current handler runs for may read `table`.
     func mayRead(_ table: String) -> Bool {
-        policy.right(of: Requester.current, on: table) != nil
+        grant(of: Requester.current, on: table) != nil
     }
 }
 

@@ -6,9 +6,9 @@ extension RouteContext {
     /// under a policy, when its requester has the `admin` right on it;
     /// without one, when it carries the edit token, or when the server has
     /// none (anyone may do anything). An admin is shown who made each change
-    /// of the table (`actor`).
+    /// of the table (`actor`) and the table's `access`.
     func administers(_ table: String, _ request: HTTPRequest) -> Bool {
-        if let access { return access.policy.right(of: Requester.current, on: table) == .admin }
+        if let access { return access.grant(of: Requester.current, on: table)?.right == .admin }
         return token?.authorizes(request.headers["Authorization"]) ?? true
     }
 

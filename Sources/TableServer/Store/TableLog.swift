@@ -74,7 +74,10 @@ enum StagedEdit: Sendable {
         case .batch(let prepared, let json):
             prepared.batch.isEmpty ? .nothing : .changes([json])
         case .steps(let steps):
-            steps.isEmpty ? .nothing : .changes(steps.map { $0.batch.changeJSONBytes(version: $0.table.version) })
+            // With the table's `access` a snapshot may set, which only the log keeps.
+            steps.isEmpty
+                ? .nothing
+                : .changes(steps.map { $0.batch.changeJSONBytes(version: $0.table.version, withAccess: true) })
         case .deletion:
             .deletion(nil)
         }

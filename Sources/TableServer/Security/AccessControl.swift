@@ -22,6 +22,8 @@ struct AccessControl: Sendable {
     let shareLinks: ShareLinks?
     /// The tables, to find whether a row is in a requester's bound view.
     let store: TableStore
+    /// The rules of tables' own `access`, read once per value (`TableOwnAccess.swift`).
+    let ownRules = OwnAccessRules()
 
     /// Whose request it is, or why its credential is refused.
     enum Resolution {

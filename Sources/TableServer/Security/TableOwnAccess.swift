@@ -1,4 +1,5 @@
 import JSON
+import Synchronization
 import TableAccess
 import TableModel
 
@@ -14,7 +15,28 @@ extension AccessControl {
     /// (`TableAccessCheck`), so it reads again.
     private func ownAccess(of table: String) -> TableAccessRules? {
         guard let access = (try? store.handle(table))?.table.access else { return nil }
-        return try? TableAccessRules(access)
+        return ownRules.rules(of: table, access)
+    }
+}
+
+/// The rules each table's own `access` reads as, kept with the value they
+/// were read from: a request checks a table's rules without reading them
+/// again while its `access` stays the same.
+final class OwnAccessRules: Sendable {
+    private let read = Mutex<[String: (access: JSONObject, rules: TableAccessRules)]>([:])
+    static let capacity = 10_000
+
+    /// The rules `access`, table `id`'s, reads as; nil when it does not read.
+    func rules(of id: String, _ access: JSONObject) -> TableAccessRules? {
+        if let kept = read.withLock({ $0[id] }), kept.access == access { return kept.rules }
+        guard let rules = try? TableAccessRules(access) else { return nil }
+        read.withLock { kept in
+            // Deleted tables' rules go with the rest now and then: the store
+            // holds `--max-tables` (1,000 by default) at a time.
+            if kept.count >= Self.capacity { kept.removeAll() }
+            kept[id] = (access, rules)
+        }
+        return rules
     }
 }
 

@@ -65,6 +65,17 @@ import Testing
         server.shutdown()
     }
 
+    @Test func aShareLinksChangesNameTheLinkToAdminsOnly() async throws {
+        try await ShareFixture.run(.inProcess) { share in
+            let cookie = ShareFixture.cookie(try share.key("edit"))
+            #expect(
+                try share.client.request(.POST, "/api/tables/t/sections/0/rows/0/select", headers: cookie).status == 200
+            )
+            #expect(try actors(share.client, ShareFixture.admin) == ["share-link"])
+            #expect(try actors(share.client, cookie) == ["-"])
+        }
+    }
+
     @Test func underAPolicyTheFeedNamesEachEditorToAdminsOnly() async throws {
         let keys = await AccessKeys()
         let verifier = try await keys.verifier()

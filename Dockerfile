@@ -35,7 +35,11 @@ RUN swift build -c release --static-swift-stdlib --product webtableview \
  && install -D -m 0755 "$(swift build -c release --show-bin-path)/webtableview" /out/webtableview \
  && strip --strip-debug /out/webtableview
 
-FROM ${RUNTIME_IMAGE}
+# The runtime: everything but the binary, which the last stage adds. make
+# test's container test builds this stage alone (--target runtime) and adds the
+# release binary it built already, with the Swift runtime's shared libraries
+# (docs/CONTAINER.md).
+FROM ${RUNTIME_IMAGE} AS runtime
 
 LABEL org.opencontainers.image.title="WebTableView" \
       org.opencontainers.image.description="UIKit's table view, served over HTTP"
@@ -50,7 +54,6 @@ RUN export DEBIAN_FRONTEND=noninteractive \
       --shell /usr/sbin/nologin webtableview \
  && install -d -o 10001 -g 10001 -m 0750 /var/lib/webtableview
 
-COPY --from=builder /out/webtableview /usr/local/bin/webtableview
 WORKDIR /app
 COPY Public ./Public
 COPY Templates ./Templates
@@ -72,3 +75,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
 
 ENTRYPOINT ["/usr/local/bin/webtableview-entrypoint"]
 CMD ["serve"]
+
+FROM runtime
+COPY --from=builder /out/webtableview /usr/local/bin/webtableview

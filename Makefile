@@ -13,7 +13,7 @@ INSTALL_BIN  ?= $(RELEASE_BIN)
 
 .PHONY: run build release install install-files deps format check test test-unit test-http test-openapi test-openapi-client test-redbot test-csv-reference test-docs test-scripts test-schemathesis \
         test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
-        container-test test-container deploy-images deploy-up deploy-down deploy-down-all \
+        container-test test-container container-test-source deploy-images deploy-up deploy-down deploy-down-all \
         bench fuzz clean help
 
 help:
@@ -38,7 +38,8 @@ help:
 	@echo "make test-fuzz         each libFuzzer harness for 20 s"
 	@echo "make test-load         1,000 readers + writers, slowloris, 2,000 SSE subscribers"
 	@echo "make test-browser      the live page in headless Chromium (Selenium)"
-	@echo "make container-test    build and run the container image, then the replicated stack, with podman"
+	@echo "make container-test    build the container image around the release binary, run it, then the replicated stack, with podman"
+	@echo "make container-test-source  the same with the image compiled from source, as docker build . does"
 	@echo "make deploy-up         PostgreSQL, three replicas and nginx on 127.0.0.1:8080 (deploy/compose.yaml)"
 	@echo "make deploy-down       stop that stack (deploy-down-all also removes its database volume)"
 	@echo "make fuzz              each libFuzzer harness for FUZZ_SECONDS ($(FUZZ_SECONDS) s)"
@@ -173,7 +174,12 @@ test-browser:
 screenshots:
 	WEBTABLEVIEW_SCREENSHOTS=$(CURDIR)/docs/screenshots scripts/test-browser.sh -k screenshots
 
-container-test test-container:
+# The image around the release binary; container-test-source compiles it in
+# the image's builder stage, as `docker build .` does (docs/CONTAINER.md).
+container-test test-container: release
+	scripts/container/test.sh $(RELEASE_BIN)
+
+container-test-source:
 	scripts/container/test.sh
 
 # The replicated stack of deploy/compose.yaml, with podman-compose (docs/CONTAINER.md).

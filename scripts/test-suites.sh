@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The suites `make test` runs after the Swift tests, in two lanes side by side,
 # then the load test alone. Two cores are kept busy: one lane is mostly Swift
-# builds (a generated client, AddressSanitizer, ThreadSanitizer, the container
-# image), the other mostly servers waiting on sockets, PostgreSQL and Chromium
-# (README.md, "How make test runs"). The load test times its clients against
-# the server's timeouts, so it runs when nothing else does.
+# builds (a generated client, AddressSanitizer, ThreadSanitizer, the fuzzers),
+# the other mostly servers waiting on sockets, PostgreSQL and Chromium, then
+# the release build and the container image made around it (README.md, "How
+# make test runs"). The load test times its clients against the server's
+# timeouts, so it runs when nothing else does.
 #
 # Each suite's output goes to its own log, LOGS/NAME.log; a suite that passes
 # prints one line with its time and its last line, one that fails prints its
@@ -72,7 +73,7 @@ suite() {
 builds() {
   run openapi-client suite test-openapi-client &&
     run sanitizers suite test-sanitizers &&
-    run container suite container-test
+    run fuzz suite test-fuzz
 }
 
 servers() {
@@ -85,8 +86,8 @@ servers() {
     run crash suite test-crash &&
     run replicas suite test-replicas &&
     run browser suite test-browser &&
-    run fuzz suite test-fuzz &&
-    run release suite release
+    run release suite release &&
+    run container suite container-test
 }
 
 lane builds builds &

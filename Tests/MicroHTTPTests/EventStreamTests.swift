@@ -266,6 +266,29 @@ final class StreamFixture: Sendable {
         #expect(stream.isClosed)
     }
 
+    /// Past the bound, bytes that wait while the client's socket has room wait
+    /// for the server (libmicrohttpd has not written them yet), not for the
+    /// client: a prompt reader is not dropped for them, up to four times the bound.
+    @Test func aPromptReaderIsNotDroppedForWhatTheServerHasNotWrittenYet() throws {
+        let fixture = StreamFixture(bufferLimit: 64 * 1024)
+        try withLiveServer(fixture.router()) { _, client in
+            let connection = try fixture.connect(client)
+            let stream = try #require(fixture.streams.value.first)
+            let event = [UInt8](repeating: UInt8(ascii: "x"), count: 96 * 1024)
+            // Over the direct write's limit, so queued for libmicrohttpd in one
+            // lock: 192 KiB wait behind the first event before it writes any.
+            let accepted = stream.send(EventChunk(Array(repeating: event, count: 4)))
+            #expect(accepted)
+            let received = connection.readStream { $0.count >= 4 * event.count }
+            #expect(received.count == 4 * event.count)
+            #expect(!stream.isClosed)
+            // More than four times the bound waiting drops the client even so.
+            let acceptedOverFour = stream.send(EventChunk(Array(repeating: event, count: 8)))
+            #expect(!acceptedOverFour)
+            #expect(stream.isClosed)
+        }
+    }
+
     @Test func anEventLargerThanTheLimitReachesAPromptReader() throws {
         let fixture = StreamFixture(bufferLimit: 64 * 1024)
         try withLiveServer(fixture.router()) { _, client in

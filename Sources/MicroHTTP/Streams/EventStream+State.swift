@@ -107,11 +107,11 @@ extension EventStream {
 
         /// Queues `events` behind what waits; false (and the client dropped)
         /// once more than `bufferLimit` bytes would wait behind the event
-        /// being written.
+        /// being written for a client that does not read (``waitsForServer(bufferLimit:)``).
         mutating func enqueue(_ events: [[UInt8]], bufferLimit: Int) -> (Bool, [@Sendable () -> Void]) {
             var queued = false
             for bytes in events where bytes.count > 0 {
-                guard waitingCount <= bufferLimit else {
+                guard waitingCount <= bufferLimit || waitsForServer(bufferLimit: bufferLimit) else {
                     return (false, dropClient())
                 }
                 self.events.append(bytes)
@@ -122,6 +122,22 @@ extension EventStream {
                 wake()
             }
             return (true, [])
+        }
+
+        /// How many times `bufferLimit` may wait while the client's socket has room.
+        static let serverDelayAllowance = 4
+
+        /// Whether what waits over the bound waits for the server rather than
+        /// for the client: the connection's socket has room (the client has
+        /// read what it was sent) and at most ``serverDelayAllowance`` times
+        /// the bound waits. A resumed stream is written when libmicrohttpd's
+        /// worker thread next runs, which on a busy machine can be many events
+        /// later; a client that reads promptly is not dropped for that. One
+        /// `poll()` that does not wait, made only past the bound.
+        func waitsForServer(bufferLimit: Int) -> Bool {
+            guard socket >= 0, waitingCount <= bufferLimit * Self.serverDelayAllowance else { return false }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+            return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLOUT) != 0
         }
 
         /// A claimed write (`writing`) the socket took none of: its events go

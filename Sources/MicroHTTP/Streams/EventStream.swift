@@ -11,8 +11,11 @@ import Synchronization
 /// written: an event of any size is taken while at most `bufferLimit` bytes
 /// wait behind the current one, so a client that reads promptly is never
 /// dropped for the size of one event; a client that stops reading is dropped
-/// once more than `bufferLimit` bytes wait. A stream holds at most the event
-/// being written, `bufferLimit` bytes and one more event.
+/// once more than `bufferLimit` bytes wait. Past the bound, while the
+/// client's socket still has room, what waits is the server's own delay
+/// (libmicrohttpd's worker has not written yet), and up to four times the
+/// bound is taken before the client is dropped. A stream holds at most the
+/// event being written, four times `bufferLimit` bytes and one more event.
 ///
 /// The direct write (docs/ARCHITECTURE.md, Concurrency): events sent to a
 /// suspended stream with nothing queued are framed as one chunk and written to

@@ -94,10 +94,11 @@ struct ShareRoutes: RouteCollection {
         return response
     }
 
-    /// 404 for a server with no share links: no policy, or no HS256 secret.
+    /// 403 for a server with no share links (no policy, or no HS256 secret):
+    /// the table is there, the server refuses to mint.
     private static func off() -> HTTPResponse {
         .problem(
-            status: 404, type: "no-share-links",
+            status: 403, type: "no-share-links",
             detail: "this server makes no share links: start it with --access-policy and --jwt-secret-file")
     }
 }

@@ -112,6 +112,7 @@ import Testing
             options.accessPolicy = try! AccessPolicy(json: testPolicy)
             options.tokenVerifier = verifier
             options.token = Self.editToken
+            options.shareLinks = ShareFixture.links
         }
         var headers: HTTPHeaders = ["Content-Type": "application/json", "Host": "127.0.0.1"]
         if let authorization = try await Self.authorization(requester, keys: keys) {

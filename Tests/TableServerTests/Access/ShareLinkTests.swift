@@ -121,7 +121,7 @@ import Testing
         let client = TestClient(router: server.router)
         let minted = try client.request(
             .POST, "/api/tables/t/share", headers: ShareFixture.admin, body: Array(#"{"right":"read"}"#.utf8))
-        #expect(minted.status == 404)
+        #expect(minted.status == 403)
         #expect(try minted.json["type"]?.string == "no-share-links")
         #expect(try client.request(.GET, "/tables/t/share?key=x", headers: ["Host": "127.0.0.1"]).status == 404)
     }

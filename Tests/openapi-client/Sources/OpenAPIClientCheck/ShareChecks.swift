@@ -10,8 +10,8 @@ struct ShareChecks {
         await checks.step("mintShareLink") {
             let problem = try await client.mintShareLink(
                 path: .init(t: t), body: .json(.init(right: .read, expiresIn: 600))
-            ).notFound.body.application_problem_plus_json
-            checks.expect(problem._type == "no-share-links", "mintShareLink: 404 no-share-links without a policy")
+            ).forbidden.body.application_problem_plus_json
+            checks.expect(problem._type == "no-share-links", "mintShareLink: 403 no-share-links without a policy")
         }
         await checks.step("openShareLink") {
             let html = try await text(

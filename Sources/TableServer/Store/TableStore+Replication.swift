@@ -39,15 +39,16 @@ extension TableStore {
     }
 
     /// Adds a table loaded from the log — `table` at a snapshot, then `changes`
-    /// replayed into it and its change log — before anyone can see it. Throws
-    /// `tableExists` when this server holds the id already.
+    /// replayed into it and its change log. It is in the directory, but locked,
+    /// while they are replayed: a read waiting for one of their versions
+    /// (`Min-Version`), woken by it, finds the table and waits for its lock,
+    /// so it never answers 404 for a table being brought in. When a change
+    /// does not apply, the table is taken out again. Throws `tableExists` when
+    /// this server holds the id already.
     func restore(_ stored: SnapshotTable, replaying changes: [LoggedChange], mark: UInt64) throws {
         let table = stored.table
         let handle = makeHandle(table)
         try handle.withState { state in
-            state.rememberSnapshotKeys(stored.keys)
-            try applyLogged(changes, in: &state)
-            state.logMark = mark
             let added = directory.withLock { directory -> Bool in
                 guard directory.handles[table.id] == nil else { return false }
                 directory.handles[table.id] = handle
@@ -55,6 +56,15 @@ extension TableStore {
                 return true
             }
             guard added else { throw TableServerError.tableExists(table.id) }
+            do {
+                state.rememberSnapshotKeys(stored.keys)
+                try applyLogged(changes, in: &state)
+                state.logMark = mark
+            } catch {
+                state.isDeleted = true
+                removeFromDirectory(handle, id: table.id)
+                throw error
+            }
             versionWaiters.moved(table.id, to: state.table.version)
         }
     }

@@ -164,10 +164,14 @@ struct AccessControl: Sendable {
             BoundRows.$current.withValue(rows) { handler(request) }
         }
         if let read, rows == nil, var reuse = response.reuse {
-            reuse.admits = admits(
-                read,
-                credential: Self.carriesCredential(
-                    authorization: request.headers["Authorization"], cookie: request.headers["Cookie"]))
+            let credential = Self.carriesCredential(
+                authorization: request.headers["Authorization"], cookie: request.headers["Cookie"])
+            // An answer made for an anonymous requester goes again to the
+            // requests without `Authorization` and `Cookie` (MicroHTTP's
+            // default, asking nothing): each of them is that requester, with
+            // the same grant while the answer holds — the policy file is read
+            // once, and a table's `access` changes with its version.
+            reuse.admits = requester == .anonymous && !credential ? nil : admits(read, credential: credential)
             response.reuse = reuse
         } else {
             response.reuse = nil

@@ -67,4 +67,31 @@ import Testing
             #expect(withToken.text == anonymous.text)
         }
     }
+
+    /// A read kept for anonymous requests goes again to requests without a
+    /// credential, asking the policy nothing (MicroHTTP's default), and only
+    /// while it holds: the table's own `access` changes with its version, so
+    /// an admin who takes the anonymous right away is obeyed at once.
+    @Test func aReadKeptForAnonymousRequestsEndsWhenTheTablesAccessIsTakenAway() async throws {
+        let keys = await AccessKeys()
+        let verifier = try await keys.verifier()
+        let server = try makeServer(policy: testPolicy, verifier: verifier)
+        let port = try server.start()
+        defer { server.shutdown() }
+        let client = TestClient(port: port)
+        var admin = bearer(try await keys.verifiedToken(by: verifier, team: "ops"))
+        admin.set("Content-Type", "application/json")
+        let closed = #"{"id":"t","access":{"anonymous":"none"},"sections":[{"id":"s","rows":[{"id":"r","text":"R"}]}]}"#
+        let opened = #"{"id":"t","access":{"anonymous":"read"},"sections":[{"id":"s","rows":[{"id":"r","text":"R"}]}]}"#
+        #expect(try client.request(.GET, rows).status == 401)
+        #expect(try client.request(.PUT, "/api/tables/t", headers: admin, body: body(opened)).status == 200)
+        for _ in 0..<3 {
+            let read = try client.request(.GET, rows)
+            #expect(read.status == 200)
+            #expect(try texts(read) == ["R"])
+        }
+        #expect(try client.request(.GET, rows, headers: ["Authorization": "Bearer not-a-token"]).status == 401)
+        #expect(try client.request(.PUT, "/api/tables/t", headers: admin, body: body(closed)).status == 200)
+        #expect(try client.request(.GET, rows).status == 401)
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import JWTKit
 import MicroHTTP
+import MicroHTTPTesting
 import TableAccess
 import TableModel
 import TableServer
@@ -113,6 +114,21 @@ func makeServer(
         options.token = AccessMatrixTests.editToken
         options.shareLinks = shareLinks
     }
+}
+
+/// Runs `body` with a server under `policy` listening on a free port of
+/// 127.0.0.1, fresh keys whose tokens it accepts, their verifier and a client
+/// of it; the server is shut down after.
+func withPolicyServer(
+    policy: String = testPolicy, shareLinks: ShareLinks? = nil,
+    _ body: (AccessKeys, TokenVerifier, TestClient) async throws -> Void
+) async throws {
+    let keys = await AccessKeys()
+    let verifier = try await keys.verifier()
+    let server = try makeServer(policy: policy, verifier: verifier, shareLinks: shareLinks)
+    let port = try server.start()
+    defer { server.shutdown() }
+    try await body(keys, verifier, TestClient(port: port))
 }
 
 extension AccessKeys {

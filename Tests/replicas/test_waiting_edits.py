@@ -10,7 +10,7 @@ import socket
 from support import wait_until
 from test_replicas import start_replicas
 
-PER_TABLE = 1_000  # EditRunner.Limits.perTable
+PER_TABLE = 1_000  # GroupLeaders.Limits.perTable
 
 
 def threads(server) -> int:

@@ -285,7 +285,8 @@ extension TableStore {
     /// and the next. While another table's lead waits for a thread, the next
     /// group queues behind it instead (`GroupLeaders.lead`), so that every
     /// table's commits take turns.
-    private func leadGroups(from handed: HandedGroup?, _ handle: TableHandle, log: any TableLog, leaders: GroupLeaders) {
+    private func leadGroups(from handed: HandedGroup?, _ handle: TableHandle, log: any TableLog, leaders: GroupLeaders)
+    {
         var next = commitGroup(handed, handle, log: log)
         while let group = next {
             guard !leaders.leadsWait else {

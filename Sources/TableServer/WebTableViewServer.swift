@@ -16,7 +16,6 @@ public final class WebTableViewServer: Sendable {
     private let http: HTTPServer
     private let journal: Journal?
     private let replication: DatabaseReplication?
-    private let editRunner: EditRunner?
     /// The queue heavy requests run on (docs/RELIABILITY.md, "Heavy work").
     let heavyWork: HeavyWork
 
@@ -81,7 +80,6 @@ public final class WebTableViewServer: Sendable {
             }
             journal?.start { [store] in store.snapshotTables() }
         }
-        editRunner = replication == nil ? nil : EditRunner()
         heavyWork = HeavyWork(limits: HeavyWork.Limits(threads: options.heavyThreads, waiting: options.heavyQueue))
         let metrics = MetricsSource()
         let editToken = options.token.flatMap(EditToken.init)
@@ -99,7 +97,7 @@ public final class WebTableViewServer: Sendable {
                 corsOrigins: Set(options.corsOrigins),
                 readiness: { [replication] in replication?.isReady ?? true },
                 minVersionWait: options.minVersionWait,
-                access: access, editRunner: editRunner, heavyWork: heavyWork))
+                access: access, heavyWork: heavyWork))
         let context = builder.context
         builder.add(TableRoutes(context: context))
         builder.add(ReadRoutes(context: context))
@@ -150,7 +148,7 @@ public final class WebTableViewServer: Sendable {
     public func shutdown() {
         store.closeAllStreams()
         http.shutdown()
-        editRunner?.stop()
+        store.leaders?.stop()
         heavyWork.stop()
         journal?.close()
         replication?.stop()

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import TableJournal
 import TableModel
 import TableRendering
 import Testing
@@ -21,6 +22,7 @@ import Testing
 
     /// A log that commits in groups, records each edit's changes, and makes
     /// every record wait for `release()`; it fails the records while `failing`.
+    /// Given a journal, it records there too, once released.
     final class HeldLog: TableLog, Sendable {
         struct Failure: Error {}
 
@@ -31,9 +33,16 @@ import Testing
         let failing = Atomic<Bool>(false)
         private let entered = DispatchSemaphore(value: 0)
         private let gate = DispatchSemaphore(value: 0)
+        private let journal: Journal?
+
+        init(forwardingTo journal: Journal? = nil) {
+            self.journal = journal
+        }
 
         var recordsAtOnce: Bool { false }
-        func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64 { 1 }
+        func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64 {
+            try journal?.recordCreation(of: table, key: key) ?? 1
+        }
         func directoryKey(_ key: String) -> ChangeKey? { nil }
 
         func lookUp(_ id: String) -> Bool { false }
@@ -50,7 +59,7 @@ import Testing
             if case .changes(let changes) = logged {
                 records.withLock { $0.append((version, changes.count)) }
             }
-            return mark
+            return try journal?.recordEdit(of: id, mark: mark, version: version) { _ in logged } ?? mark
         }
 
         /// Waits until a record is in flight.
@@ -68,9 +77,18 @@ import Testing
     let store: TableStore
 
     init() throws {
+        store = try Self.store(log: log, perTable: 1_000)
+    }
+
+    /// A store with table "t", its group commits led on one lead thread, at
+    /// most `perTable` edits of a table waiting.
+    static func store(log: HeldLog, perTable: Int) throws -> TableStore {
         let renderer = try TableRenderer(templatesDirectory: packageRoot.appendingPathComponent("Templates").path)
-        store = TableStore(history: 10_000, renderer: renderer, log: log)
+        let store = TableStore(
+            history: 10_000, renderer: renderer, log: log,
+            leaderLimits: GroupLeaders.Limits(leadThreads: 1, perTable: perTable))
         try store.create(Table(id: "t", sections: [Section(id: "s", rows: [])]))
+        return store
     }
 
     /// Makes an edit on its own thread; `answer` is the version or the error.
@@ -116,25 +134,19 @@ import Testing
     }
 
     /// Inserts a row with id and text `text` into table `table` as a change
-    /// that waits on no thread: answered through `answers`, under `text`.
-    func change(
-        _ table: String = "t", text: String, runner: EditRunner, into answers: Answers
-    ) throws {
+    /// made from this thread, which returns at once: answered through
+    /// `answers`, under `text`.
+    func change(_ table: String = "t", text: String, in store: TableStore? = nil, into answers: Answers) {
         let stage = TableStore.batchStage(ifMatch: nil) { _ in
             Batch(insertRows: [.init(at: TableIndexPath(0, 0), row: Row(id: text, text: text))])
         }
-        try store.edit(table, key: nil, runner: runner, stage) { result in
+        (store ?? self.store).edit(table, key: nil, stage) { result in
             answers.add(text, result.map(\.table.version))
         }
     }
 
-    /// Runs `body` with an edit runner of one thread and one lead thread,
-    /// and the answers of the changes made through it; then stops it.
-    func withRunner(perTable: Int = 1_000, _ body: (EditRunner, Answers) throws -> Void) throws {
-        let runner = EditRunner(limits: .init(threads: 1, leadThreads: 1, perTable: perTable))
-        defer { runner.stop() }
-        try body(runner, Answers())
-    }
+    /// The store's lead threads and bounds.
+    var leaders: GroupLeaders { store.leaders! }
 
     /// The answers of changes that wait on no thread, in the order they came.
     final class Answers: Sendable {
@@ -155,7 +167,14 @@ import Testing
                     throw TimedOut(description: "\(count) answers did not come")
                 }
             }
-            return list.withLock { $0.map { "\($0.0) \((try? $0.1.get()).map(String.init) ?? "refused")" } }
+            return list.withLock { list in
+                list.map { text, result in
+                    switch result {
+                    case .success(let version): "\(text) \(version)"
+                    case .failure(let error): "\(text) \((error as? TableServerError)?.type ?? "refused")"
+                    }
+                }
+            }
         }
     }
 
@@ -265,77 +284,124 @@ import Testing
         #expect(log.records.withLock { $0.map(\.version) } == [0, 1])
     }
 
-    /// A change of rows queues from the calling thread and returns while its
-    /// group commits: it holds no thread. Its group is led on a lead thread,
-    /// which leads the next group too; a group whose first edit waits on a
-    /// thread of its own is handed to that thread. Every edit is answered
-    /// once, with its version (a group's edits in order; groups made on two
-    /// threads may answer in either order).
+    /// A change queues from the calling thread and returns while its group
+    /// commits: it holds no thread. Its group is led on a lead thread, which
+    /// leads the next group too, whatever thread its edits came from. Every
+    /// edit is answered once, with its version, a group's edits in order.
     @Test func changesWaitOnNoThreadAndAreAnsweredWithTheirVersions() throws {
-        try withRunner { runner, answers in
-            try change(text: "a", runner: runner, into: answers)
-            try log.awaitRecord()
-            try change(text: "b", runner: runner, into: answers)
-            try change(text: "c", runner: runner, into: answers)
-            #expect(runner.waiting == 3)
-            log.release()
-            // "b" and "c" make the next group, led by the same thread.
-            try log.awaitRecord()
-            let onThread = insert(text: "d")
-            try awaitQueued(1)
-            try change(text: "e", runner: runner, into: answers)
-            try awaitQueued(2)
-            log.release()
-            // "d" and "e": led by "d"'s own thread.
-            try log.awaitRecord()
-            log.release()
-            #expect(try onThread.wait().get() == 4)
-            let answered = try answers.await(4)
-            #expect(answered.sorted() == ["a 1", "b 2", "c 3", "e 5"])
-            #expect(answered.firstIndex(of: "b 2")! < answered.firstIndex(of: "c 3")!)
-            #expect(log.records.withLock { $0.map { [$0.version, $0.changes] } } == [[0, 1], [1, 2], [3, 2]])
-            #expect(try rowIDs() == ["e", "d", "c", "b", "a"])
-            #expect(runner.waiting == 0)
-        }
+        let answers = Answers()
+        change(text: "a", into: answers)
+        try log.awaitRecord()
+        change(text: "b", into: answers)
+        change(text: "c", into: answers)
+        #expect(leaders.waiting == 3)
+        log.release()
+        // "b" and "c" make the next group, led by the same thread.
+        try log.awaitRecord()
+        let onThread = insert(text: "d")
+        try awaitQueued(1)
+        change(text: "e", into: answers)
+        try awaitQueued(2)
+        log.release()
+        // "d" and "e": one group, led by the same thread again.
+        try log.awaitRecord()
+        log.release()
+        #expect(try onThread.wait().get() == 4)
+        let answered = try answers.await(4)
+        #expect(answered == ["a 1", "b 2", "c 3", "e 5"])
+        #expect(log.records.withLock { $0.map { [$0.version, $0.changes] } } == [[0, 1], [1, 2], [3, 2]])
+        #expect(try rowIDs() == ["e", "d", "c", "b", "a"])
+        #expect(leaders.waiting == 0)
+        #expect(leaders.threads == 1)
     }
 
     /// With every lead thread busy, a table's next group queues behind the
     /// lead of another table that waits: their commits take turns.
     @Test func tablesTakeTurnsForTheLeadThreads() throws {
         try store.create(Table(id: "u", sections: [Section(id: "s", rows: [])]))
-        try withRunner { runner, answers in
-            try change(text: "t1", runner: runner, into: answers)
-            try log.awaitRecord()
-            try change(text: "t2", runner: runner, into: answers)
-            try change("u", text: "u1", runner: runner, into: answers)
-            #expect(runner.leadsWait)
-            log.release()
-            try log.awaitRecord()
-            log.release()
-            try log.awaitRecord()
-            log.release()
-            #expect(try answers.await(3) == ["t1 1", "u1 1", "t2 2"])
-            #expect(log.tables.withLock { $0 } == ["t", "u", "t"])
-        }
+        let answers = Answers()
+        change(text: "t1", into: answers)
+        try log.awaitRecord()
+        change(text: "t2", into: answers)
+        change("u", text: "u1", into: answers)
+        #expect(leaders.leadsWait)
+        log.release()
+        try log.awaitRecord()
+        log.release()
+        try log.awaitRecord()
+        log.release()
+        #expect(try answers.await(3) == ["t1 1", "u1 1", "t2 2"])
+        #expect(log.tables.withLock { $0 } == ["t", "u", "t"])
     }
 
     /// A change refused at once (a bound reached) is answered with the
-    /// refusal, makes nothing and holds no place in the bound.
+    /// refusal before the call returns, makes nothing and holds no place in
+    /// the bound.
     @Test func aChangeBeyondTheBoundIsRefusedAndMakesNothing() throws {
-        try withRunner(perTable: 2) { runner, answers in
-            try change(text: "a", runner: runner, into: answers)
-            try log.awaitRecord()
-            try change(text: "b", runner: runner, into: answers)
-            let refusal = #expect(throws: TableServerError.self) {
-                try change(text: "c", runner: runner, into: answers)
+        let bounded = try Self.store(log: log, perTable: 2)
+        let answers = Answers()
+        change(text: "a", in: bounded, into: answers)
+        try log.awaitRecord()
+        change(text: "b", in: bounded, into: answers)
+        change(text: "c", in: bounded, into: answers)
+        #expect(try answers.await(1) == ["c overloaded"])
+        log.release()
+        try log.awaitRecord()
+        log.release()
+        #expect(try answers.await(2) == ["c overloaded", "a 1", "b 2"])
+        #expect(try bounded.table("t").sections[0].rows.map(\.id) == ["b", "a"])
+        #expect(bounded.leaders?.waiting == 0)
+    }
+
+    /// With the journal (`fsync` always), edits waiting for their group's
+    /// record hold no thread: fifty keyed edits are each queued from this
+    /// one thread, which gets every call back at once while the record is
+    /// held, and the store has started one lead thread in all. Once the
+    /// record goes through, every edit is answered as it was before: its
+    /// version, in order; a key in flight 409; a repeat as the first.
+    @Test func editsWaitingForTheJournalHoldNoThreads() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("group-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // `fsync` always: each record is on the disk before its edits are made.
+        let journal = try Journal.open(JournalOptions(directory: directory.path)).journal
+        defer { journal.close() }
+        let held = HeldLog(forwardingTo: journal)
+        let store = try Self.store(log: held, perTable: 1_000)
+        let answers = Answers()
+        let keys = (0..<50).map { IdempotentRequest(key: "k\($0)", digest: "d\($0)", madeAt: IdempotencyKeys.now()) }
+        for (index, key) in keys.enumerated() {
+            let stage = TableStore.batchStage(ifMatch: nil) { _ in
+                Batch(insertRows: [.init(at: TableIndexPath(0, 0), row: Row(id: "r\(index)", text: "r\(index)"))])
             }
-            #expect(refusal?.type == "overloaded")
-            log.release()
-            try log.awaitRecord()
-            log.release()
-            #expect(try answers.await(2) == ["a 1", "b 2"])
-            #expect(try rowIDs() == ["b", "a"])
-            #expect(runner.waiting == 0)
+            store.edit("t", key: key, stage) { answers.add("r\(index)", $0.map(\.table.version)) }
+            if index == 0 { try held.awaitRecord() }
         }
+        // The same key as an edit in flight: 409 once its group is answered.
+        store.edit("t", key: keys[7], TableStore.batchStage(ifMatch: nil) { _ in Batch() }) {
+            answers.add("again", $0.map(\.table.version))
+        }
+        #expect(store.leaders?.waiting == 51)
+        #expect(store.leaders?.threads == 1)
+        #expect(try answers.await(0).isEmpty)
+        held.release()
+        try held.awaitRecord()
+        held.release()
+        let answered = try answers.await(51)
+        #expect(answered == (0..<50).map { "r\($0) \($0 + 1)" } + ["again idempotency-key-in-use"])
+        #expect(try store.table("t").version == 50)
+        // A repeat of a key made: answered as the first, nothing recorded.
+        let repeated = Edit {
+            try store.apply("t", ifMatch: nil, key: keys[3]) { _ in
+                Batch(insertRows: [.init(at: TableIndexPath(0, 0), row: Row(id: "r3", text: "r3"))])
+            }.version
+        }
+        try held.awaitRecord()
+        held.release()
+        guard case .failure(let error) = try repeated.wait(), let answer = (error as? IdempotentRepeat)?.answer else {
+            Issue.record("the repeat was not answered as the first")
+            return
+        }
+        #expect(answer.version == 4)
+        #expect(held.records.withLock { $0.map { [$0.version, $0.changes] } } == [[0, 1], [1, 49]])
     }
 }

@@ -84,9 +84,9 @@ def edits_in_groups(replica):
 
 
 def wait_until_queued(replica, edits):
-    """Waits until `edits` edits are queued in the group commit: an edit handed
-    to an edit thread that runs late (CI's loaded machine) and queued once the
-    commit in flight ended would join the group after the next."""
+    """Waits until `edits` edits are queued in the group commit: an edit whose
+    request a worker thread reads late (CI's loaded machine), queued once the
+    commit in flight ended, would join the group after the next."""
     wait_until(lambda: edits_in_groups(replica) == edits, "every edit is queued in the group commit")
 
 

@@ -10,7 +10,7 @@ import socket
 from support import wait_until
 from test_replicas import start_replicas
 
-PER_TABLE = 1_000  # EditRunner.Limits.perTable
+PER_TABLE = 1_000  # GroupLeaders.Limits.perTable
 
 
 def threads(server) -> int:
@@ -57,7 +57,9 @@ def test_1500_edits_wait_on_a_frozen_database_with_few_threads(serve, postgres, 
         assert status == 503 and json.loads(body)["type"] == "overloaded" and "retry-after" in headers
         # Reads still answer from memory.
         assert replica.request("GET", "/api/tables/u", timeout=10)[0] == 200
-        assert threads(replica) <= idle + 64, (idle, threads(replica))
+        # The warm edit started the 16 lead threads: the waiting edits hold
+        # none (23 before and after on the 2-core machine); a few to spare.
+        assert threads(replica) <= idle + 8, (idle, threads(replica))
     finally:
         postgres.cluster.thaw()
     statuses = [answer_status(connection) for connection in waiting]

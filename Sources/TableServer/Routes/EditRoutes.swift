@@ -168,9 +168,9 @@ struct EditRoutes: RouteCollection {
 extension RouteCollection {
     /// Applies the batch `makeBatch` builds from the current table, with the
     /// request's `?animation=` when it gives one (`defaultAnimation` otherwise,
-    /// when given), and answers the change, `{version, batch}`. With the shared
-    /// database the edit waits for its group's commit without a thread: the
-    /// answer is deferred (`TableStore.edit(_:key:runner:_:answer:)`).
+    /// when given), and answers the change, `{version, batch}`. With a log
+    /// that does not record at once, the edit waits for its group's commit
+    /// without a thread: the answer is deferred (`answering`).
     func change(
         _ request: HTTPRequest,
         defaultAnimation: RowAnimation? = nil,
@@ -183,16 +183,12 @@ extension RouteCollection {
             return batch
         }
         let key = try request.idempotencyKey()
-        let respond: @Sendable (EditResult) -> HTTPResponse = { Respond.change($0.json, version: $0.table.version) }
-        guard let runner = context.editRunner else {
-            return try respond(store.edit(request.tableID, key: key, stage))
+        return try answering(request) { done in
+            store.edit(request.tableID, key: key, stage, answer: done)
+        } respond: { outcome in
+            let made = try outcome.get()
+            return Respond.change(made.json, version: made.table.version)
         }
-        let deferral = DeferredResponse()
-        let logger = context.logger
-        try store.edit(request.tableID, key: key, runner: runner, stage) { result in
-            deferral.complete(Respond.edit(logger: logger) { try respond(result.get()) })
-        }
-        return .deferred(deferral)
     }
 }
 

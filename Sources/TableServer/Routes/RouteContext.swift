@@ -23,10 +23,6 @@ struct RouteContext: Sendable {
     /// The access policy every route is checked against (`AccessControl`);
     /// nil without one, when reads are open and the edit token guards edits.
     let access: AccessControl?
-    /// The threads that lead the tables' group commits and run the edits that
-    /// may wait for the shared database; nil without it, when edits are
-    /// answered on the worker thread.
-    let editRunner: EditRunner?
     /// The queue heavy requests run on, apart from the worker threads.
     let heavyWork: HeavyWork
 }
@@ -96,18 +92,28 @@ struct RouteBuilder {
     ) -> @Sendable (HTTPRequest) throws -> HTTPResponse {
         let life = context.store.life
         return { request in
-            do {
-                return life.tagging(try handler(life.reading(request)))
-            } catch TableServerError.versionMismatch(_, let current, _) {
-                // Named as the client sent its tag, and as this life tags the version.
-                let refusal = TableServerError.versionMismatch(
-                    expected: request.ifMatch ?? "", current: current, currentTag: life.tag(current))
-                return life.tagging(Respond.problem(refusal))
-            } catch let error as TableServerError {
-                return life.tagging(Respond.problem(error))
-            } catch let repeated as IdempotentRepeat {
-                return life.tagging(repeated.answer.response)
-            }
+            try Self.answer(in: life, ifMatch: request.ifMatch) { try handler(life.reading(request)) }
+        }
+    }
+
+    /// What `body` answers in `life` (`inLife`): a thrown `TableServerError`
+    /// as its problem — a `412` naming the tag the client sent (`ifMatch`)
+    /// and the current version as this life tags it — and a repeated edit as
+    /// its first answer; any other error is thrown.
+    static func answer(
+        in life: ServerLife, ifMatch: String?, _ body: () throws -> HTTPResponse
+    ) throws -> HTTPResponse {
+        do {
+            return life.tagging(try body())
+        } catch TableServerError.versionMismatch(_, let current, _) {
+            // Named as the client sent its tag, and as this life tags the version.
+            let refusal = TableServerError.versionMismatch(
+                expected: ifMatch ?? "", current: current, currentTag: life.tag(current))
+            return life.tagging(Respond.problem(refusal))
+        } catch let error as TableServerError {
+            return life.tagging(Respond.problem(error))
+        } catch let repeated as IdempotentRepeat {
+            return life.tagging(repeated.answer.response)
         }
     }
 
@@ -152,63 +158,30 @@ struct RouteBuilder {
     /// needs the token when one is configured. Its handler hands the request's
     /// `Idempotency-Key` to the store; a repeat is answered with the first
     /// answer (`IdempotentRepeat`), unless the handler answers it itself.
-    /// With the shared database, the handler runs on one of the edit runner's
-    /// threads, as it may wait for the database.
+    /// It runs on the worker thread — or, when `weight` finds it heavy, on the
+    /// heavy-work queue — and returns once its edit is staged: with a log
+    /// that does not record at once, its answer is deferred until its group
+    /// is committed (`RouteCollection.answering`; docs/ARCHITECTURE.md, "The
+    /// edit pipeline").
     mutating func edit(
         _ method: HTTPMethod,
         _ pattern: String,
         weight: RouteWeight = .byRequest,
         _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
-        edit(method, pattern, waits: true, weight: weight, handler)
-    }
-
-    /// A change of a table's rows or sections (`RouteCollection.change`): an
-    /// edit whose handler runs on the worker thread, as it never waits — with
-    /// the shared database it answers later (docs/SCALING.md, "Group commit").
-    mutating func change(
-        _ method: HTTPMethod,
-        _ pattern: String,
-        _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
-    ) {
-        edit(method, pattern, waits: false, weight: .byRequest, handler)
-    }
-
-    private mutating func edit(
-        _ method: HTTPMethod,
-        _ pattern: String,
-        waits: Bool,
-        weight: RouteWeight,
-        _ edit: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
-    ) {
-        let edit = inLife(edit)
+        let edit = inLife(handler)
         let token = context.token
         let logger = context.logger
         let corsOrigins = context.corsOrigins
-        let editRunner = context.editRunner
         let store = context.store
         let heavyWork = context.heavyWork
         let answer: @Sendable (HTTPRequest) -> HTTPResponse = { request in
-            // A heavy edit runs on the heavy-work queue, and there waits for
-            // the shared database if it must: never on the edit runner's
-            // threads, which small edits keep to themselves.
+            // A heavy edit is staged on the heavy-work queue, never on the
+            // worker thread, which small edits keep to themselves.
             if weight.isHeavy(request, store: store) {
                 return heavyWork.run { Respond.edit(logger: logger) { try edit(request) } }
             }
-            guard waits, let editRunner, request.parameters["t"] != nil else {
-                return Respond.edit(logger: logger) { try edit(request) }
-            }
-            // An edit that joins its table's group commit waits for the commit
-            // on one of the edit runner's threads, not on the connection's
-            // worker thread, which serves other connections meanwhile; until a
-            // runner thread takes it, it holds no thread (docs/SCALING.md,
-            // "Group commit").
-            let deferral = DeferredResponse()
-            let refusal = editRunner.submit(table: request.tableID) {
-                deferral.complete(Respond.edit(logger: logger) { try edit(request) })
-            }
-            if let refusal { return Respond.problem(refusal) }
-            return .deferred(deferral)
+            return Respond.edit(logger: logger) { try edit(request) }
         }
         register(method, pattern) { request in
             if CrossSite.isRefused(request, corsOrigins: corsOrigins) {
@@ -220,6 +193,16 @@ struct RouteBuilder {
             // name: its changes record it (docs/ACCESS.md, "Audit").
             return Requester.$current.withValue(.editToken) { answer(request) }
         }
+    }
+
+    /// A change of a table's rows or sections (`RouteCollection.change`): an
+    /// edit weighed by its request.
+    mutating func change(
+        _ method: HTTPMethod,
+        _ pattern: String,
+        _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
+    ) {
+        edit(method, pattern, weight: .byRequest, handler)
     }
 
     /// A change by index path: refused (409, nothing changed) when sent with a

@@ -71,11 +71,11 @@ struct SystemRoutes: RouteCollection {
             webtableview_views_held \(store.heldViewCount())
 
             """
-        if let editRunner = context.editRunner {
+        if let leaders = store.leaders {
             text += """
-                # HELP webtableview_edits_waiting Edits waiting for, or in, their table's commit to the database.
+                # HELP webtableview_edits_waiting Edits waiting for, or in, their table's commit to the log.
                 # TYPE webtableview_edits_waiting gauge
-                webtableview_edits_waiting \(editRunner.waiting)
+                webtableview_edits_waiting \(leaders.waiting)
                 # HELP webtableview_edits_in_groups Edits validated and queued in their table's group commit, or in the commit in flight.
                 # TYPE webtableview_edits_in_groups gauge
                 webtableview_edits_in_groups \(store.editsInGroups.load(ordering: .relaxed))

@@ -124,38 +124,52 @@ struct TableRoutes: RouteCollection {
         } else {
             snapshot.access = try store.handle(id).table.access
         }
-        let result = try store.replace(id, with: snapshot, ifMatch: request.ifMatch, key: request.idempotencyKey())
-        return Respond.snapshot(version: result.version, changes: result.changes.map(\.json))
+        let key = try request.idempotencyKey()
+        let stage = TableStore.snapshotStage(snapshot, ifMatch: request.ifMatch)
+        return try answering(request) { done in
+            store.edit(id, key: key, stage, answer: done)
+        } respond: { outcome in
+            let made = try outcome.get()
+            return Respond.snapshot(version: made.table.version, changes: made.changes.map(\.json))
+        }
     }
 
     func updateProperties(_ request: HTTPRequest) throws -> HTTPResponse {
         let properties = try request.decodeBody { (value) throws(ValidationError) in
             try ModelDecoder.properties(from: value, limits: limits)
         }
-        let table: Table
-        do {
-            table = try store.apply(request.tableID, ifMatch: request.ifMatch, key: request.idempotencyKey()) { _ in
-                Batch(properties: properties)
-            } answer: { _, table in
-                table
+        let id = request.tableID
+        let key = try request.idempotencyKey()
+        let stage = TableStore.batchStage(ifMatch: request.ifMatch) { _ in Batch(properties: properties) }
+        return try answering(request) { done in
+            store.edit(id, key: key, stage, answer: done)
+        } respond: { [context] outcome in
+            let table: Table
+            do {
+                table = try outcome.get().table
+            } catch is IdempotentRepeat {
+                // Made before under this key. The answer is the whole table, which is
+                // not kept per version: the table as it is now, the first answer
+                // again unless the table was edited since (docs/API.md, "Idempotency-Key").
+                table = try context.store.table(id)
             }
-        } catch is IdempotentRepeat {
-            // Made before under this key. The answer is the whole table, which is
-            // not kept per version: the table as it is now, the first answer
-            // again unless the table was edited since (docs/API.md, "Idempotency-Key").
-            table = try store.table(request.tableID)
+            let shown = table.access != nil && context.administers(table.id, request)
+            let response = Respond.json(version: table.version) { table.writeJSON(to: &$0, withAccess: shown) }
+            return shown ? context.forAdminOnly(response) : response
         }
-        let shown = table.access != nil && context.administers(table.id, request)
-        let response = Respond.json(version: table.version) { table.writeJSON(to: &$0, withAccess: shown) }
-        return shown ? context.forAdminOnly(response) : response
     }
 
     func deleteTable(_ request: HTTPRequest) throws -> HTTPResponse {
-        do {
-            try store.delete(request.tableID, ifMatch: request.ifMatch, key: request.idempotencyKey())
-        } catch is IdempotentRepeat {
-            // Deleted under this key before: answered as then.
+        let key = try request.idempotencyKey()
+        return try answering(request) { done in
+            store.delete(request.tableID, ifMatch: request.ifMatch, key: key, answer: done)
+        } respond: { outcome in
+            do {
+                _ = try outcome.get()
+            } catch is IdempotentRepeat {
+                // Deleted under this key before: answered as then.
+            }
+            return HTTPResponse(status: 204)
         }
-        return HTTPResponse(status: 204)
     }
 }

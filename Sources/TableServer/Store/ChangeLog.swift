@@ -22,15 +22,6 @@ struct Change: Sendable {
     }
 }
 
-/// What an edit made: the table's version after it, the batch as applied
-/// (normalised), and `{"version", "batch"}` as `/changes` publishes it and the
-/// edit answers it.
-struct AppliedEdit: Sendable {
-    var version: Int
-    var batch: Batch
-    var json: [UInt8]
-}
-
 /// The last changes of one table, oldest first, for `/changes` and event-stream
 /// replay: at most `capacity` of them and at most `byteLimit` bytes together
 /// (docs/RELIABILITY.md, "Memory"). Recording a change is amortised O(1).

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 import TableAccess
 import TableModel
@@ -18,14 +17,13 @@ import TableModel
 /// takes the next group off the queue and makes each edit of its own group in
 /// order; then it answers them.
 ///
-/// An edit waits for its answer on no thread — its connection is suspended —
-/// or on a thread of its own (`QueuedEdit.Waiter`): changes of rows and
-/// sections wait on none; a snapshot `PUT`, a `PATCH` or a delete, on the
-/// thread it runs on. A group whose first edit waits on no thread is led on
-/// one of the edit runner's lead threads, which goes on to lead the next such
-/// group itself once it answered this one: no thread is woken between two
-/// commits of the table. A group whose first edit has a thread is handed to
-/// that thread, which records it while this one is made.
+/// An edit waits for its answer on no thread: it is queued from the thread
+/// it is staged on (a worker thread, or a heavy thread for a snapshot `PUT`),
+/// which returns at once, and answered through its callbacks
+/// (`QueuedEdit.Waiter`) — its connection suspended meanwhile. A group is led
+/// on one of the `GroupLeaders`' lead threads, which goes on to lead the next
+/// group of the table itself once it answered this one: no thread is woken
+/// between two commits of the table.
 ///
 /// When the log hands over changes made through other replicas (the group was
 /// validated on an older version), they are applied and every queued edit is
@@ -167,31 +165,19 @@ struct GroupCommit: Sendable {
     }
 }
 
-/// One edit in its table's group commit. Its own thread waits on `wake` until
-/// the edit is answered or its thread is handed the lead — or, when it has no
-/// thread, its `Waiter`'s callbacks are called instead.
+/// One edit in its table's group commit, answered through its `Waiter`'s
+/// callbacks: no thread waits for it.
 ///
-/// Unchecked `Sendable`: `stage`, `staged`, `base` and `baseTable` are used under
-/// the table's lock only — `stage` by the leading thread too (validating the
-/// group again), while the edit's own thread waits, so what it captures is not
-/// used by two threads at once; `outcome` has its own lock, set before `wake`
-/// is signalled and read by the edit's own thread after it waited.
+/// Unchecked `Sendable`: `stage`, `staged`, `base` and `baseTable` are used
+/// under the table's lock only — `stage` by the leading thread too
+/// (validating the group again), never by two threads at once.
 final class QueuedEdit: @unchecked Sendable {
-    enum Outcome {
-        /// Commit the next group: this one when it was taken already.
-        case lead(HandedGroup?)
-        /// The edit's answer.
-        case done(Result<EditResult, any Error>)
-    }
-
-    /// How an edit waits for its answer.
-    enum Waiter: Sendable {
-        /// On the thread that queued it, which leads its group when handed the lead.
-        case thread
-        /// On no thread: `lead` runs the commit of a group handed to it (on
-        /// another thread); `answer` is called once with its answer.
-        case callbacks(
-            lead: @Sendable (HandedGroup?) -> Void, answer: @Sendable (Result<EditResult, any Error>) -> Void)
+    /// How an edit in a group commit is answered, on no thread of its own:
+    /// `lead` runs the commit of a group handed to it (on a lead thread);
+    /// `answer` is called once with its answer.
+    struct Waiter: Sendable {
+        let lead: @Sendable (HandedGroup?) -> Void
+        let answer: @Sendable (Result<EditResult, any Error>) -> Void
     }
 
     /// Validates the edit against a table, without changing it.
@@ -206,22 +192,15 @@ final class QueuedEdit: @unchecked Sendable {
     /// on, let go once it is made (so that the table is then changed in place).
     var base = 0
     var baseTable: Table?
-    private let waiter: Waiter
-    private let outcome = Mutex<Outcome?>(nil)
-    private let wake = DispatchSemaphore(value: 0)
+    /// Nil for an edit committed at once (`commitAtOnce`), answered by returning.
+    private let waiter: Waiter?
 
-    init(
-        key: IdempotentRequest?, actor: String?, waiter: Waiter = .thread,
-        _ stage: @escaping (Table) throws -> StagedEdit
-    ) {
+    init(key: IdempotentRequest?, actor: String?, waiter: Waiter?, _ stage: @escaping (Table) throws -> StagedEdit) {
         self.stage = stage
         self.key = key
         self.actor = actor
         self.waiter = waiter
     }
-
-    /// Whether it waits on no thread (its answer comes through callbacks).
-    var waitsWithoutThread: Bool { if case .callbacks = waiter { true } else { false } }
 
     /// Whether it deletes the table.
     var deletes: Bool {
@@ -234,34 +213,14 @@ final class QueuedEdit: @unchecked Sendable {
         return if case .changes = staged.logged { true } else { false }
     }
 
-    /// Answers the edit: its thread returns `result`.
+    /// Answers the edit.
     func finish(_ result: Result<EditResult, any Error>) {
-        switch waiter {
-        case .thread:
-            outcome.withLock { $0 = .done(result) }
-            wake.signal()
-        case .callbacks(_, let answer):
-            answer(result)
-        }
+        waiter?.answer(result)
     }
 
-    /// Hands the edit's thread the lead, with the group to commit when it
-    /// was taken already.
+    /// Has the edit's group led, with the group to commit when it was taken already.
     func lead(_ group: HandedGroup? = nil) {
-        switch waiter {
-        case .thread:
-            outcome.withLock { $0 = .lead(group) }
-            wake.signal()
-        case .callbacks(let lead, _):
-            lead(group)
-        }
-    }
-
-    /// Waits for `finish` or `lead` (an edit waiting on its own thread).
-    func wait() -> Outcome {
-        wake.wait()
-        guard let outcome = outcome.withLock({ $0 }) else { preconditionFailure("woken without an outcome") }
-        return outcome
+        waiter?.lead(group)
     }
 }
 
@@ -274,48 +233,26 @@ struct HandedGroup {
 }
 
 extension TableStore {
-    /// Makes one edit through `log`'s group commit (`GroupCommit`): queues it
-    /// and waits for the commit of its group, leading it when no commit of the
-    /// table is in flight.
-    func commitInGroup(
-        _ handle: TableHandle, log: any TableLog, key: IdempotentRequest?,
-        _ stage: @escaping (Table) throws -> StagedEdit
-    ) throws -> EditResult {
-        let edit = try handle.withState { state in
-            let edit = QueuedEdit(key: key, actor: Requester.current.auditActor, stage)
-            if Self.enqueue(edit, in: &state) { edit.lead() }
-            return edit
-        }
-        editsInGroups.add(1, ordering: .relaxed)
-        defer { editsInGroups.subtract(1, ordering: .relaxed) }
-        while true {
-            switch edit.wait() {
-            case .lead(let group): commitGroup(group, handle, log: log)
-            case .done(let result): return try result.get()
-            }
-        }
-    }
-
-    /// `commitInGroup` for an edit that waits on no thread, called on the
-    /// connection's worker thread: queues the edit and returns; `answer` is
-    /// called once with its answer, on the thread that made its group. When no
-    /// commit of the table is in flight, the group's commit is led on one of
-    /// `runner`'s lead threads (`leadGroups`). The edit counts against
-    /// `runner`'s bounds until it is answered (`EditRunner.admit`): beyond
-    /// them it throws `overloaded`.
+    /// Queues one edit in its table's group commit (`GroupCommit`), from the
+    /// thread it is staged on, and returns: `answer` is called once with its
+    /// answer, on the thread that made its group. When no commit of the
+    /// table is in flight, the group's commit is led on one of `leaders`'
+    /// lead threads (`leadGroups`). The edit counts against `leaders`'
+    /// bounds until it is answered (`GroupLeaders.admit`): beyond them it
+    /// throws `overloaded`, and nothing is queued.
     func queueInGroup(
-        _ handle: TableHandle, id: String, log: any TableLog, key: IdempotentRequest?, runner: EditRunner,
+        _ handle: TableHandle, id: String, log: any TableLog, key: IdempotentRequest?, leaders: GroupLeaders,
         _ stage: @escaping (Table) throws -> StagedEdit,
         answer: @escaping @Sendable (Result<EditResult, any Error>) -> Void
     ) throws {
-        if let refusal = runner.admit(table: id) { throw refusal }
+        if let refusal = leaders.admit(table: id) { throw refusal }
         editsInGroups.add(1, ordering: .relaxed)
         let leave: @Sendable () -> Void = { [self] in
-            runner.release(table: id)
+            leaders.release(table: id)
             editsInGroups.subtract(1, ordering: .relaxed)
         }
-        let waiter = QueuedEdit.Waiter.callbacks(
-            lead: { [self] group in runner.lead { self.leadGroups(from: group, handle, log: log, runner: runner) } },
+        let waiter = QueuedEdit.Waiter(
+            lead: { [self] group in leaders.lead { self.leadGroups(from: group, handle, log: log, leaders: leaders) } },
             answer: { result in
                 leave()
                 answer(result)
@@ -343,33 +280,28 @@ extension TableStore {
     }
 
     /// Leads the commit of `handed` (or of the next group of the table's
-    /// queue) for edits that wait on no thread, on one of `runner`'s lead
-    /// threads, and then of each group after it whose first edit waits on no
-    /// thread either: no thread is woken between one commit of the table and
-    /// the next. While another table's lead waits for a thread, the next
-    /// group queues behind it instead (`EditRunner.lead`), so that every
+    /// queue) on one of `leaders`' lead threads, and then of each group
+    /// queued behind it: no thread is woken between one commit of the table
+    /// and the next. While another table's lead waits for a thread, the next
+    /// group queues behind it instead (`GroupLeaders.lead`), so that every
     /// table's commits take turns.
-    private func leadGroups(from handed: HandedGroup?, _ handle: TableHandle, log: any TableLog, runner: EditRunner) {
-        var next = commitGroup(handed, handle, log: log, continuing: true)
+    private func leadGroups(from handed: HandedGroup?, _ handle: TableHandle, log: any TableLog, leaders: GroupLeaders)
+    {
+        var next = commitGroup(handed, handle, log: log)
         while let group = next {
-            guard !runner.leadsWait else {
-                return runner.lead { self.leadGroups(from: group, handle, log: log, runner: runner) }
+            guard !leaders.leadsWait else {
+                return leaders.lead { self.leadGroups(from: group, handle, log: log, leaders: leaders) }
             }
-            next = commitGroup(group, handle, log: log, continuing: true)
+            next = commitGroup(group, handle, log: log)
         }
     }
 
     /// Records `handed` (or the next group of the table's queue) through `log`
     /// in one `recordEdit`, then takes the next group off the queue, makes
     /// each of this one's edits, and answers them — or, when the record fails,
-    /// answers every waiting edit with its error. The next group is returned
-    /// when this thread is `continuing` and its first edit waits on no thread:
-    /// this thread leads it next. Otherwise it is handed to its leader, and
-    /// recorded while this group is made.
-    @discardableResult
-    private func commitGroup(
-        _ handed: HandedGroup?, _ handle: TableHandle, log: any TableLog, continuing: Bool = false
-    ) -> HandedGroup? {
+    /// answers every waiting edit with its error. Returns the next group,
+    /// which this thread leads next.
+    private func commitGroup(_ handed: HandedGroup?, _ handle: TableHandle, log: any TableLog) -> HandedGroup? {
         let taken = handed ?? handle.withAnyState { Self.takeGroup(&$0) }
         var group = taken.edits
         let recorded = Result {
@@ -389,24 +321,21 @@ extension TableStore {
                 }
             }
         }
-        // Answered once the table's lock is released: an answer may resume
-        // a connection, or wake a thread.
+        // Answered once the table's lock is released: an answer may resume a connection.
         let (answers, following) = handle.withAnyState { state in
-            settle(group, recorded: recorded, continuing: continuing, in: &state)
+            settle(group, recorded: recorded, in: &state)
         }
         for (edit, answer) in answers { edit.finish(answer) }
         return following
     }
 
     /// After `group` was recorded (or refused by the log), under the table's
-    /// lock: takes the next group off the queue — handed to its leader, or
-    /// returned as `following` when this thread is `continuing` and its first
-    /// edit waits on no thread — and makes each edit of `group`; or, when the
+    /// lock: takes the next group off the queue, returned as `following` for
+    /// this thread to lead, and makes each edit of `group`; or, when the
     /// record failed, answers every waiting edit with its error. Answers what
     /// each edit is to be answered, once the lock is released.
     private func settle(
-        _ group: [QueuedEdit], recorded: Result<UInt64, any Error>, continuing: Bool,
-        in state: inout TableHandle.State
+        _ group: [QueuedEdit], recorded: Result<UInt64, any Error>, in state: inout TableHandle.State
     ) -> (answers: [(QueuedEdit, Result<EditResult, any Error>)], following: HandedGroup?) {
         state.group.finished += 1
         var answers: [(QueuedEdit, Result<EditResult, any Error>)] = []
@@ -418,14 +347,10 @@ extension TableStore {
             if !state.isDeleted { state.logMark = mark }
             // The next group was validated on top of this one, which is
             // committed: it may be recorded now.
-            let next = state.group.queued.first
-            if let next {
-                let group = Self.takeGroup(&state)
-                if continuing && next.waitsWithoutThread { following = group } else { next.lead(group) }
-            }
+            if !state.group.queued.isEmpty { following = Self.takeGroup(&state) }
             answers = group.map { ($0, make($0, in: &state)) }
             state.group.release(group)
-            if next == nil { state.group.reset() }
+            if following == nil { state.group.reset() }
         case .failure(let error):
             state.group.release(group)
             // A repeat of a key made before is answered as it was, log or no log.
@@ -441,7 +366,7 @@ extension TableStore {
         return (answers, following)
     }
 
-    /// `commitInGroup` with a log that records at once (`TableLog.recordsAtOnce`,
+    /// An edit through a log that records at once (`TableLog.recordsAtOnce`,
     /// no log): the edit is staged, recorded and made in one hold of the
     /// table's lock — a group of one, since no commit of the table is ever in
     /// flight outside it — and answered by returning.
@@ -450,7 +375,7 @@ extension TableStore {
         _ stage: @escaping (Table) throws -> StagedEdit
     ) throws -> EditResult {
         try handle.withState { state in
-            let edit = QueuedEdit(key: key, actor: Requester.current.auditActor, stage)
+            let edit = QueuedEdit(key: key, actor: Requester.current.auditActor, waiter: nil, stage)
             state.group.enqueue(edit, on: state.table, keys: state.keys)
             let group = state.group.takeGroup()
             let recorded = Result {
@@ -460,7 +385,7 @@ extension TableStore {
                     }
                 }
             }
-            return try settle(group, recorded: recorded, continuing: false, in: &state).answers[0].1.get()
+            return try settle(group, recorded: recorded, in: &state).answers[0].1.get()
         }
     }
 

@@ -40,6 +40,66 @@ extension TableStore {
         return made
     }
 
+    /// `makeOnce` for a make answered later (a delete, `make` calling its
+    /// completion once): `answer` is called once, as `makeOnce` answers. A
+    /// key in use is refused at once; asking a shared log for the key
+    /// (`TableLog.directoryKey`) runs on the store's one look-up thread, so
+    /// that no thread of the caller's waits for it.
+    func makeOnce(
+        _ key: IdempotentRequest?,
+        _ make: @escaping @Sendable (_ made: @escaping @Sendable (Result<EditResult, any Error>) -> Void) -> Void,
+        answer: @escaping @Sendable (Result<EditResult, any Error>) -> Void
+    ) {
+        guard let key else { return make(answer) }
+        do {
+            try directoryKeys.withLock { keys in
+                guard !keys.pending.contains(key.key) else { throw TableServerError.idempotencyKeyInUse(key.key) }
+                try keys.made.check(key)
+                keys.pending.insert(key.key)
+            }
+        } catch {
+            return answer(.failure(error))
+        }
+        let settle: @Sendable (Result<EditResult, any Error>) -> Void = { [self] result in
+            directoryKeys.withLock { _ = $0.pending.remove(key.key) }
+            answer(result)
+        }
+        let made: @Sendable (Result<EditResult, any Error>) -> Void = { [self] result in
+            switch result {
+            case .success:
+                rememberDirectoryKey(key.changeKey())
+                settle(result)
+            case .failure(let error as TableServerError) where error.mayBeMadeElsewhere:
+                // Another replica may have made it under the same key meanwhile.
+                askingLog { [self] in
+                    do {
+                        try checkSharedKey(key)
+                        settle(.failure(error))
+                    } catch {
+                        settle(.failure(error))
+                    }
+                }
+            case .failure:
+                settle(result)
+            }
+        }
+        askingLog { [self] in
+            do {
+                try checkSharedKey(key)
+            } catch {
+                return settle(.failure(error))
+            }
+            make(made)
+        }
+    }
+
+    /// Runs `body`, which may ask the log, on the store's one look-up thread
+    /// when there is a log, at once otherwise.
+    private func askingLog(_ body: @escaping @Sendable () -> Void) {
+        guard log != nil else { return body() }
+        versionWaiters.lookUp(BoundRows.carried(body))
+    }
+
     /// Remembers the key of a create or a delete (made, or replayed from the journal).
     func rememberDirectoryKey(_ key: ChangeKey) {
         directoryKeys.withLock { $0.made.remember(key, version: 0, changes: []) }

@@ -43,11 +43,14 @@ final class TableStore: Sendable {
     let editsInGroups = Atomic<Int>(0)
     /// The `Idempotency-Key`s of creates and deletes.
     let directoryKeys = Mutex(DirectoryKeys())
+    /// The threads that lead the group commits, and the bound on the edits
+    /// waiting for the log; nil when there is no log or it records at once.
+    let leaders: GroupLeaders?
 
     init(
         history: Int, historyBytes: Int = .max, maxTables: Int = .max,
         renderer: TableRenderer, fanOut: EventFanOut = .batched, log: (any TableLog)? = nil,
-        life: ServerLife = .lasting
+        life: ServerLife = .lasting, leaderLimits: GroupLeaders.Limits = GroupLeaders.Limits()
     ) {
         self.fanOut = fanOut
         self.history = history
@@ -55,6 +58,10 @@ final class TableStore: Sendable {
         self.maxTables = maxTables
         self.events = ChangeEvents(renderer: renderer, life: life)
         self.log = log
+        leaders = log.flatMap { log in
+            log.recordsAtOnce
+                ? nil : GroupLeaders(limits: leaderLimits, waitingFor: log is Journal ? "the journal" : "the database")
+        }
     }
 
     // MARK: Tables
@@ -149,14 +156,16 @@ final class TableStore: Sendable {
     /// Deletes a table: recorded, and marked deleted so no later edit reaches it,
     /// under its lock; then taken out of the directory and its streams ended.
     /// With `key`, made at most once (`makeOnce`): the log records the key
-    /// with the deletion.
-    func delete(_ id: String, ifMatch: String?, key: IdempotentRequest? = nil) throws {
-        try makeOnce(key) {
-            _ = try edit(id, key: key) { table in
-                try Self.checkPrecondition(ifMatch, version: table.version)
-                return .deletion
-            }
+    /// with the deletion. `answer` is called once, as `edit`'s.
+    func delete(
+        _ id: String, ifMatch: String?, key: IdempotentRequest? = nil,
+        answer: @escaping @Sendable (Result<EditResult, any Error>) -> Void
+    ) {
+        let stage: @Sendable (Table) throws -> StagedEdit = { table in
+            try Self.checkPrecondition(ifMatch, version: table.version)
+            return .deletion
         }
+        makeOnce(key, { [self] made in edit(id, key: key, stage, answer: made) }, answer: answer)
     }
 
     func removeFromDirectory(_ handle: TableHandle, id: String) {
@@ -169,29 +178,7 @@ final class TableStore: Sendable {
 
     // MARK: Edits
 
-    /// Applies one batch as one version step and publishes it; a no-op batch
-    /// answers the current version and changes nothing.
-    @discardableResult
-    func apply(
-        _ id: String, ifMatch: String?, key: IdempotentRequest? = nil,
-        _ makeBatch: @escaping @Sendable (Table) throws -> Batch
-    ) throws -> AppliedEdit {
-        try apply(id, ifMatch: ifMatch, key: key, makeBatch) { edit, _ in edit }
-    }
-
-    /// `apply`, answering what `answer` makes of the edit and the table right after it.
-    func apply<Answer>(
-        _ id: String,
-        ifMatch: String?,
-        key: IdempotentRequest? = nil,
-        _ makeBatch: @escaping @Sendable (Table) throws -> Batch,
-        answer: (AppliedEdit, Table) -> Answer
-    ) throws -> Answer {
-        let result = try edit(id, key: key, Self.batchStage(ifMatch: ifMatch, makeBatch))
-        return answer(AppliedEdit(version: result.table.version, batch: result.batch, json: result.json), result.table)
-    }
-
-    /// The stage of one batch (`apply`): `If-Match` checked against the
+    /// The stage of one batch: `If-Match` checked against the
     /// table's version, then the batch `makeBatch` builds, prepared.
     static func batchStage(
         ifMatch: String?, _ makeBatch: @escaping @Sendable (Table) throws -> Batch
@@ -211,12 +198,12 @@ final class TableStore: Sendable {
         }
     }
 
-    /// Replaces a table's content with `snapshot`, as consecutive UIKit-valid batches.
-    func replace(
-        _ id: String, with snapshot: Table, ifMatch: String?, key: IdempotentRequest? = nil
-    ) throws -> (version: Int, changes: [Change]) {
-        let result = try edit(id, key: key) { table in
-            try Self.checkPrecondition(ifMatch, version: table.version)
+    /// The stage of a snapshot `PUT`: `If-Match` checked against the
+    /// table's version, then the table's content replaced with `snapshot`, as
+    /// consecutive UIKit-valid batches.
+    static func snapshotStage(_ snapshot: Table, ifMatch: String?) -> @Sendable (Table) throws -> StagedEdit {
+        { table in
+            try checkPrecondition(ifMatch, version: table.version)
             // Every step is applied to a copy, so that a refusal leaves the table
             // as it was; each step's table is kept to render that step's event from.
             var steps: [StagedEdit.Step] = []
@@ -232,83 +219,73 @@ final class TableStore: Sendable {
             // One record for every step: a crash keeps all of them or none.
             return .steps(steps)
         }
-        return (result.table.version, result.changes)
     }
 
-    /// Makes one edit: `stage` validates it against the table (without changing
-    /// it) and answers what it does; the log records that, and only then is it
-    /// made and published. Whatever the log (none, the journal, the shared
-    /// database), the edit joins its table's group commit (`GroupCommit`).
+    /// Makes one edit: `stage` validates it against the table (without
+    /// changing it) and answers what it does; the log records that, and only
+    /// then is it made and published; `answer` is called once with the
+    /// outcome. Whatever the log, this is the one path of an edit of a table
+    /// (docs/ARCHITECTURE.md, "The edit pipeline"): without a log, or with one
+    /// that records at once, the edit is committed at once and answered
+    /// before this returns (`commitAtOnce`); otherwise it is queued in its
+    /// table's group commit from the calling thread, which returns at once,
+    /// and answered on the thread that made its group (`queueInGroup`) —
+    /// refused `overloaded` beyond the `leaders`' bounds, and nothing made.
     ///
     /// When the table is not here, or was deleted or re-created through
-    /// another replica, the edit asks the log first (`TableLog.lookUp`) and is
-    /// made on the table the log holds now; it answers 404 only when the log
-    /// has no such table either (docs/API.md, "Replicas").
+    /// another replica, the edit asks the log first (`TableLog.lookUp`, on
+    /// the store's one look-up thread) and is made on the table the log holds
+    /// now; it answers 404 only when the log has no such table either
+    /// (docs/API.md, "Replicas").
     ///
     /// With `key` (an `Idempotency-Key`), the key is looked up under the
     /// table's lock, after catching up with the log, before `stage` runs: a
-    /// key of an edit made (here, or through another replica) throws
+    /// key of an edit made (here, or through another replica) answers
     /// `IdempotentRepeat` with that edit's answer, or 422 for another request;
     /// a new key is recorded with the edit's last change (`ChangeKey`).
     func edit(
-        _ id: String, key: IdempotentRequest? = nil, _ stage: @escaping (Table) throws -> StagedEdit
-    ) throws -> EditResult {
-        do {
-            return try editHere(id, key: key, stage)
-        } catch let error as TableServerError where error.isMissingTable {
-            guard let log, try Self.storageErrors({ try log.lookUp(id) }) else { throw error }
-            return try editHere(id, key: key, stage)
-        }
-    }
-
-    /// `edit`, answered through `answer` rather than returned, for an edit
-    /// that may wait for the log without a thread of its own: when this
-    /// server holds the table, the edit joins its table's group commit from
-    /// the calling thread (a worker thread) and returns (`queueInGroup`);
-    /// `answer` is called on the thread that made its group. When the table
-    /// is not here, or turns out deleted or re-created through another
-    /// replica, `edit` runs on one of `runner`'s threads, as it asks the log.
-    /// Throws `overloaded` beyond `runner`'s bounds, and nothing is made.
-    func edit(
-        _ id: String, key: IdempotentRequest?, runner: EditRunner,
-        _ stage: @escaping @Sendable (Table) throws -> StagedEdit,
+        _ id: String, key: IdempotentRequest? = nil, _ stage: @escaping @Sendable (Table) throws -> StagedEdit,
         answer: @escaping @Sendable (Result<EditResult, any Error>) -> Void
-    ) throws {
-        let log = committingLog
-        let onRunner: @Sendable () throws -> Void = { [self] in
-            if let refusal = runner.submit(table: id, { answer(Result { try self.edit(id, key: key, stage) }) }) {
-                throw refusal
-            }
-        }
-        guard let handle = directory.withLock({ $0.handles[id] }) else { return try onRunner() }
-        do {
-            try queueInGroup(handle, id: id, log: log, key: key, runner: runner, stage) { [self] result in
-                switch result {
-                case .failure(let error as TableServerError) where error.isMissingTable:
-                    do { try onRunner() } catch { answer(.failure(error)) }
-                case .success(let made):
-                    if made.deleted { removeFromDirectory(handle, id: id) }
-                    answer(result)
-                case .failure:
-                    answer(result)
-                }
-            }
-        } catch let error as TableServerError where error.isMissingTable {
-            try onRunner()
-        }
+    ) {
+        edit(id, key: key, stage, askedLog: false, answer: answer)
     }
 
-    /// `edit` on the table as this server holds it.
-    private func editHere(
-        _ id: String, key: IdempotentRequest?, _ stage: @escaping (Table) throws -> StagedEdit
-    ) throws -> EditResult {
-        let handle = try handle(id)
-        let log = committingLog
-        let result =
-            log.recordsAtOnce
-            ? try commitAtOnce(handle, log: log, key: key, stage) : try commitInGroup(handle, log: log, key: key, stage)
-        if result.deleted { removeFromDirectory(handle, id: id) }
-        return result
+    private func edit(
+        _ id: String, key: IdempotentRequest?, _ stage: @escaping @Sendable (Table) throws -> StagedEdit,
+        askedLog: Bool, answer: @escaping @Sendable (Result<EditResult, any Error>) -> Void
+    ) {
+        let missing: @Sendable (TableServerError) -> Void = { [self] error in
+            guard !askedLog, let log else { return answer(.failure(error)) }
+            let again = BoundRows.carried { [self] in edit(id, key: key, stage, askedLog: true, answer: answer) }
+            versionWaiters.lookUp {
+                do {
+                    guard try Self.storageErrors({ try log.lookUp(id) }) else { return answer(.failure(error)) }
+                } catch {
+                    return answer(.failure(error))
+                }
+                again()
+            }
+        }
+        guard let handle = directory.withLock({ $0.handles[id] }) else { return missing(.tableNotFound(id)) }
+        let made: @Sendable (Result<EditResult, any Error>) -> Void = { [self] result in
+            switch result {
+            case .failure(let error as TableServerError) where error.isMissingTable:
+                missing(error)
+            case .success(let made):
+                if made.deleted { removeFromDirectory(handle, id: id) }
+                answer(result)
+            case .failure:
+                answer(result)
+            }
+        }
+        guard let leaders, let log else {
+            return made(Result { try commitAtOnce(handle, log: committingLog, key: key, stage) })
+        }
+        do {
+            try queueInGroup(handle, id: id, log: log, key: key, leaders: leaders, stage, answer: made)
+        } catch {
+            made(.failure(error))
+        }
     }
 
     /// The log edits are committed through: the store's, or `UnloggedTable`,

@@ -77,6 +77,13 @@ final class VersionWaiters: Sendable {
         }
     }
 
+    /// Runs `body`, which asks the log, on the one look-up thread, after
+    /// whatever is queued there: an edit of a table not here, or a key a
+    /// shared log may hold, waits there for the log on no thread of its own.
+    func lookUp(_ body: @escaping @Sendable () -> Void) {
+        lookUps.async(execute: body)
+    }
+
     private func take(_ waiter: Waiter) {
         waiting.withLock { waiting in
             guard let waiters = waiting[waiter.table] else { return }

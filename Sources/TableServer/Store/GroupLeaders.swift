@@ -2,25 +2,21 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The threads that lead the tables' group commits and run the edits that
-/// may wait for the shared database (docs/SCALING.md, "No worker thread
-/// waits"), and the bound on edits waiting for it.
+/// The threads that lead the tables' group commits when the log does not
+/// record at once (the journal, the shared database), and the bound on the
+/// edits waiting for the log (docs/SCALING.md, "No worker thread waits").
 ///
-/// An edit holds no thread while it waits for a thread — its connection is
-/// suspended (a `MicroHTTP` `DeferredResponse`). A change of rows or sections
-/// is queued in its table's group commit from the worker thread and holds no
-/// thread until it is answered either (`admit`); only its group's leader takes
-/// one of the `leadThreads` (`lead`). Any other edit waits here for one of the
-/// `threads`, on which it runs and waits (`submit`). Leads have threads of
-/// their own: an edit waiting on its thread for a group led after it never
-/// holds the thread that group needs. So a frozen database costs at most
-/// `threads + leadThreads` threads however many edits wait. Beyond `perTable`
-/// edits of one table, or `total` in all, waiting or running, an edit is
+/// An edit holds no thread while it waits: it is staged and queued in its
+/// table's group commit from the thread it arrives on, counted against the
+/// bounds until it is answered (`admit`), and answered through a callback —
+/// its connection suspended meanwhile (a `MicroHTTP` `DeferredResponse`).
+/// Only a group's leader takes a thread, one of `leadThreads` (`lead`): a
+/// frozen log costs at most `leadThreads` threads however many edits wait.
+/// Beyond `perTable` edits of one table, or `total` in all, an edit is
 /// refused at once: 503 `overloaded` with `Retry-After`, and nothing is made.
-final class EditRunner: Sendable {
+final class GroupLeaders: Sendable {
     /// The bounds (docs/SCALING.md).
     struct Limits: Sendable {
-        var threads = 32
         var leadThreads = 16
         var perTable = 1_000
         var total = 4_000
@@ -33,41 +29,28 @@ final class EditRunner: Sendable {
     }
 
     let limits: Limits
+    /// What the edits wait for, as refusals name it ("the journal", "the database").
+    private let log: String
     private let counts = Mutex(Counts())
-    private let edits: JobThreads
-    private let leads: JobThreads
+    private let leads: LeadThreads
 
-    init(limits: Limits = Limits()) {
+    init(limits: Limits = Limits(), waitingFor log: String) {
         self.limits = limits
-        edits = JobThreads(count: limits.threads, name: "webtableview.edit")
-        leads = JobThreads(count: limits.leadThreads, name: "webtableview.lead")
+        self.log = log
+        leads = LeadThreads(count: limits.leadThreads, name: "webtableview.lead")
     }
 
-    /// Queues `job`, an edit of table `table`, for the next free thread, where
-    /// it runs as the requester of now, bound to the same rows
-    /// (`BoundRows.carried`); answers the refusal when a bound is reached (the
-    /// job is then dropped).
-    func submit(table: String, _ job: @escaping @Sendable () -> Void) -> TableServerError? {
-        if let refusal = admit(table: table) { return refusal }
-        let job = BoundRows.carried(job)
-        edits.add { [self] in
-            job()
-            release(table: table)
-        }
-        return nil
-    }
-
-    /// Counts an edit of table `table` that waits on no thread, queued in its
-    /// table's group commit, against the bounds until `release`; answers the
-    /// refusal when a bound is reached.
+    /// Counts an edit of table `table`, queued in its table's group commit,
+    /// against the bounds until `release`; answers the refusal when a bound
+    /// is reached.
     func admit(table: String) -> TableServerError? {
         counts.withLock { counts in
             guard !counts.stopping else { return .overloaded("the server is stopping") }
             guard counts.count < limits.total else {
-                return .overloaded("\(limits.total) edits wait for the database already")
+                return .overloaded("\(limits.total) edits wait for \(log) already")
             }
             guard counts.byTable[table, default: 0] < limits.perTable else {
-                return .overloaded("\(limits.perTable) edits of \"\(table)\" wait for the database already")
+                return .overloaded("\(limits.perTable) edits of \"\(table)\" wait for \(log) already")
             }
             counts.count += 1
             counts.byTable[table, default: 0] += 1
@@ -93,51 +76,75 @@ final class EditRunner: Sendable {
     /// Whether a group's lead waits for a lead thread.
     var leadsWait: Bool { leads.hasWaitingJobs }
 
-    /// The edits waiting for the database: for a thread, on one, or queued
-    /// in their table's group commit.
+    /// The lead threads started so far: none before the first lead, never
+    /// more than `limits.leadThreads`.
+    var threads: Int { leads.started }
+
+    /// The edits admitted and not answered yet: queued in their table's
+    /// group commit, or in the commit in flight.
     var waiting: Int { counts.withLock { $0.count } }
 
-    /// Refuses new edits; each thread ends once nothing is left for it (an
-    /// edit still waiting for the database keeps its thread until it is done).
+    /// Refuses new edits; each lead thread ends once nothing is left for it
+    /// (a commit in flight finishes first).
     func stop() {
         counts.withLock { $0.stopping = true }
-        edits.stop()
         leads.stop()
     }
 }
 
-/// A fixed number of threads taking jobs in arrival order.
-private final class JobThreads: Sendable {
+/// A fixed number of threads taking jobs in arrival order, started at the
+/// first job (a store whose log is never waited for has none).
+private final class LeadThreads: Sendable {
     private struct Queue {
         /// The jobs from `head` on wait; a job taken is let go of at once (it
-        /// holds its edit's request and answer).
+        /// holds its group's edits and answers).
         var jobs: [(@Sendable () -> Void)?] = []
         var head = 0
+        var started = false
+        var stopped = false
     }
 
     private let count: Int
+    private let name: String
     private let queue = Mutex(Queue())
     private let available = DispatchSemaphore(value: 0)
 
     init(count: Int, name: String) {
         self.count = count
-        for index in 0..<count {
-            let thread = Thread { [self] in run() }
-            thread.name = "\(name).\(index)"
-            thread.start()
-        }
+        self.name = name
     }
 
     func add(_ job: @escaping @Sendable () -> Void) {
-        queue.withLock { $0.jobs.append(job) }
+        let (starts, stopped) = queue.withLock { queue in
+            queue.jobs.append(job)
+            defer { queue.started = true }
+            return (!queue.started, queue.stopped)
+        }
+        if starts {
+            for index in 0..<count {
+                let thread = Thread { [self] in run() }
+                thread.name = "\(name).\(index)"
+                thread.start()
+            }
+        }
         available.signal()
+        // Started after `stop` (a group admitted before it): they end too, once it is led.
+        if starts && stopped { stop() }
     }
 
     /// Whether a job waits for a thread.
     var hasWaitingJobs: Bool { queue.withLock { $0.head < $0.jobs.count } }
 
+    /// The threads started: all of them once the first job came.
+    var started: Int { queue.withLock { $0.started ? count : 0 } }
+
     /// Each thread ends once it finds nothing left to do.
     func stop() {
+        let started = queue.withLock { queue in
+            queue.stopped = true
+            return queue.started
+        }
+        guard started else { return }
         for _ in 0..<count { available.signal() }
     }
 

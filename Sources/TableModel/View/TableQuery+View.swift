@@ -166,13 +166,20 @@ struct RowSelection {
     /// Calls `body` with the position and address of each row of `section`
     /// in `range` that is in the view, in order; the address is valid during
     /// the call only. Nothing is copied: the filters fold each row's text into
-    /// one buffer reused for the whole pass.
+    /// one buffer reused for the whole pass. Without words, an `eq` filter on
+    /// a field passes over its leaves' keys (`FieldKeys`) rather than the rows.
     func forEachSelected(
         in section: Section, rows range: Range<Int>, _ body: (Int, UnsafePointer<Row>) -> Void
     ) {
         var scratch: [UInt8] = []
         if let search {
             section.rows.forEachRow(in: range, containing: search) { position, row in
+                if filtersHold(at: row, in: section, scratch: &scratch) { body(position, row) }
+            }
+        } else if let (field, key) = filters.lazy.compactMap(\.indexed).first {
+            // The leaves' keys of the field leave out the rows that filter
+            // cannot hold for; the filters read the others (`FieldKeys`).
+            section.rows.forEachRow(in: range, field: field, key: key) { position, row in
                 if filtersHold(at: row, in: section, scratch: &scratch) { body(position, row) }
             }
         } else {

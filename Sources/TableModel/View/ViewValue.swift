@@ -83,6 +83,9 @@ struct PreparedFilter {
     let number: Double?
     /// The value when it is a JSON number literal, to compare exactly.
     let literal: String?
+    /// For `eq` on a field: the field, and the key a string value must have
+    /// to hold (`FieldKeys`), which lets a pass skip the rows whose keys differ.
+    let indexed: (field: String, key: UInt32)?
 
     init(_ filter: ViewFilter) {
         key = filter.key
@@ -90,6 +93,11 @@ struct PreparedFilter {
         folded = TextFolding.fold(filter.value)
         number = Double(filter.value).flatMap { $0.isFinite ? $0 : nil }
         literal = JSONValue.number(literal: filter.value) == nil ? nil : filter.value
+        if filter.op == .eq, case .field(let name) = filter.key {
+            indexed = (name, FieldKeys.key(of: folded))
+        } else {
+            indexed = nil
+        }
     }
 
     /// Whether the filter holds for `value` (nil: the row has none, which only `ne` lets through).

@@ -125,7 +125,9 @@ struct SortColumns {
             case (.number, .text): result = .before
             case (.text, .number): result = .after
             case (.number, .number):
-                guard numbers[a] == numbers[b] else { return (numbers[a] < numbers[b]) != descending ? .before : .after }
+                guard numbers[a] == numbers[b] else {
+                    return (numbers[a] < numbers[b]) != descending ? .before : .after
+                }
                 result = ViewValue.compareNumbers(numbers[a], literals[a], numbers[b], literals[b])
             case (.text, .text):
                 result = TextFolding.compare(

@@ -42,7 +42,9 @@ struct SortColumnsTests {
             let sort = (0..<Int.random(in: 1...3, using: &random)).map { _ in
                 ViewSortKey(key: Self.keys.randomElement(using: &random)!, descending: Bool.random(using: &random))
             }
-            let values = rows.indices.map { index in sort.map { ViewValue($0.key, of: rows[index], in: places[index]) } }
+            let values = rows.indices.map { index in
+                sort.map { ViewValue($0.key, of: rows[index], in: places[index]) }
+            }
             SortColumns(sort, count: rows.count) { (rows[$0], places[$0]) }.withComparator { columns in
                 for a in rows.indices {
                     for b in rows.indices {

@@ -81,40 +81,11 @@ struct SearchTextTests {
     @Test("an edited list is searched as it is now, and a copy taken before as it was")
     func editsDropTheTexts() {
         var random = SeededGenerator(seed: 31_002)
-        var rows = (0..<600).map { _ in Self.row(using: &random) }
-        var list = RowList(rows)
-        var copy = (list: list, rows: rows)
-        for step in 0..<1_500 {
-            if step.isMultiple(of: 10) {
-                let words = Self.words(using: &random)
-                #expect(
-                    Self.found(list, words, in: 0..<list.count)
-                        == rows.indices.filter { Self.reference(rows[$0], words) },
-                    "step \(step): \(words)")
-                #expect(
-                    Self.found(copy.list, words, in: 0..<copy.list.count)
-                        == copy.rows.indices.filter { Self.reference(copy.rows[$0], words) },
-                    "copy at step \(step): \(words)")
-            }
-            if step.isMultiple(of: 300) { copy = (list, rows) }
-            let index = Int.random(in: 0..<rows.count, using: &random)
-            switch Int.random(in: 0..<4, using: &random) {
-            case 0:
-                let row = Self.row(using: &random)
-                rows[index] = row
-                list[index] = row
-            case 1:
-                let row = Self.row(using: &random)
-                rows.insert(row, at: index)
-                list.insert(row, at: index)
-            case 2 where rows.count > 1:
-                rows.remove(at: index)
-                list.remove(at: index)
-            default:
-                let to = Int.random(in: 0..<rows.count, using: &random)
-                rows.insert(rows.remove(at: index), at: to)
-                list.move(from: index, to: to)
-            }
+        RandomRowEdit.run(using: &random, row: { Self.row(using: &$0) }) { list, rows, label, random in
+            let words = Self.words(using: &random)
+            #expect(
+                Self.found(list, words, in: 0..<list.count) == rows.indices.filter { Self.reference(rows[$0], words) },
+                "\(label): \(words)")
         }
     }
 }

@@ -179,7 +179,8 @@ def live_views_rows(v):
             verdict(s["idle_views_us_per_s"] <= 1000))] if "search_json_us" in s else []),
         (f"one-row edit of {m['rows']:,} rows with {m['views']} live views open (model)",
          f"{m['median_ns'] / 1e6:.3f} ms CPU median, {m['max_ns'] / 1e6:.1f} ms max, edit and views; "
-         f"{m['kib_per_view']:,} KiB a view of {m['view_rows'] // m['views']:,} rows",
+         f"{m['kib_per_view']:,} KiB a view of {m['view_rows'] // m['views']:,} rows"
+         + (f", {m['open_ns_per_view'] / 1e6:.1f} ms CPU to open" if "open_ns_per_view" in m else ""),
          f"×{m['median_ns'] / 2e6:.2f}", "≤ 2 ms", verdict(m["median_ns"] <= 2_000_000)),
     ]
 

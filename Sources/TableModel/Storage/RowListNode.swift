@@ -6,8 +6,8 @@ import Synchronization
 /// `@unchecked Sendable`: a node is mutated only while exactly one `RowList` holds
 /// it (checked with `isKnownUniquelyReferenced` on every node of a mutation's path);
 /// a shared node is never mutated, only copied. This is the discipline of `Array`'s
-/// own buffer. The one exception is `searchTextSlot`, an atomic a search fills in
-/// on a shared leaf.
+/// own buffer. The exceptions are `searchTextSlot` and `fieldKeysSlot`, atomics a
+/// search or a view's filter fills in on a shared leaf.
 final class RowListNode: @unchecked Sendable {
     /// Most rows in a leaf.
     static let leafCapacity = 32
@@ -22,7 +22,7 @@ final class RowListNode: @unchecked Sendable {
     var count: Int
     /// A leaf's rows, in order; empty in an internal node.
     var rows: [Row] {
-        didSet { dropSearchText() }
+        didSet { dropCaches() }
     }
     /// An internal node's children, in order; empty in a leaf.
     var children: [RowListNode]
@@ -31,12 +31,20 @@ final class RowListNode: @unchecked Sendable {
     /// A leaf's `SearchText` once a search has built it (retained), dropped
     /// whenever `rows` change.
     let searchTextSlot = Atomic<Unmanaged<SearchText>?>(nil)
+    /// A leaf's `FieldKeys` once a view's filter has built them (retained, the
+    /// first of a chain), dropped whenever `rows` change.
+    let fieldKeysSlot = Atomic<Unmanaged<FieldKeys>?>(nil)
 
-    deinit { dropSearchText() }
+    deinit { dropCaches() }
 
-    private func dropSearchText() {
-        guard searchTextSlot.load(ordering: .acquiring) != nil else { return }
-        searchTextSlot.exchange(nil, ordering: .acquiringAndReleasing)?.release()
+    /// Drops what the leaf keeps of its rows for views: its `SearchText` and `FieldKeys`.
+    private func dropCaches() {
+        if searchTextSlot.load(ordering: .acquiring) != nil {
+            searchTextSlot.exchange(nil, ordering: .acquiringAndReleasing)?.release()
+        }
+        if fieldKeysSlot.load(ordering: .acquiring) != nil {
+            fieldKeysSlot.exchange(nil, ordering: .acquiringAndReleasing)?.release()
+        }
     }
 
     /// A leaf of `rows` and no spare room: the root of a small list, which stays small

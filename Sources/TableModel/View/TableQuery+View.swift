@@ -54,53 +54,45 @@ extension TableQuery {
 
     /// The order of `rows` (of `section`) by `sort`, as their offsets; ties in their order.
     private func sortOrder(_ rows: [Row], in section: Section) -> [Int] {
-        let keys = rows.map { sortKeys(of: $0, in: section) }
-        return rows.indices.sorted { a, b in
-            let result = Self.compare(keys[a], keys[b], by: sort)
-            return result == .same ? a < b : result == .before
+        SortColumns(sort, count: rows.count) { (rows[$0], section) }.withComparator { columns in
+            rows.indices.sorted { a, b in
+                let result = columns.compare(a, b)
+                return result == .same ? a < b : result == .before
+            }
         }
     }
 
     private func grouped(
         _ table: Table, by group: ViewSortKey, _ selection: RowSelection, labelled: Bool
     ) -> [(section: Section, labels: [UInt64])] {
-        struct Entry {
-            let row: Row
-            let section: Int
-            let label: UInt64
-            let keys: [ViewValue?]
-        }
-        var entries: [Entry] = []
+        var rows: [Row] = []
+        var sections: [Int] = []
+        var labels: [UInt64] = []
         for (index, section) in table.sections.enumerated() {
-            let (rows, labels) = selection.selected(in: section, at: index, labelled: labelled)
-            for (offset, row) in rows.enumerated() {
-                let keys = ([group] + sort).map { ViewValue($0.key, of: row, in: section) }
-                entries.append(Entry(row: row, section: index, label: labelled ? labels[offset] : 0, keys: keys))
+            let selected = selection.selected(in: section, at: index, labelled: labelled)
+            rows += selected.rows
+            sections += repeatElement(index, count: selected.rows.count)
+            labels += selected.labels
+        }
+        let columns = SortColumns([group] + sort, count: rows.count) { (rows[$0], table.sections[sections[$0]]) }
+        return columns.withComparator { columns in
+            let order = rows.indices.sorted { a, b in
+                let result = columns.compare(a, b)
+                return result == .same ? a < b : result == .before
             }
-        }
-        let descriptors = [group] + sort
-        let order = entries.indices.sorted { a, b in
-            let result = Self.compare(entries[a].keys, entries[b].keys, by: descriptors)
-            return result == .same ? a < b : result == .before
-        }
-        var sections: [(section: Section, labels: [UInt64])] = []
-        var run: (first: Entry, rows: [Row], labels: [UInt64])?
-        func close(_ run: (first: Entry, rows: [Row], labels: [UInt64])) {
-            let heading = groupHeading(first: run.first.row, in: table.sections[run.first.section])
-            sections.append((heading.section(run.rows), run.labels))
-        }
-        for index in order {
-            let entry = entries[index]
-            if let current = run, Self.compare(current.first.keys[0], entry.keys[0], descending: false) == .same {
-                run!.rows.append(entry.row)
-                if labelled { run!.labels.append(entry.label) }
-                continue
+            var grouped: [(section: Section, labels: [UInt64])] = []
+            var start = 0
+            while start < order.count {
+                let first = order[start]
+                var end = start + 1
+                while end < order.count && columns.sameFirst(first, order[end]) { end += 1 }
+                let run = order[start..<end]
+                let heading = groupHeading(first: rows[first], in: table.sections[sections[first]])
+                grouped.append((heading.section(run.map { rows[$0] }), labelled ? run.map { labels[$0] } : []))
+                start = end
             }
-            if let current = run { close(current) }
-            run = (entry, [entry.row], labelled ? [entry.label] : [])
+            return grouped
         }
-        if let current = run { close(current) }
-        return sections
     }
 
     /// The heading of the group section whose first row, in the view's order,
@@ -166,13 +158,20 @@ struct RowSelection {
     /// Calls `body` with the position and address of each row of `section`
     /// in `range` that is in the view, in order; the address is valid during
     /// the call only. Nothing is copied: the filters fold each row's text into
-    /// one buffer reused for the whole pass.
+    /// one buffer reused for the whole pass. Without words, an `eq` filter on
+    /// a field passes over its leaves' keys (`FieldKeys`) rather than the rows.
     func forEachSelected(
         in section: Section, rows range: Range<Int>, _ body: (Int, UnsafePointer<Row>) -> Void
     ) {
         var scratch: [UInt8] = []
         if let search {
             section.rows.forEachRow(in: range, containing: search) { position, row in
+                if filtersHold(at: row, in: section, scratch: &scratch) { body(position, row) }
+            }
+        } else if let (field, key) = filters.lazy.compactMap(\.indexed).first {
+            // The leaves' keys of the field leave out the rows that filter
+            // cannot hold for; the filters read the others (`FieldKeys`).
+            section.rows.forEachRow(in: range, field: field, key: key) { position, row in
                 if filtersHold(at: row, in: section, scratch: &scratch) { body(position, row) }
             }
         } else {

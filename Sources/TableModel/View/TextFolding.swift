@@ -87,6 +87,11 @@ enum TextFolding {
     /// Finder order of two folded texts: runs of digits compare by their value
     /// (then the shorter run, fewer leading zeros, first), everything else byte by byte.
     static func compare(_ left: [UInt8], _ right: [UInt8]) -> Ordering {
+        left.withUnsafeBufferPointer { left in right.withUnsafeBufferPointer { right in compare(left, right) } }
+    }
+
+    /// Finder order of two folded texts read in place, as `compare(_:_:)` of arrays.
+    static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Ordering {
         var i = 0
         var j = 0
         while i < left.count && j < right.count {
@@ -110,13 +115,15 @@ enum TextFolding {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    private static func digitRun(_ bytes: [UInt8], from start: Int) -> Range<Int> {
+    private static func digitRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int> {
         var end = start
         while end < bytes.count && isDigit(bytes[end]) { end += 1 }
         return start..<end
     }
 
-    private static func compareRuns(_ left: [UInt8], _ l: Range<Int>, _ right: [UInt8], _ r: Range<Int>) -> Ordering {
+    private static func compareRuns(
+        _ left: UnsafeBufferPointer<UInt8>, _ l: Range<Int>, _ right: UnsafeBufferPointer<UInt8>, _ r: Range<Int>
+    ) -> Ordering {
         var leftStart = l.lowerBound
         while leftStart < l.upperBound - 1 && left[leftStart] == 0x30 { leftStart += 1 }
         var rightStart = r.lowerBound

@@ -28,23 +28,34 @@ struct ViewValue {
     /// The value of `key` for `row` in section `section`; nil when it has none
     /// (no detail, no such field, a field that is null, an array or an object).
     init?(_ key: ViewKey, of row: Row, in section: Section) {
+        switch Self.read(key, of: row, in: section) {
+        case .number(let number, let display): self.init(number: number, display: display)
+        case .text(let text): self.init(text: text)
+        case nil: return nil
+        }
+    }
+
+    /// What a value is read from, before it is folded: a number and its
+    /// literal, or a text.
+    enum Read {
+        case number(Double, String)
+        case text(String)
+    }
+
+    /// What `key` reads of `row` in section `section`: the one rule of a
+    /// row's value for a key (`init(_:of:in:)`, `SortColumns`).
+    static func read(_ key: ViewKey, of row: Row, in section: Section) -> Read? {
         switch key {
-        case .text: self.init(text: row.text)
-        case .detail:
-            guard let detail = row.detail else { return nil }
-            self.init(text: detail)
-        case .id:
-            guard let id = row.id else { return nil }
-            self.init(text: id)
-        case .section:
-            guard let id = section.id else { return nil }
-            self.init(text: id)
+        case .text: return .text(row.text)
+        case .detail: return row.detail.map(Read.text)
+        case .id: return row.id.map(Read.text)
+        case .section: return section.id.map(Read.text)
         case .field(let name):
             switch row.fields[name] {
-            case .string(let text): self.init(text: text)
-            case .integer(let number): self.init(number: Double(number), display: "\(number)")
-            case .number(let number): self.init(number: number.double, display: number.literal)
-            case .bool(let flag): self.init(text: flag ? "true" : "false")
+            case .string(let text): return .text(text)
+            case .integer(let number): return .number(Double(number), "\(number)")
+            case .number(let number): return .number(number.double, number.literal)
+            case .bool(let flag): return .text(flag ? "true" : "false")
             default: return nil
             }
         }
@@ -83,6 +94,9 @@ struct PreparedFilter {
     let number: Double?
     /// The value when it is a JSON number literal, to compare exactly.
     let literal: String?
+    /// For `eq` on a field: the field, and the key a string value must have
+    /// to hold (`FieldKeys`), which lets a pass skip the rows whose keys differ.
+    let indexed: (field: String, key: UInt32)?
 
     init(_ filter: ViewFilter) {
         key = filter.key
@@ -90,6 +104,11 @@ struct PreparedFilter {
         folded = TextFolding.fold(filter.value)
         number = Double(filter.value).flatMap { $0.isFinite ? $0 : nil }
         literal = JSONValue.number(literal: filter.value) == nil ? nil : filter.value
+        if filter.op == .eq, case .field(let name) = filter.key {
+            indexed = (name, FieldKeys.key(of: folded))
+        } else {
+            indexed = nil
+        }
     }
 
     /// Whether the filter holds for `value` (nil: the row has none, which only `ne` lets through).

@@ -31,6 +31,8 @@ import Testing
         /// The table of each record, in the order they began.
         let tables = Mutex<[String]>([])
         let failing = Atomic<Bool>(false)
+        /// Whether a creation's record is held too (as an edit's always is).
+        let holdsCreations = Atomic<Bool>(false)
         private let entered = DispatchSemaphore(value: 0)
         private let gate = DispatchSemaphore(value: 0)
         private let journal: Journal?
@@ -41,7 +43,12 @@ import Testing
 
         var recordsAtOnce: Bool { false }
         func recordCreation(of table: Table, key: ChangeKey?) throws -> UInt64 {
-            try journal?.recordCreation(of: table, key: key) ?? 1
+            if holdsCreations.load(ordering: .acquiring) {
+                tables.withLock { $0.append(table.id) }
+                entered.signal()
+                gate.wait()
+            }
+            return try journal?.recordCreation(of: table, key: key) ?? 1
         }
         func directoryKey(_ key: String) -> ChangeKey? { nil }
 
@@ -403,5 +410,23 @@ import Testing
         }
         #expect(answer.version == 4)
         #expect(held.records.withLock { $0.map { [$0.version, $0.changes] } } == [[0, 1], [1, 49]])
+    }
+
+    /// A table's creation through a log that does not record at once is
+    /// recorded on a lead thread, as a group of one: the caller gets its call
+    /// back at once while the record is held, counted among the waiting
+    /// edits, and the answer once the record goes through.
+    @Test func aCreationWaitingForTheLogHoldsNoThread() throws {
+        log.holdsCreations.store(true, ordering: .releasing)
+        let answers = Answers()
+        store.create(Table(id: "new", sections: []), key: nil) { answers.add("new", $0.map(\.version)) }
+        try log.awaitRecord()
+        #expect(store.leaders?.waiting == 1)
+        #expect(try answers.await(0).isEmpty)
+        log.release()
+        #expect(try answers.await(1) == ["new 0"])
+        #expect(store.leaders?.waiting == 0)
+        #expect(try store.table("new").version == 0)
+        #expect(log.tables.withLock { $0 } == ["new"])
     }
 }

@@ -2,12 +2,12 @@ import MicroHTTP
 import Synchronization
 import TableAccess
 
-/// The answer of one edit a route handed to the store, which calls back once
-/// with its outcome: before the handler returns (no log, or refused at once)
+/// The answer of one edit a route handed to the store (a change, or a
+/// table's creation), which calls back once with its outcome: before the handler returns (no log, or refused at once)
 /// or later, once its group is committed (docs/ARCHITECTURE.md, "The edit
 /// pipeline").
-private final class EditAnswer: Sendable {
-    typealias Outcome = Result<EditResult, any Error>
+private final class EditAnswer<Value: Sendable>: Sendable {
+    typealias Outcome = Result<Value, any Error>
 
     private enum State {
         case waiting
@@ -55,19 +55,19 @@ extension RouteCollection {
     /// (and what it throws, thrown, for the route to answer); otherwise the
     /// answer is deferred, and completed as the route would have answered —
     /// no thread waits for the edit's group commit.
-    func answering(
+    func answering<Value: Sendable>(
         _ request: HTTPRequest,
-        _ start: (_ done: @escaping @Sendable (Result<EditResult, any Error>) -> Void) -> Void,
-        respond: @escaping @Sendable (Result<EditResult, any Error>) throws -> HTTPResponse
+        _ start: (_ done: @escaping @Sendable (Result<Value, any Error>) -> Void) -> Void,
+        respond: @escaping @Sendable (Result<Value, any Error>) throws -> HTTPResponse
     ) throws -> HTTPResponse {
-        let answer = EditAnswer()
+        let answer = EditAnswer<Value>()
         start(answer.arrived)
         let life = store.life
         let logger = context.logger
         let ifMatch = request.ifMatch
         let requester = Requester.current
         let rows = BoundRows.current
-        let later: @Sendable (Result<EditResult, any Error>) -> HTTPResponse = { outcome in
+        let later: @Sendable (Result<Value, any Error>) -> HTTPResponse = { outcome in
             // As the requester of now, bound to the same rows: task locals do not cross threads.
             Requester.$current.withValue(requester) {
                 BoundRows.$current.withValue(rows) {

@@ -49,18 +49,22 @@ struct TableRoutes: RouteCollection {
         if let id = request.query["table-id"], !request.hasCSVBody { created.id = id }
         created.version = 0
         try TableAccessCheck.validate(created)
-        do {
-            try store.create(created, key: request.idempotencyKey())
-        } catch is IdempotentRepeat {
-            // Created under this key before, from this very body: the same table
-            // is answered again, whatever became of it since.
+        let key = try request.idempotencyKey()
+        let context = context
+        return try answering(request, { done in store.create(created, key: key, answer: done) }) { [created] outcome in
+            do {
+                _ = try outcome.get()
+            } catch is IdempotentRepeat {
+                // Created under this key before, from this very body: the same table
+                // is answered again, whatever became of it since.
+            }
+            // Its creator is an admin of it (docs/ACCESS.md, "What each route needs"): shown its `access`.
+            var response = Respond.json(status: 201, version: created.version) {
+                created.writeJSON(to: &$0, withAccess: true)
+            }
+            response.headers.set("Location", "/api/tables/\(created.id)")
+            return created.access == nil ? response : context.forAdminOnly(response)
         }
-        // Its creator is an admin of it (docs/ACCESS.md, "What each route needs"): shown its `access`.
-        var response = Respond.json(status: 201, version: created.version) {
-            created.writeJSON(to: &$0, withAccess: true)
-        }
-        response.headers.set("Location", "/api/tables/\(created.id)")
-        return created.access == nil ? response : context.forAdminOnly(response)
     }
 
     func getTable(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -127,6 +127,26 @@ final class TableStore: Sendable {
         return made
     }
 
+    /// `create`, answered through `answer` rather than returned. With a log
+    /// that does not record at once (the journal, the shared database), the
+    /// table is recorded on one of the `leaders`' lead threads — a creation is
+    /// a group of one — counted against their bounds (`overloaded` beyond
+    /// them, and nothing made) as the requester of now: no worker thread
+    /// waits for the log (docs/ARCHITECTURE.md, "The edit pipeline").
+    /// Otherwise it is made before this returns.
+    func create(
+        _ table: Table, key: IdempotentRequest?, answer: @escaping @Sendable (Result<Table, any Error>) -> Void
+    ) {
+        guard let leaders else { return answer(Result { try create(table, key: key) }) }
+        if let refusal = leaders.admit(table: table.id) { return answer(.failure(refusal)) }
+        let made = BoundRows.carried { [self] in Result { try create(table, key: key) } }
+        leaders.lead {
+            let outcome = made()
+            leaders.release(table: table.id)
+            answer(outcome)
+        }
+    }
+
     /// Adds `table` as it is, version included, with the log's mark `record()`
     /// answers. The table is in the directory, but locked, while it is
     /// recorded, so no change to it can be recorded before its creation; when the

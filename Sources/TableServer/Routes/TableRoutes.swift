@@ -50,8 +50,9 @@ struct TableRoutes: RouteCollection {
         created.version = 0
         try TableAccessCheck.validate(created)
         let key = try request.idempotencyKey()
-        let context = context
-        return try answering(request, { done in store.create(created, key: key, answer: done) }) { [created] outcome in
+        return try answering(request) { [created] done in
+            store.create(created, key: key, answer: done)
+        } respond: { [created, context] outcome in
             do {
                 _ = try outcome.get()
             } catch is IdempotentRepeat {

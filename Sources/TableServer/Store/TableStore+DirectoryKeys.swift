@@ -21,12 +21,8 @@ extension TableStore {
     /// records the key with what it makes; a refused request is not remembered.
     func makeOnce<T>(_ key: IdempotentRequest?, _ make: () throws -> T) throws -> T {
         guard let key else { return try make() }
-        try directoryKeys.withLock { keys in
-            guard !keys.pending.contains(key.key) else { throw TableServerError.idempotencyKeyInUse(key.key) }
-            try keys.made.check(key)
-            keys.pending.insert(key.key)
-        }
-        defer { directoryKeys.withLock { _ = $0.pending.remove(key.key) } }
+        try claim(key)
+        defer { release(key) }
         try checkSharedKey(key)
         let made: T
         do {
@@ -52,16 +48,12 @@ extension TableStore {
     ) {
         guard let key else { return make(answer) }
         do {
-            try directoryKeys.withLock { keys in
-                guard !keys.pending.contains(key.key) else { throw TableServerError.idempotencyKeyInUse(key.key) }
-                try keys.made.check(key)
-                keys.pending.insert(key.key)
-            }
+            try claim(key)
         } catch {
             return answer(.failure(error))
         }
         let settle: @Sendable (Result<EditResult, any Error>) -> Void = { [self] result in
-            directoryKeys.withLock { _ = $0.pending.remove(key.key) }
+            release(key)
             answer(result)
         }
         let made: @Sendable (Result<EditResult, any Error>) -> Void = { [self] result in
@@ -97,7 +89,23 @@ extension TableStore {
     /// when there is a log, at once otherwise.
     private func askingLog(_ body: @escaping @Sendable () -> Void) {
         guard log != nil else { return body() }
-        versionWaiters.lookUp(BoundRows.carried(body))
+        versionWaiters.lookUp(body)
+    }
+
+    /// Marks `key` as being made on this server: refused 409 while another
+    /// request with it is, and as `IdempotencyKeys.check` says when a create or
+    /// delete was made under it.
+    private func claim(_ key: IdempotentRequest) throws {
+        try directoryKeys.withLock { keys in
+            guard !keys.pending.contains(key.key) else { throw TableServerError.idempotencyKeyInUse(key.key) }
+            try keys.made.check(key)
+            keys.pending.insert(key.key)
+        }
+    }
+
+    /// `key`'s request was answered: another may be made with it.
+    private func release(_ key: IdempotentRequest) {
+        directoryKeys.withLock { _ = $0.pending.remove(key.key) }
     }
 
     /// Remembers the key of a create or a delete (made, or replayed from the journal).

@@ -276,14 +276,13 @@ final class TableStore: Sendable {
     ) {
         let missing: @Sendable (TableServerError) -> Void = { [self] error in
             guard !askedLog, let log else { return answer(.failure(error)) }
-            let again = BoundRows.carried { [self] in edit(id, key: key, stage, askedLog: true, answer: answer) }
-            versionWaiters.lookUp {
+            versionWaiters.lookUp { [self] in
                 do {
                     guard try Self.storageErrors({ try log.lookUp(id) }) else { return answer(.failure(error)) }
                 } catch {
                     return answer(.failure(error))
                 }
-                again()
+                edit(id, key: key, stage, askedLog: true, answer: answer)
             }
         }
         guard let handle = directory.withLock({ $0.handles[id] }) else { return missing(.tableNotFound(id)) }

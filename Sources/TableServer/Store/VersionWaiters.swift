@@ -78,10 +78,11 @@ final class VersionWaiters: Sendable {
     }
 
     /// Runs `body`, which asks the log, on the one look-up thread, after
-    /// whatever is queued there: an edit of a table not here, or a key a
+    /// whatever is queued there, as the requester of now, bound to the same
+    /// rows (`BoundRows.carried`): an edit of a table not here, or a key a
     /// shared log may hold, waits there for the log on no thread of its own.
     func lookUp(_ body: @escaping @Sendable () -> Void) {
-        lookUps.async(execute: body)
+        lookUps.async(execute: BoundRows.carried(body))
     }
 
     private func take(_ waiter: Waiter) {

@@ -129,6 +129,19 @@ import Testing
         }
     }
 
+    /// The first answer `repeated`, an edit sent again with the key of one
+    /// made, is given, once `log` has let one record through; nil (and an
+    /// issue recorded) when it was answered otherwise.
+    static func firstAnswer(of repeated: Edit, letThrough log: HeldLog) throws -> IdempotencyKeys.Answer? {
+        try log.awaitRecord()
+        log.release()
+        guard case .failure(let error) = try repeated.wait(), let answer = (error as? IdempotentRepeat)?.answer else {
+            Issue.record("the repeat was not answered as the first")
+            return nil
+        }
+        return answer
+    }
+
     /// Waits until `count` edits wait behind the commit in flight.
     func awaitQueued(_ count: Int) throws {
         let deadline = ContinuousClock.now + .seconds(10)
@@ -233,14 +246,8 @@ import Testing
         #expect(throws: TableServerError.self) { try raced.get() }
         if case .failure(let error) = raced { #expect((error as? TableServerError)?.type == "idempotency-key-in-use") }
 
-        let repeated = insert(text: "a", key: key)
-        try log.awaitRecord()
-        log.release()
-        guard case .failure(let error) = try repeated.wait(), let answer = (error as? IdempotentRepeat)?.answer else {
-            Issue.record("the repeat was not answered as the first")
-            return
-        }
-        #expect(answer.version == 1)
+        let answer = try Self.firstAnswer(of: insert(text: "a", key: key), letThrough: log)
+        #expect(answer?.version == 1)
         #expect(log.records.withLock { $0.count } == 1)
         #expect(try rowIDs() == ["a"])
     }
@@ -402,13 +409,7 @@ import Testing
                 Batch(insertRows: [.init(at: TableIndexPath(0, 0), row: Row(id: "r3", text: "r3"))])
             }.version
         }
-        try held.awaitRecord()
-        held.release()
-        guard case .failure(let error) = try repeated.wait(), let answer = (error as? IdempotentRepeat)?.answer else {
-            Issue.record("the repeat was not answered as the first")
-            return
-        }
-        #expect(answer.version == 4)
+        #expect(try Self.firstAnswer(of: repeated, letThrough: held)?.version == 4)
         #expect(held.records.withLock { $0.map { [$0.version, $0.changes] } } == [[0, 1], [1, 49]])
     }
 

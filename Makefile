@@ -11,7 +11,7 @@ PREFIX       ?= /usr/local
 # What `make install` copies: the release binary (the tests install another).
 INSTALL_BIN  ?= $(RELEASE_BIN)
 
-.PHONY: run build release install install-files deps format check test test-unit test-http test-openapi test-openapi-client test-redbot test-csv-reference test-docs test-scripts test-schemathesis \
+.PHONY: run build release install install-files deps format check test test-unit test-http test-client test-openapi test-openapi-client test-redbot test-csv-reference test-docs test-scripts test-schemathesis \
         test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
         container-test test-container container-test-source deploy-images deploy-up deploy-down deploy-down-all \
         bench fuzz clean help
@@ -25,6 +25,7 @@ help:
 	@echo "make format            format every Swift file as .swift-format says (make test checks it)"
 	@echo "make test-unit         model, JSON, journal and rendering unit tests"
 	@echo "make test-http         HTTP server, API and Swift client tests over real sockets"
+	@echo "make test-client       the Swift client library's tests against live servers"
 	@echo "make test-openapi      validate /api/openapi.json (openapi-spec-validator) and /metrics (prometheus-client)"
 	@echo "make test-openapi-client  generate a Swift client from the document (swift-openapi-generator) and call every operation"
 	@echo "make test-redbot       lint the pages, JSON reads, static files and change feed with REDbot"
@@ -97,7 +98,6 @@ test:
 	scripts/test-lanes.sh run checks scripts/check-imports.py
 	scripts/test-lanes.sh run swift $(SWIFT) build --build-tests --explicit-target-dependency-import-check error $(BUILD_FLAGS)
 	WEBTABLEVIEW_REQUIRE_POSTGRES=1 scripts/test-lanes.sh run swift $(SWIFT) test --skip-build $(BUILD_FLAGS) --skip '$(CLIENT_TESTS)'
-	scripts/test-lanes.sh run swift $(SWIFT) test --skip-build $(BUILD_FLAGS) --filter '$(CLIENT_TESTS)'
 	scripts/test-suites.sh
 	@echo "make test: every suite passed"
 
@@ -118,7 +118,8 @@ HTTP_TESTS = MicroHTTPTests|TableServerTests
 # reach them through Swift's task pool, and wait for them against the clock.
 # They run in a swift test of their own: beside them, the model's property tests
 # keep every thread of the pool busy for a minute and more on two cores, and
-# the clients' waits ran out before their streams were read.
+# the clients' waits ran out before their streams were read. make test runs
+# them in the servers' lane (scripts/test-suites.sh), where they mostly wait.
 CLIENT_TESTS = WebTableViewClientTests
 
 test-unit: deps
@@ -126,6 +127,10 @@ test-unit: deps
 
 test-http: deps
 	$(SWIFT) test $(BUILD_FLAGS) --filter '$(HTTP_TESTS)|$(CLIENT_TESTS)'
+
+# The Swift client's tests, in a swift test of their own (above).
+test-client: build
+	$(SWIFT) test $(BUILD_FLAGS) --filter '$(CLIENT_TESTS)'
 
 test-openapi: build
 	scripts/test-openapi.sh $(BIN)

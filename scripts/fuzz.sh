@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses in Fuzz/ with AddressSanitizer and runs each
-# for the given time, starting from its seed corpus in Fuzz/Corpus/<harness>/.
+# for the given time, one per core at a time, starting from its seed corpus in
+# Fuzz/Corpus/<harness>/.
 # What a run discovers is kept in Fuzz/.build/corpus/<harness>/ for the next
 # run; a crash, leak, timeout or broken invariant fails the script and leaves
 # the input in Fuzz/.build/crashes/ (replay: Fuzz/.build/debug/Fuzz<Name> FILE).
@@ -28,31 +29,48 @@ echo "fuzz: built in $((SECONDS - start)) s"
 # other threads' stacks, which ASan reports as an error of its own.
 export SWIFT_BACKTRACE=enable=no
 declare -A names=([decode]=FuzzDecode [batch]=FuzzBatch [diff]=FuzzDiff [http]=FuzzHTTP [framing]=FuzzFraming)
-summary=()
 for harness in "${harnesses[@]}"; do
-  name=${names[$harness]:?unknown harness $harness (decode, batch, diff, http, framing)}
-  corpus=$scratch/corpus/$harness
+  : "${names[$harness]:?unknown harness $harness (decode, batch, diff, http, framing)}"
+done
+
+# fuzz_one HARNESS: runs one harness for its time; its exit status, 0 or not,
+# goes to $scratch/HARNESS.status and its output to $scratch/HARNESS.log.
+fuzz_one() {
+  local harness=$1 name=${names[$1]} corpus=$scratch/corpus/$1 dictionary=() status=0
   mkdir -p "$corpus" "$scratch/crashes"
-  dictionary=()
   case "$harness" in
     decode|batch) dictionary=(-dict=Fuzz/json.dict) ;;
     framing) dictionary=(-dict=Fuzz/http.dict) ;;
   esac
-  log=$scratch/$harness.log
-  echo "fuzz: $harness for $seconds s"
-  status=0
   "$scratch/debug/$name" "${dictionary[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$scratch/crashes/$harness-" "$corpus" "Fuzz/Corpus/$harness" \
-    >"$log" 2>&1 || status=$?
+    >"$scratch/$harness.log" 2>&1 || status=$?
+  echo "$status" >"$scratch/$harness.status"
+}
+
+# One harness per core at a time: each is one process on one thread.
+jobs=$(nproc)
+for harness in "${harnesses[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  echo "fuzz: $harness for $seconds s"
+  fuzz_one "$harness" &
+done
+wait
+
+summary=()
+failed=()
+for harness in "${harnesses[@]}"; do
+  log=$scratch/$harness.log
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   line=$(grep -E '^#[0-9]+' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' || true)
   summary+=("$(printf '%-7s %10s executions in %4s s  %s' "$harness" "${runs:-?}" "$seconds" "$line")")
+  status=$(cat "$scratch/$harness.status")
   if [ "$status" -ne 0 ]; then
     tail -n 40 "$log" >&2
     echo "fuzz: $harness FAILED (exit $status); log $log, input in $scratch/crashes/" >&2
-    printf '%s\n' "${summary[@]}"
-    exit 1
+    failed+=("$harness")
   fi
 done
 printf '%s\n' "${summary[@]}"
+[ ${#failed[@]} -eq 0 ] || exit 1
 echo "fuzz: no crash in $((SECONDS - start)) s"

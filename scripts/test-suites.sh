@@ -2,7 +2,8 @@
 # The suites `make test` runs after the Swift tests, in two lanes side by side,
 # then the load test alone. Two cores are kept busy: one lane is mostly Swift
 # builds (a generated client, AddressSanitizer, ThreadSanitizer, the fuzzers),
-# the other mostly servers waiting on sockets, PostgreSQL and Chromium, then
+# the other mostly servers and clients waiting on sockets, PostgreSQL and
+# Chromium (the Swift client's tests among them), then
 # the release build and the container image made around it (README.md, "How
 # make test runs"). The load test times its clients against the server's
 # timeouts, so it runs when nothing else does.
@@ -84,6 +85,7 @@ servers() {
     run scripts suite test-scripts &&
     run schemathesis suite test-schemathesis &&
     run crash suite test-crash &&
+    run client suite test-client &&
     run replicas suite test-replicas &&
     run browser suite test-browser &&
     run release suite release &&

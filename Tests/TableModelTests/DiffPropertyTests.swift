@@ -115,7 +115,7 @@ struct DiffRandomTables {
 
 @Suite("Snapshot diff: random snapshots replayed with the batch engine")
 struct DiffPropertyTests {
-    @Test("random edits: the batches replay to exactly the new table", arguments: 0..<8)
+    @Test("random edits: the batches replay to exactly the new table", arguments: PropertyRuns.seeds(8))
     func randomEdits(seed: UInt64) {
         var tables = DiffRandomTables(seed: seed)
         for _ in 0..<400 {

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Views: the labels of the rows a batch leaves in place follow it as the batch engine moves them")
 struct LabelShiftTests {
-    @Test("random batches of row deletes, inserts, moves and reloads", arguments: 0..<4)
+    @Test("random batches of row deletes, inserts, moves and reloads", arguments: PropertyRuns.seeds(4))
     func randomBatches(seed: UInt64) throws {
         var tables = ViewRandomTables(seed: 7_100 + seed)
         for _ in 0..<200 {

@@ -8,7 +8,7 @@ struct RowListRandomTests {
     typealias F = RowListFixtures
 
     /// One run: grows a tree past three levels, shrinks it to nothing, grows it again.
-    @Test(arguments: [1 as UInt64, 42, 2_024])
+    @Test(arguments: PropertyRuns.seeds([1, 42, 2_024]))
     func mixedOperationsMatchAnArray(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         var list = RowList(F.rows(0..<3_000))

@@ -122,7 +122,9 @@ struct ViewIncrementalTests {
             moveRows: moves)
     }
 
-    @Test("random tables, views and edits: each update replays to the view derived again", arguments: 0..<8)
+    @Test(
+        "random tables, views and edits: each update replays to the view derived again",
+        arguments: PropertyRuns.seeds(8))
     func randomReloads(seed: UInt64) {
         var tables = ViewRandomTables(seed: 3_600 + seed)
         var followable = 0

@@ -12,11 +12,12 @@ import Testing
 ///
 /// A short run by default; a long one on demand, e.g.
 /// `WEBTABLEVIEW_VIEW_EDITS=100000 WEBTABLEVIEW_VIEW_SEED=7 swift test --filter ViewJudgeTests`
-/// (the seed is named in any failure).
+/// (the seed is named in any failure). The sanitizer runs scale the 3,000
+/// edits down (`PropertyRuns`).
 @Suite("Views: live views against an independent judge of the documented semantics")
 struct ViewJudgeTests {
     static let environment = ProcessInfo.processInfo.environment
-    static let edits = environment["WEBTABLEVIEW_VIEW_EDITS"].flatMap { Int($0) } ?? 3_000
+    static let edits = environment["WEBTABLEVIEW_VIEW_EDITS"].flatMap { Int($0) } ?? PropertyRuns.count(3_000)
     static let seeds: [UInt64] =
         environment["WEBTABLEVIEW_VIEW_SEED"].flatMap { UInt64($0) }.map { [$0] } ?? [4_100, 4_101, 4_102]
 

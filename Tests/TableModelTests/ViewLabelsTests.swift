@@ -70,7 +70,8 @@ struct ViewLabelsTests {
     }
 
     @Test(
-        "a view of every row in a random order: labels removed, logged, read, inserted and compacted", arguments: 0..<3)
+        "a view of every row in a random order: labels removed, logged, read, inserted and compacted",
+        arguments: PropertyRuns.seeds(3))
     func loggedLabels(seed: UInt64) {
         var tables = ViewRandomTables(seed: 8_300 + seed)
         for _ in 0..<6 {

@@ -164,7 +164,7 @@ struct ViewPropertyTests {
         #expect(reference.sections == expected.sections, "the reference's replay differs: \(note())")
     }
 
-    @Test("random tables, random views, random edits", arguments: 0..<8)
+    @Test("random tables, random views, random edits", arguments: PropertyRuns.seeds(8))
     func randomEdits(seed: UInt64) {
         var tables = ViewRandomTables(seed: 3_100 + seed)
         for _ in 0..<500 {
@@ -183,7 +183,7 @@ struct ViewPropertyTests {
         }
     }
 
-    @Test("a subscriber following one live view through many edits stays in step", arguments: 0..<4)
+    @Test("a subscriber following one live view through many edits stays in step", arguments: PropertyRuns.seeds(4))
     func longRuns(seed: UInt64) {
         var tables = ViewRandomTables(seed: 3_200 + seed)
         for _ in 0..<40 {

@@ -51,7 +51,9 @@ def test_editing_mode_in_a_view_deletes_by_id_and_rows_without_ids_are_read_only
          "the view did not follow the delete")
     # San Francisco is the last row of the view with an id: once it is gone, nothing is left to edit.
     row(window, 0, 0).find_element("css selector", ".tv-delete-control").click()
-    row(window, 0, 0).find_element("css selector", ".tv-delete-confirm").click()
+    confirm = row(window, 0, 0).find_element("css selector", ".tv-delete-confirm")
+    wait(window, confirm.is_displayed, "the delete control revealed no confirmation")
+    confirm.click()
     wait(window, lambda: dom_texts(window) == [["San Diego"], ["Santa Fe"]] and settled(window))
     wait(window, lambda: not edit_button(window).is_displayed(), "the Edit button stayed with nothing to edit")
     assert server.texts("cities") == [["Los Angeles", "San Diego"], ["Austin", "Santa Fe"]]

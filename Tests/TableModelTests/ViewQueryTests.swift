@@ -150,6 +150,34 @@ struct ViewQueryTests {
         #expect(view.ids == TableIDIndex(view.sections))
     }
 
+    /// A view builds no index of its ids when opened, nor when it follows its
+    /// table; a batch from outside applied to it is checked for duplicate ids
+    /// as a table's is, against an index it builds then.
+    @Test("a view indexes its ids only once a batch from outside comes, and refuses a duplicate id then")
+    func idsIndexedOnDemand() throws {
+        let query = try Self.query(["q": "san"])
+        var table = Self.cities
+        var live = LiveView(query: query, table: table)
+        #expect(live.view.idIndex == nil)
+        let row = try #require(table.row(at: TableIndexPath(0, 2)))
+        var renamed = row
+        renamed.text = "San Seattle"
+        let batch = try table.apply(Batch(reloadRows: [Batch.RowItem(at: TableIndexPath(0, 2), row: renamed)]))
+        let steps = live.update(to: table, by: [batch])
+        #expect(steps?.isEmpty == false)
+        #expect(live.view.idIndex == nil)
+        #expect(live.view.ids == TableIDIndex(live.view.sections))
+        #expect(live.view.ids.rowIDs.contains("sea"))
+
+        var view = live.view
+        let taken = Row(id: "sea", text: "Another")
+        #expect(throws: BatchError.self) {
+            try view.apply(Batch(insertRows: [Batch.RowItem(at: TableIndexPath(0, 0), row: taken)]))
+        }
+        #expect(view == live.view)
+        #expect(view.idIndex == TableIDIndex(view.sections))
+    }
+
     @Test(
         "bad parameters name themselves and what is allowed",
         arguments: [

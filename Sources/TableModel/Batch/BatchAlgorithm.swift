@@ -73,7 +73,19 @@ extension Table {
     /// normalised batch to publish: lists sorted by position, inserted and reloaded
     /// items in full, `expect` dropped, `animation` kept.
     public mutating func apply(_ batch: Batch) throws(BatchError) -> Batch {
+        // A view's table keeps no id index until a batch from outside comes (`idIndex`).
+        if idIndex == nil { idIndex = TableIDIndex(sections) }
         let prepared = try prepare(batch)
+        apply(prepared)
+        return prepared.batch
+    }
+
+    /// Applies a batch a live view made of its table's change (`LiveView`):
+    /// as `apply(_:)`, except that a view that keeps no id index (`idIndex`)
+    /// is not checked for duplicate ids and builds none. Its rows are some of
+    /// its table's, whose ids the table's own batch checked.
+    mutating func applyDerived(_ batch: Batch) throws(BatchError) -> Batch {
+        let prepared = try prepare(batch, checkingIDs: idIndex != nil)
         apply(prepared)
         return prepared.batch
     }
@@ -83,9 +95,14 @@ extension Table {
     /// must record a change durably before making it (docs/RELIABILITY.md)
     /// records `prepared.batch` at `version + 1`, then calls `apply(_:)`.
     public func prepare(_ batch: Batch) throws(BatchError) -> PreparedBatch {
+        try prepare(batch, checkingIDs: true)
+    }
+
+    /// `prepare(_:)`, with or without the check of duplicate ids.
+    private func prepare(_ batch: Batch, checkingIDs: Bool) throws(BatchError) -> PreparedBatch {
         var normalised = batch.normalised()
         normalised.properties = normalised.properties?.changes(from: self)
-        let plan = try BatchValidation.plan(normalised, expect: batch.expect, on: self)
+        let plan = try BatchValidation.plan(normalised, expect: batch.expect, on: self, checkingIDs: checkingIDs)
         return PreparedBatch(batch: normalised, plan: plan, version: version)
     }
 
@@ -98,7 +115,7 @@ extension Table {
         guard !normalised.isEmpty else { return }
         applyRowEdits(normalised, prepared.plan)
         applySectionEdits(normalised, prepared.plan.sections)
-        ids.update(prepared.plan.ids)
+        idIndex?.update(prepared.plan.ids)
         normalised.properties?.apply(to: &self)
         version += 1
     }

@@ -35,25 +35,27 @@ struct BatchValidation {
     private var movesBySource: [TableIndexPath: Int] = [:]
     private var movesByTarget: [TableIndexPath: Int] = [:]
 
-    /// Validates `batch` (already normalised) and `expect` against `table`.
+    /// Validates `batch` (already normalised) and `expect` against `table`;
+    /// without step 4 when not `checkingIDs` (a live view's own batch,
+    /// `Table.applyDerived`), whose plan then changes no id.
     static func plan(
-        _ batch: Batch, expect: Batch.Expectation?, on table: Table
+        _ batch: Batch, expect: Batch.Expectation?, on table: Table, checkingIDs: Bool = true
     ) throws(BatchError) -> BatchPlan {
         if expect == nil, let move = batch.onlyRowMove {
             return try planRowMove(move, on: table)
         }
-        return try planInFull(batch, expect: expect, on: table)
+        return try planInFull(batch, expect: expect, on: table, checkingIDs: checkingIDs)
     }
 
     /// `plan`, by the checks above for any batch.
     static func planInFull(
-        _ batch: Batch, expect: Batch.Expectation?, on table: Table
+        _ batch: Batch, expect: Batch.Expectation?, on table: Table, checkingIDs: Bool = true
     ) throws(BatchError) -> BatchPlan {
         var validation = BatchValidation(table: table, batch: batch)
         try validation.checkSections()
         try validation.checkRowSources()
         try validation.checkRowTargets()
-        try validation.checkIDs()
+        if checkingIDs { try validation.checkIDs() }
         try validation.checkPress()
         if let expect { try validation.check(expect) }
         return validation.plan

@@ -32,8 +32,16 @@ public struct Table: Sendable, Equatable {
     /// The sections. Changed only through batches (`Table.apply(_:)`), so that the
     /// id index below stays true.
     public internal(set) var sections: [Section]
-    /// Ids of every section and row that has one: keeps id checks O(1) per edited item.
-    public internal(set) var ids: TableIDIndex
+    /// Ids of every section and row that has one: keeps id checks O(1) per
+    /// edited item. Nil for a live view's table until a batch from outside is
+    /// applied to it (`apply(_:)`): a view's own batches need no id check
+    /// (`applyDerived`), and building it was a third of opening a view
+    /// (docs/ARCHITECTURE.md, "Views").
+    var idIndex: TableIDIndex?
+
+    /// Ids of every section and row that has one: the index kept, or one
+    /// collected from the sections, O(n), for a view that keeps none.
+    public var ids: TableIDIndex { idIndex ?? TableIDIndex(sections) }
 
     public init(
         id: String,
@@ -63,7 +71,17 @@ public struct Table: Sendable, Equatable {
         self.access = access
         self.version = version
         self.sections = sections
-        self.ids = TableIDIndex(sections)
+        self.idIndex = TableIDIndex(sections)
+    }
+
+    /// Equal tables have equal properties, versions and sections; the id
+    /// index is what the sections hold, kept or not.
+    public static func == (lhs: Table, rhs: Table) -> Bool {
+        lhs.id == rhs.id && lhs.title == rhs.title && lhs.style == rhs.style && lhs.header == rhs.header
+            && lhs.footer == rhs.footer && lhs.rowHeight == rhs.rowHeight && lhs.allowsSelection == rhs.allowsSelection
+            && lhs.allowsMultipleSelection == rhs.allowsMultipleSelection && lhs.defaultView == rhs.defaultView
+            && lhs.source == rhs.source && lhs.access == rhs.access && lhs.version == rhs.version
+            && lhs.sections == rhs.sections
     }
 
     /// Number of rows in all sections.

@@ -158,13 +158,13 @@ extension LiveView {
         plan.move(&labels, &tableSections, shift: shift)
         var steps: [Step] = []
         if !plan.opening.isEmpty {
-            guard let applied = try? view.apply(plan.opening) else { return .declined }
+            guard let applied = try? view.applyDerived(plan.opening) else { return .declined }
             view.version = table.version
             steps.append(Step(batch: applied, view: view))
         }
         let closing = plan.closingBatch(after: view)
         guard !closing.isEmpty else { return .followed(steps) }
-        guard let reloaded = try? view.apply(closing) else {
+        guard let reloaded = try? view.applyDerived(closing) else {
             return .followed(update(to: table).map { steps + $0 })
         }
         view.version = table.version

@@ -59,7 +59,7 @@ public struct LiveView: Sendable {
         var working = view
         var applies = true
         for batch in SnapshotDiff.batches(from: view, to: derived.view) {
-            guard (try? working.apply(batch)) != nil else {
+            guard (try? working.applyDerived(batch)) != nil else {
                 applies = false
                 break
             }

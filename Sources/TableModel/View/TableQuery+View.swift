@@ -42,7 +42,8 @@ extension TableQuery {
             }
         }
         derived.view.sections = derived.sections.map(\.section)
-        derived.view.ids = TableIDIndex(derived.view.sections)
+        // Built only if a batch from outside is applied to the view (`Table.idIndex`).
+        derived.view.idIndex = nil
         return derived
     }
 

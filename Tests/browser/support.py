@@ -12,7 +12,7 @@ import urllib.request
 from pathlib import Path
 
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
@@ -99,8 +99,10 @@ def script_errors(driver) -> list[str]:
 
 def wait(driver, condition, message: str = "", timeout: float = TIMEOUT):
     """Waits for `condition()` to be truthy (never a fixed sleep); an element
-    not there yet counts as not yet, as with Selenium's WebDriverWait."""
-    return wtv.wait_until(condition, message, timeout=timeout, ignoring=(NoSuchElementException,))
+    not there yet, or replaced by a reload between finding it and reading it,
+    counts as not yet, as with Selenium's WebDriverWait."""
+    return wtv.wait_until(
+        condition, message, timeout=timeout, ignoring=(NoSuchElementException, StaleElementReferenceException))
 
 
 def open_table(driver, server: Server, table_id: str, query: str = "") -> None:

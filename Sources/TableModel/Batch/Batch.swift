@@ -78,7 +78,15 @@ public struct Batch: Sendable, Equatable {
     public var reloadRows: [RowItem]
     public var moveRows: [RowMove]
     /// Table properties changed with this batch (PATCH of the table); nil when none.
-    public var properties: TableProperties?
+    public var properties: TableProperties? {
+        get { propertiesBox?.properties }
+        set { propertiesBox = newValue.map(PropertiesBox.init) }
+    }
+    /// `properties`, held by reference: most batches change none, and a
+    /// batch is copied along an edit's way, where a reference is one word
+    /// to copy and the properties (a default view, a source) hundreds of
+    /// bytes and a dozen references (docs/perf-history/not-met-and-left-to-do.md).
+    private var propertiesBox: PropertiesBox?
     /// A press of a row's accessory button that this version reports; nil when none.
     /// It changes no row, yet makes the batch non-empty so it is versioned and published.
     public var press: Press?
@@ -108,7 +116,7 @@ public struct Batch: Sendable, Equatable {
         self.insertRows = insertRows
         self.reloadRows = reloadRows
         self.moveRows = moveRows
-        self.properties = properties
+        self.propertiesBox = properties.map(PropertiesBox.init)
         self.press = press
         self.animation = animation
         self.expect = expect
@@ -287,5 +295,18 @@ extension TableProperties {
         if let defaultView { table.defaultView = defaultView }
         if let source { table.source = source }
         if let access { table.access = access }
+    }
+}
+
+/// A batch's table properties, held by reference and never changed (`Batch.properties`).
+private final class PropertiesBox: Sendable, Equatable {
+    let properties: TableProperties
+
+    init(_ properties: TableProperties) {
+        self.properties = properties
+    }
+
+    static func == (lhs: PropertiesBox, rhs: PropertiesBox) -> Bool {
+        lhs === rhs || lhs.properties == rhs.properties
     }
 }

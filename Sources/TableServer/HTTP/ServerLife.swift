@@ -40,13 +40,25 @@ struct ServerLife: Sendable, Equatable {
     }
 
     /// `response` with its entity tag of this life: `"7"` becomes `"k3f9a2c1.7"`.
-    func tagging(_ response: HTTPResponse) -> HTTPResponse {
-        guard let id, let tag = response.headers["ETag"] else { return response }
-        var response = response
-        let weak = tag.hasPrefix("W/")
-        let quoted = weak ? tag.dropFirst(2) : Substring(tag)
-        guard quoted.count >= 2, quoted.first == "\"" else { return response }
-        response.headers.set("ETag", (weak ? "W/" : "") + "\"\(id)." + quoted.dropFirst())
+    /// Read and written as bytes, in the response it is given: it runs on
+    /// every answer of a table's route.
+    func tagging(_ response: consuming HTTPResponse) -> HTTPResponse {
+        guard let id, var tag = response.headers["ETag"] else { return response }
+        let tagged = tag.withUTF8 { bytes -> String? in
+            let quote = bytes.starts(with: "W/".utf8) ? 2 : 0
+            guard bytes.count - quote >= 2, bytes[quote] == UInt8(ascii: "\"") else { return nil }
+            let life = id.utf8
+            return String(unsafeUninitializedCapacity: bytes.count + life.count + 1) { buffer in
+                var count = 0
+                for byte in bytes[...quote] { buffer[count] = byte; count += 1 }
+                for byte in life { buffer[count] = byte; count += 1 }
+                buffer[count] = UInt8(ascii: ".")
+                count += 1
+                for byte in bytes[(quote + 1)...] { buffer[count] = byte; count += 1 }
+                return count
+            }
+        }
+        if let tagged { response.headers.set("ETag", tagged) }
         return response
     }
 
@@ -56,10 +68,9 @@ struct ServerLife: Sendable, Equatable {
     /// bare, which this life never sends — names nothing, so that no answer is
     /// `304` and no edit is made across lives (an edit's `412` names the tag
     /// sent, as `RouteBuilder` answers it).
-    func reading(_ request: HTTPRequest) -> HTTPRequest {
+    func reading(_ request: consuming HTTPRequest) -> HTTPRequest {
         guard let id else { return request }
-        var request = request
-        for name in ["If-None-Match", "If-Match"] {
+        for name in Self.conditions {
             guard let field = request.headers[name], EntityTagList.firstMalformed(in: field) == nil else { continue }
             let prefix = "\"\(id)."
             let tags = EntityTagList(field).tags.map { tag -> Substring in
@@ -72,4 +83,7 @@ struct ServerLife: Sendable, Equatable {
         }
         return request
     }
+
+    /// The fields whose entity tags `reading` reads.
+    private static let conditions = ["If-None-Match", "If-Match"]
 }

@@ -60,6 +60,15 @@ struct GroupCommit: Sendable {
         queued.append(edit)
     }
 
+    /// Validates `edit`, committed at once (a log that records at once), on
+    /// `table` as committed — nothing waits or commits in the same hold of
+    /// the table's lock — and answers its group: itself.
+    mutating func stageAlone(_ edit: QueuedEdit, on table: Table, keys: IdempotencyKeys) -> [QueuedEdit] {
+        precondition(queued.isEmpty && !isCommitting, "an edit committed at once while a group waits")
+        stage(edit, on: table, keys: keys)
+        return [edit]
+    }
+
     /// The table as every edit staged so far leaves it: `table` (as committed)
     /// when none waits.
     private mutating func currentTip(on table: Table) -> Table {
@@ -187,7 +196,7 @@ final class QueuedEdit: @unchecked Sendable {
     /// Who asked for it (`Requester.auditActor`), recorded with its changes.
     let actor: String?
     /// What `stage` answered last.
-    var staged: Result<StagedEdit, any Error> = .failure(TableServerError.storageUnavailable("not validated"))
+    var staged: Result<StagedEdit, any Error> = .failure(QueuedEdit.notValidated)
     /// The version it was validated against, and the table it was validated
     /// on, let go once it is made (so that the table is then changed in place).
     var base = 0
@@ -212,6 +221,9 @@ final class QueuedEdit: @unchecked Sendable {
         guard case .success(let staged) = staged else { return false }
         return if case .changes = staged.logged { true } else { false }
     }
+
+    /// What an edit not validated yet holds: one error made once, not one an edit.
+    private static let notValidated: any Error = TableServerError.storageUnavailable("not validated")
 
     /// Answers the edit.
     func finish(_ result: Result<EditResult, any Error>) {
@@ -376,8 +388,7 @@ extension TableStore {
     ) throws -> EditResult {
         try handle.withState { state in
             let edit = QueuedEdit(key: key, actor: Requester.current.auditActor, waiter: nil, stage)
-            state.group.enqueue(edit, on: state.table, keys: state.keys)
-            let group = state.group.takeGroup()
+            let group = state.group.stageAlone(edit, on: state.table, keys: state.keys)
             let recorded = Result {
                 try Self.storageErrors {
                     try log.recordEdit(of: state.table.id, mark: state.logMark, version: edit.base) { _ in
@@ -410,7 +421,7 @@ extension TableStore {
         let validatedOn = inPlace ? nil : edit.baseTable
         edit.baseTable = nil
         var batches: [Batch] = []
-        var result: EditResult
+        let result: EditResult
         switch staged {
         case .batch(let prepared, let json):
             batches = [prepared.batch]
@@ -426,21 +437,27 @@ extension TableStore {
             let changes =
                 prepared.batch.isEmpty
                 ? [] : [events.change(json: json, version: after.version, batch: prepared.batch, table: after)]
-            result = EditResult(table: after, batch: prepared.batch, json: json, changes: changes)
+            result = EditResult(table: after, batch: prepared.batch, json: json, changes: Self.by(edit.actor, changes))
         case .steps(let steps):
             batches = steps.map(\.batch)
             let changes = steps.map { events.change(version: $0.table.version, batch: $0.batch, table: $0.table) }
-            result = EditResult(table: steps.last?.table ?? validatedOn ?? state.table, changes: changes)
+            result = EditResult(
+                table: steps.last?.table ?? validatedOn ?? state.table, changes: Self.by(edit.actor, changes))
             if inPlace { state.table = result.table }
         case .deletion:
             result = EditResult(table: validatedOn ?? state.table, deleted: true)
             if inPlace { TableHandle.markDeleted(&state) }
         }
-        if let actor = edit.actor {
-            for index in result.changes.indices { result.changes[index].actor = actor }
-        }
         state.remember(edit.key, of: staged, made: result)
         if inPlace && !result.changes.isEmpty { publish(result.changes, by: batches, in: &state) }
         return .success(result)
+    }
+
+    /// `changes`, recorded as made by `actor` (`Requester.auditActor`) when there is one.
+    private static func by(_ actor: String?, _ changes: [Change]) -> [Change] {
+        guard let actor else { return changes }
+        var changes = changes
+        for index in changes.indices { changes[index].actor = actor }
+        return changes
     }
 }

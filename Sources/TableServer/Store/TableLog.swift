@@ -54,10 +54,12 @@ protocol TableLog: Sendable {
 
 /// What one edit does, validated against a table without changing it: the
 /// store records it through the log, then makes it (`TableStore.make`).
+/// A batch is held in a box of its own (`indirect`), so that handing the
+/// staged edit along the pipeline copies a reference, not the batch.
 enum StagedEdit: Sendable {
     /// One batch (`apply`), prepared on the table (an empty one changes
     /// nothing), with its change JSON (`{"version", "batch"}`).
-    case batch(PreparedBatch, json: [UInt8])
+    indirect case batch(PreparedBatch, json: [UInt8])
     /// Consecutive batches (a snapshot `PUT`), each one version, with the table after it.
     case steps([Step])
     /// The table's deletion.
@@ -86,13 +88,24 @@ enum StagedEdit: Sendable {
 
 /// What an edit answers once made: the table after it, the batch it applied
 /// and its change JSON (`apply`), the changes it published, and whether it
-/// deleted the table.
-struct EditResult: Sendable {
-    var table: Table
-    var batch = Batch()
-    var json: [UInt8] = []
-    var changes: [Change] = []
-    var deleted = false
+/// deleted the table. A reference, made once: it is handed from the table's
+/// lock through the answer's callbacks to the route, and a copy of each of
+/// its values at each step was a fifth of a single-row move's work
+/// (docs/perf-history/not-met-and-left-to-do.md).
+final class EditResult: Sendable {
+    let table: Table
+    let batch: Batch
+    let json: [UInt8]
+    let changes: [Change]
+    let deleted: Bool
+
+    init(table: Table, batch: Batch = Batch(), json: [UInt8] = [], changes: [Change] = [], deleted: Bool = false) {
+        self.table = table
+        self.batch = batch
+        self.json = json
+        self.changes = changes
+        self.deleted = deleted
+    }
 }
 
 /// What one edit records.

@@ -274,36 +274,57 @@ final class TableStore: Sendable {
         _ id: String, key: IdempotentRequest?, _ stage: @escaping @Sendable (Table) throws -> StagedEdit,
         askedLog: Bool, answer: @escaping @Sendable (Result<EditResult, any Error>) -> Void
     ) {
-        let missing: @Sendable (TableServerError) -> Void = { [self] error in
-            guard !askedLog, let log else { return answer(.failure(error)) }
-            versionWaiters.lookUp { [self] in
-                do {
-                    guard try Self.storageErrors({ try log.lookUp(id) }) else { return answer(.failure(error)) }
-                } catch {
-                    return answer(.failure(error))
-                }
-                edit(id, key: key, stage, askedLog: true, answer: answer)
-            }
-        }
-        guard let handle = directory.withLock({ $0.handles[id] }) else { return missing(.tableNotFound(id)) }
-        let made: @Sendable (Result<EditResult, any Error>) -> Void = { [self] result in
-            switch result {
-            case .failure(let error as TableServerError) where error.isMissingTable:
-                missing(error)
-            case .success(let made):
-                if made.deleted { removeFromDirectory(handle, id: id) }
-                answer(result)
-            case .failure:
-                answer(result)
-            }
+        let retry = Retry(id: id, key: key, stage: stage, askedLog: askedLog)
+        guard let handle = directory.withLock({ $0.handles[id] }) else {
+            return answerMade(.failure(TableServerError.tableNotFound(id)), retry, answer: answer)
         }
         guard let leaders, let log else {
-            return made(Result { try commitAtOnce(handle, log: committingLog, key: key, stage) })
+            let made = Result { try commitAtOnce(handle, log: committingLog, key: key, stage) }
+            return answerMade(made, retry, handle: handle, answer: answer)
+        }
+        let made: @Sendable (Result<EditResult, any Error>) -> Void = { [self] result in
+            answerMade(result, retry, handle: handle, answer: answer)
         }
         do {
             try queueInGroup(handle, id: id, log: log, key: key, leaders: leaders, stage, answer: made)
         } catch {
             made(.failure(error))
+        }
+    }
+
+    /// What an edit needs to be made again, on the table the log holds, when
+    /// it found none here.
+    private struct Retry: Sendable {
+        let id: String
+        let key: IdempotentRequest?
+        let stage: @Sendable (Table) throws -> StagedEdit
+        let askedLog: Bool
+    }
+
+    /// Answers an edit of `handle` (nil: the table is not here) with `result`:
+    /// a deletion leaves the directory; a missing table is asked of the log
+    /// once (on the store's look-up thread), and the edit made again on the
+    /// table it holds, or answered 404.
+    private func answerMade(
+        _ result: Result<EditResult, any Error>, _ retry: Retry, handle: TableHandle? = nil,
+        answer: @escaping @Sendable (Result<EditResult, any Error>) -> Void
+    ) {
+        switch result {
+        case .failure(let error as TableServerError) where error.isMissingTable:
+            guard !retry.askedLog, let log else { return answer(result) }
+            versionWaiters.lookUp { [self] in
+                do {
+                    guard try Self.storageErrors({ try log.lookUp(retry.id) }) else { return answer(result) }
+                } catch {
+                    return answer(.failure(error))
+                }
+                edit(retry.id, key: retry.key, retry.stage, askedLog: true, answer: answer)
+            }
+        case .success(let made):
+            if made.deleted, let handle { removeFromDirectory(handle, id: retry.id) }
+            answer(result)
+        case .failure:
+            answer(result)
         }
     }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 import TableJournal
 import TableModel
@@ -63,6 +64,30 @@ import Testing
             #expect(woken.wait(timeout: .now() + 5) == .success)
             #expect(found.withLock { $0 } == true, "attempt \(attempt)")
         }
+    }
+
+    /// A read that starts waiting while the change it waits for is being
+    /// applied, under the table's lock, is woken by it: the replicas suite
+    /// once saw a `Min-Version` read wait its 2 s out, having asked the
+    /// version after the change's wake-up and before the version was
+    /// published as the lock was let go.
+    @Test func aReadThatStartsWaitingAsItsChangeIsAppliedIsWoken() throws {
+        let row = Row(id: "b", text: "B")
+        let batch = Batch(insertRows: [.init(at: TableIndexPath(0, 1), row: row)])
+        let change = LoggedChange(version: 1, json: batch.changeJSONBytes(version: 1))
+        let woken = DispatchSemaphore(value: 0)
+        try store.handle("t").withState { state in
+            try store.applyLogged([change], in: &state)
+            DispatchQueue.global().async { [store] in
+                store.whenHeld("t", atLeast: 1, upTo: .seconds(30)) { reached in
+                    if reached { woken.signal() }
+                }
+            }
+            // The read asks the version once it is waiting: let it, before the lock is let go.
+            while store.versionWaiters.count(for: "t") == 0 { Thread.sleep(forTimeInterval: 0.001) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(woken.wait(timeout: .now() + 5) == .success)
     }
 
     @Test func aReloadBelowTheVersionLeavesTheReadWaiting() throws {

@@ -77,6 +77,9 @@ final class TableHandle: Sendable {
     /// A consistent copy of the table as it is now.
     var table: Table { state.withLock { $0.table } }
 
+    /// The table's version as it is now, or -1 once it is deleted (as `revision`).
+    var version: Int { state.withLock { $0.isDeleted ? -1 : $0.table.version } }
+
     /// The views of the table event streams follow now (`OpenViews`).
     var openViewCount: Int { state.withLock { $0.views }.count }
 

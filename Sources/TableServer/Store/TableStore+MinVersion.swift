@@ -34,7 +34,11 @@ extension TableStore {
         versionWaiters.lookUpOnce(id) { _ = try? log.lookUp(id) }
     }
 
+    /// The table's version as its lock holds it, not its `revision`: a change
+    /// wakes the waiting reads (`VersionWaiters.moved`) under the lock, and
+    /// the revision follows only as the lock is let go, so a read that asked
+    /// the revision in between would wait for a wake-up already gone.
     private func currentVersion(_ id: String) -> Int? {
-        (try? handle(id))?.revision.current
+        (try? handle(id))?.version
     }
 }

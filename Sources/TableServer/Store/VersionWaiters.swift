@@ -85,6 +85,11 @@ final class VersionWaiters: Sendable {
         lookUps.async(execute: BoundRows.carried(body))
     }
 
+    /// How many reads wait for table `table` now.
+    func count(for table: String) -> Int {
+        waiting.withLock { $0[table]?.count ?? 0 }
+    }
+
     private func take(_ waiter: Waiter) {
         waiting.withLock { waiting in
             guard let waiters = waiting[waiter.table] else { return }

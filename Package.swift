@@ -63,6 +63,8 @@ let package = Package(
         .target(name: "CAllocator"),
         // One event to many sockets in one system call (io_uring; docs/ARCHITECTURE.md).
         .target(name: "CSendRing"),
+        // A cache line asked for ahead of its use (a view's rows as it opens).
+        .target(name: "CPrefetch"),
         .target(
             name: "MicroHTTP",
             dependencies: [
@@ -86,7 +88,7 @@ let package = Package(
         // remote dependency, builds it, and SwiftPM refuses unsafeFlags there.
         .target(
             name: "TableModel",
-            dependencies: ["JSON", .product(name: "HashTreeCollections", package: "swift-collections")],
+            dependencies: ["JSON", "CPrefetch", .product(name: "HashTreeCollections", package: "swift-collections")],
             swiftSettings: strict),
         // The client library (docs/CLIENT.md): URLSession, TableModel's own batches.
         .target(name: "WebTableViewClient", dependencies: ["TableModel", "JSON"], swiftSettings: strict),

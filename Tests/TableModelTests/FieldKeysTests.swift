@@ -86,7 +86,7 @@ struct FieldKeysTests {
         list.root.visitLeafNodes(in: 0..<50) { leaf, _ in
             var kept: [String] = []
             for name in Self.names {
-                leaf.withFieldKeys(name) { _ in }
+                leaf.withFieldKeys(name) { _, _ in }
             }
             var column = leaf.fieldKeysSlot.load(ordering: .acquiring)?.takeUnretainedValue()
             while let current = column {

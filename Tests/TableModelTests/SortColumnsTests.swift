@@ -45,7 +45,8 @@ struct SortColumnsTests {
             let values = rows.indices.map { index in
                 sort.map { ViewValue($0.key, of: rows[index], in: places[index]) }
             }
-            SortColumns(sort, count: rows.count) { (rows[$0], places[$0]) }.withComparator { columns in
+            SortColumns(sort, count: rows.count) { ViewValue.read($1, of: rows[$0], in: places[$0]) }.withComparator {
+                columns in
                 for a in rows.indices {
                     for b in rows.indices {
                         #expect(columns.compare(a, b) == TableQuery.compare(values[a], values[b], by: sort), "\(sort)")

@@ -50,6 +50,12 @@ public struct RowList: Sendable, Equatable, RandomAccessCollection, ExpressibleB
         root = RowListNode.build(Array(rows))
     }
 
+    /// A list of `rows`, in order, moved out of the array (left empty) rather
+    /// than copied: O(n), with no reference of a row counted (`RowListNode.build(moving:)`).
+    init(moving rows: inout [Row]) {
+        root = RowListNode.build(moving: &rows)
+    }
+
     public init(arrayLiteral rows: Row...) { self.init(rows) }
 
     public var startIndex: Int { 0 }

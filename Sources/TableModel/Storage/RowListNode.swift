@@ -79,6 +79,14 @@ final class RowListNode: @unchecked Sendable {
         self.childCounts = []
     }
 
+    /// A leaf of a tree holding `buffer`, a buffer of `leafBufferCapacity` rows, as it is.
+    private init(leafBuffer buffer: consuming [Row]) {
+        self.rows = buffer
+        self.count = self.rows.count
+        self.children = []
+        self.childCounts = []
+    }
+
     /// An internal node of `children`.
     init<C: Collection<RowListNode>>(children: C) {
         self.rows = []
@@ -129,6 +137,33 @@ final class RowListNode: @unchecked Sendable {
     static func build(_ rows: [Row]) -> RowListNode {
         let leaves = fillRanges(of: rows.count, capacity: leafCapacity, minimum: leafMinimum)
         return assemble(leaves.map { leaves.count > 1 ? RowListNode(leafRows: rows[$0]) : RowListNode(rows: rows[$0]) })
+    }
+
+    /// A tree of `rows`, as `build(_:)` makes it, the rows moved out of
+    /// `rows` (left empty) rather than copied: not a reference of theirs is
+    /// counted. A view's rows were each copied out of its table just before;
+    /// counting their references up again, and down as the copy went, waited
+    /// each time for a row's storage far in memory (a fifth of opening a view
+    /// of 220,000 rows: docs/perf-history/live-views-and-search.md).
+    static func build(moving rows: inout [Row]) -> RowListNode {
+        let ranges = fillRanges(of: rows.count, capacity: leafCapacity, minimum: leafMinimum)
+        guard ranges.count > 1 else {
+            // One leaf, the root: the array's buffer itself, shared and then let go.
+            defer { rows = [] }
+            return RowListNode(rows: rows)
+        }
+        var leaves: [RowListNode] = []
+        leaves.reserveCapacity(ranges.count)
+        // From the last leaf to the first, each row taken off the end of `rows`.
+        for range in ranges.reversed() {
+            var leaf: [Row] = []
+            leaf.reserveCapacity(leafBufferCapacity)
+            for _ in range { leaf.append(rows.removeLast()) }
+            leaf.reverse()
+            leaves.append(RowListNode(leafBuffer: leaf))
+        }
+        leaves.reverse()
+        return assemble(leaves)
     }
 
     /// The tree above `leaves` (in order, sized by `fillRanges`), built level by level.
@@ -200,16 +235,18 @@ final class RowListNode: @unchecked Sendable {
             body(self, range)
             return
         }
-        var start = 0
-        for (index, childCount) in childCounts.enumerated() {
-            let end = start + childCount
-            if end > range.lowerBound {
-                let lower = max(range.lowerBound, start) - start
-                let upper = min(range.upperBound, end) - start
-                children[index].visitLeafNodes(in: lower..<upper, body)
+        children.withUnsafeBufferPointer { children in
+            var start = 0
+            for (index, childCount) in childCounts.enumerated() {
+                let end = start + childCount
+                if end > range.lowerBound {
+                    let lower = max(range.lowerBound, start) - start
+                    let upper = min(range.upperBound, end) - start
+                    children[index].visitLeafNodes(in: lower..<upper, body)
+                }
+                if end >= range.upperBound { return }
+                start = end
             }
-            if end >= range.upperBound { return }
-            start = end
         }
     }
 }

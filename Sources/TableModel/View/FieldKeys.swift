@@ -79,6 +79,8 @@ final class FieldKeys: Sendable {
     func withKeys<Result>(
         of name: String, rows: UnsafeBufferPointer<Row>, _ body: (UnsafeBufferPointer<UInt32>) -> Result
     ) -> Result {
+        // Most leaves keep one field: its keys, with no reference taken.
+        if self.name == name { return keys.withUnsafeBufferPointer(body) }
         var column = self
         var depth = 1
         while true {
@@ -105,16 +107,20 @@ extension RowListNode {
     /// now and kept if no pass built them before. Two passes building at once
     /// keep the first (compare-and-swap); the leaf's rows do not change while
     /// it is shared (`RowListNode`).
-    func withFieldKeys<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt32>) -> Result) -> Result {
+    func withFieldKeys<Result>(
+        _ name: String, _ body: (UnsafeBufferPointer<Row>, UnsafeBufferPointer<UInt32>) -> Result
+    ) -> Result {
         rows.withUnsafeBufferPointer { rows in
             while true {
                 if let head = fieldKeysSlot.load(ordering: .acquiring) {
-                    return head.takeUnretainedValue().withKeys(of: name, rows: rows, body)
+                    return head._withUnsafeGuaranteedRef { $0.withKeys(of: name, rows: rows) { body(rows, $0) } }
                 }
                 let built = Unmanaged.passRetained(FieldKeys(name: name, keys: FieldKeys.keys(of: rows, field: name)))
                 let (stored, _) = fieldKeysSlot.compareExchange(
                     expected: nil, desired: built, ordering: .acquiringAndReleasing)
-                if stored { return built.takeUnretainedValue().keys.withUnsafeBufferPointer(body) }
+                if stored {
+                    return built._withUnsafeGuaranteedRef { $0.keys.withUnsafeBufferPointer { body(rows, $0) } }
+                }
                 built.release()
             }
         }
@@ -133,14 +139,12 @@ extension RowList {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "RowList range out of range")
         guard !range.isEmpty else { return }
         var leafStart = range.lowerBound
+        var found: [Int] = []
         root.visitLeafNodes(in: range) { leaf, rows in
-            let offset = leafStart - rows.lowerBound
-            leaf.withFieldKeys(name) { keys in
-                leaf.rows.withUnsafeBufferPointer { buffer in
-                    for index in rows where keys[index] == key || keys[index] == 0 {
-                        body(offset + index, buffer.baseAddress! + index)
-                    }
-                }
+            found.removeAll(keepingCapacity: true)
+            leaf.withFieldKeys(name) { buffer, keys in
+                for index in rows where keys[index] == key || keys[index] == 0 { found.append(index) }
+                if !found.isEmpty { Row.handPrefetched(buffer, found, from: leafStart - rows.lowerBound, body) }
             }
             leafStart += rows.count
         }

@@ -37,9 +37,9 @@ struct GroupHeading: Equatable {
         }
     }
 
-    /// A section of the group's rows under this heading.
-    func section(_ rows: [Row]) -> Section {
-        var section = Section(rows: rows)
+    /// A section of the group's rows under this heading, moved out of `rows` (left empty).
+    func section(moving rows: inout [Row]) -> Section {
+        var section = Section(rows: RowList(moving: &rows))
         head(&section)
         return section
     }

@@ -381,7 +381,7 @@ struct EditPlan {
         outcome.opening.deleteSections = deleted.sorted()
         for (index, section) in inserted.enumerated() {
             let order = section.rows.sorted { precedes($0, $1) }
-            let rows = order.map { touched[$0].row }
+            var rows = order.map { touched[$0].row }
             let made: Section
             var tableSection = -1
             switch section.key {
@@ -393,7 +393,7 @@ struct EditPlan {
                 let first = touched[order[0]]
                 let heading = query.groupHeading(
                     first: first.row, in: table.sections[ViewLabel.section(of: first.newLabel!)])
-                made = heading.section(rows)
+                made = heading.section(moving: &rows)
             }
             let at = finalIndex(ofInserted: index)
             outcome.opening.insertSections.append(Batch.SectionItem(at: at, section: made))

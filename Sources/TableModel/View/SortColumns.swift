@@ -38,8 +38,10 @@ struct SortColumns {
         case number, text, none
     }
 
-    /// The columns of `keys` for `count` rows; `row(i)` is the row at offset `i` and its section.
-    init(_ keys: [ViewSortKey], count: Int, row: (Int) -> (row: Row, section: Section)) {
+    /// The columns of `keys` for `count` rows; `value(i, key)` is the value of
+    /// the row at offset `i` for `key` (`ViewValue.read`), read where the row
+    /// is: a row handed out whole would be copied, its references counted.
+    init(_ keys: [ViewSortKey], count: Int, value: (Int, ViewKey) -> ViewValue.Read?) {
         descending = keys.map(\.descending)
         let cells = count * keys.count
         kinds.reserveCapacity(cells)
@@ -47,8 +49,7 @@ struct SortColumns {
         literals.reserveCapacity(cells)
         starts.reserveCapacity(cells + 1)
         for offset in 0..<count {
-            let (row, section) = row(offset)
-            for key in keys { append(ViewValue.read(key.key, of: row, in: section)) }
+            for key in keys { append(value(offset, key.key)) }
         }
     }
 

@@ -33,11 +33,11 @@ extension TableQuery {
                 var (rows, labels) = selection.selected(in: section, at: index, labelled: labelled)
                 if !sort.isEmpty && rows.count > 1 {
                     let order = sortOrder(rows, in: section)
-                    rows = order.map { rows[$0] }
+                    Self.arrange(&rows, by: order)
                     if labelled { labels = order.map { labels[$0] } }
                 }
                 if selectsRows && rows.isEmpty { continue }
-                derived.sections.append((section.withRows(rows), labels))
+                derived.sections.append((section.withRows(moving: &rows), labels))
                 derived.tableSections.append(index)
             }
         }
@@ -55,7 +55,8 @@ extension TableQuery {
 
     /// The order of `rows` (of `section`) by `sort`, as their offsets; ties in their order.
     private func sortOrder(_ rows: [Row], in section: Section) -> [Int] {
-        SortColumns(sort, count: rows.count) { (rows[$0], section) }.withComparator { columns in
+        SortColumns(sort, count: rows.count) { ViewValue.read($1, of: rows[$0], in: section) }.withComparator {
+            columns in
             rows.indices.sorted { a, b in
                 let result = columns.compare(a, b)
                 return result == .same ? a < b : result == .before
@@ -71,11 +72,14 @@ extension TableQuery {
         var labels: [UInt64] = []
         for (index, section) in table.sections.enumerated() {
             let selected = selection.selected(in: section, at: index, labelled: labelled)
-            rows += selected.rows
+            // The first section's rows are taken as they are, not copied again.
+            if rows.isEmpty { rows = selected.rows } else { rows += selected.rows }
             sections += repeatElement(index, count: selected.rows.count)
             labels += selected.labels
         }
-        let columns = SortColumns([group] + sort, count: rows.count) { (rows[$0], table.sections[sections[$0]]) }
+        let columns = SortColumns([group] + sort, count: rows.count) {
+            ViewValue.read($1, of: rows[$0], in: table.sections[sections[$0]])
+        }
         return columns.withComparator { columns in
             let order = rows.indices.sorted { a, b in
                 let result = columns.compare(a, b)
@@ -89,7 +93,8 @@ extension TableQuery {
                 while end < order.count && columns.sameFirst(first, order[end]) { end += 1 }
                 let run = order[start..<end]
                 let heading = groupHeading(first: rows[first], in: table.sections[sections[first]])
-                grouped.append((heading.section(run.map { rows[$0] }), labelled ? run.map { labels[$0] } : []))
+                var runRows = run.map { rows[$0] }
+                grouped.append((heading.section(moving: &runRows), labelled ? run.map { labels[$0] } : []))
                 start = end
             }
             return grouped
@@ -101,6 +106,28 @@ extension TableQuery {
     /// group by (`GroupHeading`, docs/API.md, "Views").
     func groupHeading(first row: Row, in section: Section) -> GroupHeading {
         group.map { GroupHeading($0.key, first: row, in: section) } ?? GroupHeading()
+    }
+
+    /// Rearranges `rows` so that `rows[k]` is the row that was at `order[k]`
+    /// (`order` a permutation of their offsets), by swaps along each cycle of
+    /// `order`: O(n), every row moved, none copied (no reference counted).
+    static func arrange(_ rows: inout [Row], by order: [Int]) {
+        var placed = [Bool](repeating: false, count: order.count)
+        // A buffer's swap moves the two rows; an array's copies them.
+        rows.withUnsafeMutableBufferPointer { rows in
+            for start in order.indices where !placed[start] {
+                // Along the cycle from `start`, `rows[k]` holds the row that was at `start`
+                // until its own place, the cycle's last, is reached.
+                var k = start
+                while true {
+                    placed[k] = true
+                    let from = order[k]
+                    if from == start { break }
+                    rows.swapAt(k, from)
+                    k = from
+                }
+            }
+        }
     }
 
     /// Two rows' values for the descriptors, in order: the first that differs decides.
@@ -225,6 +252,13 @@ extension Section {
     func withRows(_ rows: [Row]) -> Section {
         var section = self
         section.rows = RowList(rows)
+        return section
+    }
+
+    /// This section holding `rows`, moved out of the array (left empty), instead of its own.
+    func withRows(moving rows: inout [Row]) -> Section {
+        var section = self
+        section.rows = RowList(moving: &rows)
         return section
     }
 }

@@ -89,6 +89,17 @@ import Testing
         #expect(headers["Content-Typez"] == nil)
     }
 
+    @Test func settingAFieldReplacesEveryOneOfItsNameInTheFirstOnesPlace() {
+        var headers: HTTPHeaders = ["ETag": "\"1\"", "Vary": "Accept", "etag": "\"2\"", "Age": "0", "ETAG": "\"3\""]
+        headers.set("ETag", "\"4\"")
+        #expect(headers.map(\.name) == ["ETag", "Vary", "Age"])
+        #expect(headers.values(for: "etag") == ["\"4\""])
+        headers.set("Age", "1")
+        #expect(headers.map(\.value) == ["\"4\"", "Accept", "1"])
+        headers.set("Location", "/")
+        #expect(headers.map(\.name) == ["ETag", "Vary", "Age", "Location"])
+    }
+
     @Test func problemDocumentsAreRFC9457JSON() {
         let response = HTTPResponse.problem(
             status: 409,

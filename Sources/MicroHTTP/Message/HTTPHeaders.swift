@@ -41,10 +41,17 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
         fields.append((name: name, value: value))
     }
 
-    /// Replaces every field called `name` with one field holding `value`.
+    /// Replaces every field called `name` with one field holding `value`, in
+    /// the first one's place (at the end when there was none), in one pass.
     public mutating func set(_ name: String, _ value: String) {
-        remove(name)
-        fields.append((name: name, value: value))
+        guard let first = fields.firstIndex(where: { Self.sameName($0.name, name) }) else {
+            fields.append((name: name, value: value))
+            return
+        }
+        fields[first] = (name: name, value: value)
+        let rest = first + 1
+        guard fields[rest...].contains(where: { Self.sameName($0.name, name) }) else { return }
+        fields.replaceSubrange(rest..., with: fields[rest...].filter { !Self.sameName($0.name, name) })
     }
 
     /// Removes every field called `name`.

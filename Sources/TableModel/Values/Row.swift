@@ -190,15 +190,6 @@ extension Row {
         var detailLink: String?
     }
 
-    /// The box a row's `Extras` live in, shared by copies of the row.
-    ///
-    /// `@unchecked Sendable`: `value` is mutated only through `Row.setExtra`, after
-    /// `isKnownUniquelyReferenced` has shown that one row holds the box; a shared box
-    /// is copied, never changed (copy-on-write, as `Array`'s buffer).
-    /// `@exclusivity(unchecked)`: that discipline already rules out overlapping
-    /// accesses, and the run-time check on every read of a rare property cost an
-    /// eighth of drawing a page's rows (docs/perf-history/fixed-in-the-product.md, *The 1,000-row page
-    /// and its rows' JSON*).
     /// Hands `body` the rows at `indexes` of a leaf's `rows` (at `offset +`
     /// their index in the list), in order, each row's box of rare properties
     /// asked for first, for all of them at once.
@@ -219,6 +210,15 @@ extension Row {
         for index in indexes { body(offset + index, rows.baseAddress! + index) }
     }
 
+    /// The box a row's `Extras` live in, shared by copies of the row.
+    ///
+    /// `@unchecked Sendable`: `value` is mutated only through `Row.setExtra`, after
+    /// `isKnownUniquelyReferenced` has shown that one row holds the box; a shared box
+    /// is copied, never changed (copy-on-write, as `Array`'s buffer).
+    /// `@exclusivity(unchecked)`: that discipline already rules out overlapping
+    /// accesses, and the run-time check on every read of a rare property cost an
+    /// eighth of drawing a page's rows (docs/perf-history/fixed-in-the-product.md, *The 1,000-row page
+    /// and its rows' JSON*).
     final class ExtrasBox: @unchecked Sendable {
         @exclusivity(unchecked) var value: Extras
 

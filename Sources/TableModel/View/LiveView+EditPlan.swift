@@ -386,7 +386,7 @@ struct EditPlan {
             var tableSection = -1
             switch section.key {
             case .table(let s):
-                made = table.sections[s].withRows(rows)
+                made = table.sections[s].withRows(moving: &rows)
                 tableSection = s
             case .group:
                 // Headed as the read heads it: by the value as its first row spells it.

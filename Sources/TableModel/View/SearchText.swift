@@ -122,10 +122,7 @@ extension RowListNode {
     /// This leaf's `SearchText`: the one kept with it, or one built now and
     /// kept. Two searches building at once keep the first (compare-and-swap);
     /// the leaf's rows do not change while it is shared (`RowListNode`).
-    var searchText: SearchText {
-        if let kept = searchTextSlot.load(ordering: .acquiring) { return kept.takeUnretainedValue() }
-        return keptSearchText().takeUnretainedValue()
-    }
+    var searchText: SearchText { withSearchText { $0 } }
 
     /// Calls `body` with this leaf's `SearchText` (`searchText`), lent
     /// without a reference taken: a pass over a million rows' leaves touches

@@ -11,14 +11,15 @@ PREFIX       ?= /usr/local
 # What `make install` copies: the release binary (the tests install another).
 INSTALL_BIN  ?= $(RELEASE_BIN)
 
-.PHONY: run build release install install-files deps format check test test-unit test-http test-client test-openapi test-openapi-client test-redbot test-csv-reference test-docs test-scripts test-schemathesis \
+.PHONY: run build release release-server install install-files deps format check test test-unit test-http test-client test-openapi test-openapi-client test-redbot test-csv-reference test-docs test-scripts test-schemathesis \
         test-crash test-replicas test-sanitizers test-fuzz test-load test-browser screenshots \
         container-test test-container container-test-source deploy-images deploy-up deploy-down deploy-down-all \
         bench fuzz clean help
 
 help:
 	@echo "make run               install what is missing, build the release binary, serve the demo tables on :$(PORT)"
-	@echo "make release           build the optimised binary: $(RELEASE_BIN)"
+	@echo "make release           build the optimised binaries: $(RELEASE_BIN) and webtableview-follow"
+	@echo "make release-server    build the optimised server alone: $(RELEASE_BIN)"
 	@echo "make install           make release, then copy it to PREFIX/bin ($(PREFIX)) with its Templates and Public"
 	@echo "make test              install what is missing, build, run every test (below)"
 	@echo "make check             daily feedback in minutes: format, imports, docs' facts, unit and HTTP tests"
@@ -56,6 +57,11 @@ build: deps
 release: deps
 	$(SWIFT) build -c release $(BUILD_FLAGS)
 
+# The server alone, optimised: what make run, the load test and the container
+# test run (make release builds webtableview-follow too, for make install).
+release-server: deps
+	$(SWIFT) build -c release --product webtableview $(BUILD_FLAGS)
+
 # The binary in PREFIX/bin finds PREFIX/share/webtableview/{Templates,Public} by itself.
 install: release install-files
 
@@ -70,7 +76,7 @@ install-files:
 
 # The optimised binary: a view (search, sort, group) of 54,000 rows takes a
 # fraction of a second there, and seconds in the debug build.
-run: release
+run: release-server
 	$(RELEASE_BIN) serve --port $(PORT)
 
 # The format make test checks (scripts/check-format.sh): swift-format ships with
@@ -112,7 +118,7 @@ check: deps
 	$(SWIFT) test --skip-build $(BUILD_FLAGS) --filter '$(CLIENT_TESTS)'
 	@echo "make check: passed (make test runs every suite)"
 
-UNIT_TESTS = JSONTests|TableModelTests|TableRenderingTests|TableJournalTests|TableImportTests|ProcessMetricsTests
+UNIT_TESTS = JSONTests|TableModelTests|TableModelSharingTests|TableRenderingTests|TableJournalTests|TableImportTests|ProcessMetricsTests
 HTTP_TESTS = MicroHTTPTests|TableServerTests
 # The client's tests read live event streams through URLSession, whose pieces
 # reach them through Swift's task pool, and wait for them against the clock.
@@ -170,7 +176,7 @@ test-sanitizers: deps
 test-fuzz: deps
 	scripts/fuzz.sh 20
 
-test-load: release
+test-load: release-server
 	scripts/test-load.sh $(RELEASE_BIN)
 
 test-browser:
@@ -181,7 +187,7 @@ screenshots:
 
 # The image around the release binary; container-test-source compiles it in
 # the image's builder stage, as `docker build .` does (docs/CONTAINER.md).
-container-test test-container: release
+container-test test-container: release-server
 	scripts/container/test.sh $(RELEASE_BIN)
 
 container-test-source:

@@ -88,7 +88,7 @@ servers() {
     run client suite test-client &&
     run replicas suite test-replicas &&
     run browser suite test-browser &&
-    run release suite release &&
+    run release suite release-server &&
     run container suite container-test
 }
 

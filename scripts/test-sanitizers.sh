@@ -22,11 +22,7 @@ scripts/install-deps.sh build replicas
 export WEBTABLEVIEW_REQUIRE_POSTGRES=1
 
 # The package then has only the targets whose tests this sanitizer runs
-# (Package.swift): not the client library's, whose URLSession transport
-# delivers no byte of an event stream under AddressSanitizer and leaks in its
-# own libcurl callbacks (the toolchain's code, not ours; its tests run in every
-# plain `swift test`), and under ThreadSanitizer only the suites that start a
-# thread or a task, the pure values' being left to AddressSanitizer.
+# (Package.swift says which, and why).
 export WEBTABLEVIEW_SANITIZER=$sanitizer
 
 start=$SECONDS

@@ -119,7 +119,7 @@ check: deps
 	@echo "make check: passed (make test runs every suite)"
 
 UNIT_TESTS = JSONTests|TableModelTests|TableModelSharingTests|TableRenderingTests|TableJournalTests|TableImportTests|ProcessMetricsTests
-HTTP_TESTS = MicroHTTPTests|TableServerTests
+HTTP_TESTS = MicroHTTPTests|TableServerTests|ServerAccessTests|webtableviewTests
 # The client's tests read live event streams through URLSession, whose pieces
 # reach them through Swift's task pool, and wait for them against the clock.
 # They run in a swift test of their own: beside them, the model's property tests

@@ -6,7 +6,8 @@
 //   CMicroHTTPD, CSendRing, CZlib, CBrotli → MicroHTTP ──┐
 //   CAllocator → ProcessMetrics ─────────────────────────┤
 //   JSON → TableModel → TableRendering → TableServer → webtableview
-//   JSON → TableModel → TableAccess (jwt-kit, swift-crypto; rows bound to views) ↗
+//   JSON → TableModel → TableAccess (policies, rows bound to views) ──────────↗
+//                       TableAccess → AccessTokens (jwt-kit, swift-crypto) → webtableview
 //                     ↘ TableJournal ↗
 //                     ↘ TableImport ↗
 //   CLibPQ → TableDatabase ─────────────────────────↗
@@ -79,6 +80,15 @@ let package = Package(
         ),
         // The process's own figures for /metrics: memory, CPU, descriptors, heap in use.
         .target(name: "ProcessMetrics", dependencies: ["CAllocator"], swiftSettings: strict),
+        // The server's test fixtures: the fixture table, servers over it, JSON and event-stream reading (tests only).
+        .target(
+            name: "TableServerTesting",
+            dependencies: [
+                "TableServer", "TableModel", "JSON", "MicroHTTP", "MicroHTTPTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // The one seeded random generator of the property tests (tests only).
         .target(name: "SeededRandom", swiftSettings: strict),
         // A child process a test starts, with a watchdog that kills it past a limit (tests only).
@@ -114,12 +124,16 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
         .target(name: "TableDatabase", dependencies: ["CLibPQ"], swiftSettings: strict),
-        // Who may read, edit and administer each table (docs/ACCESS.md): bearer JWTs and the
-        // policy file. jwt-kit, with BoringSSL, is linked by the server alone, not the client or the fuzzers.
+        // Who may read, edit and administer each table (docs/ACCESS.md): the policy file, its
+        // rules and grants; the claims of a verified token, and what verifies one (a protocol).
+        .target(name: "TableAccess", dependencies: ["JSON", "TableModel"], swiftSettings: strict),
+        // The signed tokens (docs/ACCESS.md): bearer JWTs verified with jwt-kit, share links'
+        // HMAC-SHA256. jwt-kit, with BoringSSL, is linked by the executable alone, not by
+        // TableServer, the client or the fuzzers; the server is passed them as TableAccess's protocols.
         .target(
-            name: "TableAccess",
+            name: "AccessTokens",
             dependencies: [
-                "JSON", "TableModel", .product(name: "JWTKit", package: "jwt-kit"),
+                "JSON", "TableAccess", .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -142,14 +156,18 @@ let package = Package(
             name: "webtableview",
             dependencies: [
                 "TableServer", "CAllocator", "TableModel", "TableJournal", "TableDatabase", "TableImport",
-                "TableAccess", "JSON",
+                "TableAccess", "AccessTokens", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "webtableviewTests", dependencies: ["webtableview", "CAllocator", "TableModel", "TableJournal"],
+            name: "webtableviewTests",
+            dependencies: [
+                "webtableview", "CAllocator", "TableModel", "TableJournal", "TableServer", "TableServerTesting",
+                "MicroHTTPTesting", "ChildProcess",
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "SeededRandom"], swiftSettings: strict),
@@ -168,7 +186,8 @@ let package = Package(
         .testTarget(
             name: "WebTableViewClientTests",
             dependencies: [
-                "WebTableViewClient", "TableServer", "TableModel", "TableJournal", "JSON", "ChildProcess",
+                "WebTableViewClient", "TableServer", "TableServerTesting", "TableModel", "TableJournal", "JSON",
+                "ChildProcess",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -183,9 +202,19 @@ let package = Package(
         .testTarget(
             name: "TableServerTests",
             dependencies: [
-                "TableServer", "TableModel", "TableRendering", "TableJournal", "JSON", "MicroHTTP", "MicroHTTPTesting",
-                "ChildProcess", "TableAccess", .product(name: "Logging", package: "swift-log"),
-                .product(name: "JWTKit", package: "jwt-kit"),
+                "TableServer", "TableServerTesting", "TableModel", "TableRendering", "TableJournal", "JSON",
+                "MicroHTTP",
+                "MicroHTTPTesting", "TableAccess", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The access checks over HTTP with real signed tokens (jwt-kit mints them).
+        .testTarget(
+            name: "ServerAccessTests",
+            dependencies: [
+                "TableServer", "TableServerTesting", "TableAccess", "AccessTokens", "TableModel", "TableJournal",
+                "JSON",
+                "MicroHTTP", "MicroHTTPTesting", .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: strict
         ),
@@ -194,14 +223,22 @@ let package = Package(
 
 // A sanitizer's build has the targets whose tests it runs, and nothing else
 // (scripts/test-sanitizers.sh names the sanitizer; docs/RELIABILITY.md,
-// Sanitizers). Neither runs the client library's tests: its URLSession
+// Sanitizers). Neither builds the signed tokens: AccessTokens, with jwt-kit's
+// stack (swift-crypto and BoringSSL, swift-certificates, swift-asn1), is half
+// of a sanitizer build's compiling (ThreadSanitizer: 168 of 356 CPU seconds),
+// for code that starts no thread and reaches C only through BoringSSL. So the
+// executable that links it, its tests, and the access tests that mint tokens
+// with it run in every plain swift test only; the server's access checks,
+// which see tokens through TableAccess's protocols, run under both in
+// TableServerTests. Neither runs the client library's tests: its URLSession
 // transport delivers no byte of an event stream under AddressSanitizer, and
-// leaks in its own libcurl callbacks (its tests run in every plain swift test). Under
-// ThreadSanitizer the suites of pure values, which start no thread or task, are
-// left to AddressSanitizer. A clean ThreadSanitizer build without them: 243 s
-// against 265 s.
+// leaks in its own libcurl callbacks. Under ThreadSanitizer the suites of pure
+// values, which start no thread or task, are left to AddressSanitizer.
 if let sanitizer = Context.environment["WEBTABLEVIEW_SANITIZER"] {
-    var leftOut: Set<String> = ["WebTableViewClient", "webtableview-follow", "WebTableViewClientTests"]
+    var leftOut: Set<String> = [
+        "AccessTokens", "webtableview", "webtableviewTests", "ServerAccessTests", "WebTableViewClient",
+        "webtableview-follow", "WebTableViewClientTests",
+    ]
     if sanitizer == "thread" {
         leftOut.formUnion(["JSONTests", "TableModelTests", "TableRenderingTests", "TableImportTests"])
     }

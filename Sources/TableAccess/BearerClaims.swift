@@ -1,5 +1,3 @@
-import JWTKit
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,7 +6,9 @@ import Foundation
 
 /// The claims of a bearer JWT: the registered ones the server checks, and
 /// every claim kept for the policy's rules (`sub`, `role`, `roles`, custom).
-public struct BearerClaims: JWTPayload, Equatable {
+/// Decoded from a token's payload by the verifier (AccessTokens, with
+/// jwt-kit); a policy reads them and never sees the token.
+public struct BearerClaims: Codable, Sendable, Equatable {
     /// Every claim by name.
     public let claims: [String: ClaimValue]
     /// When the token expires (`exp`, required).
@@ -21,7 +21,8 @@ public struct BearerClaims: JWTPayload, Equatable {
             claims[key.stringValue] = try container.decode(ClaimValue.self, forKey: key)
         }
         guard case .number(let exp) = claims["exp"] else {
-            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "exp is missing or not a number")
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "exp is missing or not a number"))
         }
         self.claims = claims
         expiry = Date(timeIntervalSince1970: exp)
@@ -34,20 +35,15 @@ public struct BearerClaims: JWTPayload, Equatable {
         }
     }
 
-    /// `exp` in the future and `nbf`, when given, in the past; `iss` and `aud`
-    /// are checked by ``TokenVerifier``, which knows what they must be.
-    public func verify(using _: some JWTAlgorithm) async throws {
-        try verifyTimes(at: Date())
-    }
-
-    /// Refuses the claims at `now` when expired or not yet valid.
-    func verifyTimes(at now: Date) throws {
-        guard now < expiry else {
-            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "the token has expired")
-        }
+    /// Why the claims are refused at `now`, if they are: `exp` is past, or
+    /// `nbf`, when given, still to come. `iss` and `aud` are checked by the
+    /// verifier, which knows what they must be.
+    public func timeRefusal(at now: Date) -> TokenRefusal? {
+        guard now < expiry else { return TokenRefusal("the token has expired") }
         if case .number(let nbf) = claims["nbf"], now.timeIntervalSince1970 < nbf {
-            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "the token is not valid yet")
+            return TokenRefusal("the token is not valid yet")
         }
+        return nil
     }
 
     /// The subject (`sub`), when it is a string.

@@ -1,6 +1,8 @@
 /// What a share link gives (docs/ACCESS.md, "Share links"): one right,
 /// `read` or `edit`, on one table, until a time.
 public struct ShareGrant: Sendable, Equatable {
+    /// The longest a link may live: 30 days.
+    public static let longestLife = 30 * 24 * 3600
     /// The table the link opens.
     public let table: String
     /// `read` or `edit`, never `admin`: a share link cannot mint others.

@@ -38,11 +38,13 @@ public struct ServerOptions: Sendable {
     /// Who may read, edit and administer each table (docs/ACCESS.md); nil
     /// keeps every table readable by anyone and edits guarded by `token`.
     public var accessPolicy: AccessPolicy?
-    /// Verifies the bearer JWTs the policy's rules match; used only with `accessPolicy`.
-    public var tokenVerifier: TokenVerifier?
+    /// Verifies the bearer JWTs the policy's rules match (AccessTokens'
+    /// `TokenVerifier`); used only with `accessPolicy`.
+    public var tokenVerifier: (any TokenVerifying)?
     /// Signs and verifies share links (docs/ACCESS.md, "Share links"), from
-    /// the HS256 secret; used only with `accessPolicy`. Nil mints none.
-    public var shareLinks: ShareLinks?
+    /// the HS256 secret (AccessTokens' `ShareLinks`); used only with
+    /// `accessPolicy`. Nil mints none.
+    public var shareLinks: (any ShareLinkSigning)?
     public var limits = ModelLimits()
     /// Where and how changes are made durable; nil keeps tables in memory only.
     /// With a journal, its tables are served and the `tables` given to the server

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Synchronization
+import AccessTokens
 import TableAccess
 
 /// `serve`'s access options (docs/ACCESS.md): the policy file, and the keys

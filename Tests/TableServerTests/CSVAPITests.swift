@@ -2,6 +2,7 @@ import JSON
 import MicroHTTP
 import MicroHTTPTesting
 import TableModel
+import TableServerTesting
 import Testing
 
 /// A table as CSV: asked for by `?format=csv` or `Accept`, 406 for what the

@@ -1,6 +1,7 @@
 import JSON
 import MicroHTTP
 import MicroHTTPTesting
+import TableServerTesting
 import Testing
 
 /// What caches in front of the server are told (docs/API.md, Caching): live

@@ -2,6 +2,7 @@ import JSON
 import MicroHTTP
 import TableModel
 import TableRendering
+import TableServerTesting
 import Testing
 @testable import TableServer
 

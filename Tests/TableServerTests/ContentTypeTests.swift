@@ -1,6 +1,7 @@
 import JSON
 import MicroHTTP
 import MicroHTTPTesting
+import TableServerTesting
 import Testing
 
 /// The usual mix-ups of `Content-Type` (docs/API.md, "Content types"): a

@@ -2,6 +2,7 @@ import JSON
 import MicroHTTP
 import MicroHTTPTesting
 import TableServer
+import TableServerTesting
 import Testing
 
 /// DNS rebinding, cross-site edits, CORS and the headers a browser-facing

@@ -1,4 +1,5 @@
 import Foundation
+import TableServerTesting
 import Testing
 @testable import TableServer
 

@@ -5,6 +5,7 @@ import MicroHTTPTesting
 import Synchronization
 import TableModel
 import TableRendering
+import TableServerTesting
 import Testing
 @testable import TableServer
 

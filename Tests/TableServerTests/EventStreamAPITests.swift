@@ -2,41 +2,25 @@ import Foundation
 import JSON
 import MicroHTTP
 import MicroHTTPTesting
+import TableServerTesting
 import Testing
 
 /// `GET /api/tables/{t}/events` over a real socket: replay, reset, live updates
 /// with their HTML, and the end of the stream when the table is deleted.
 @Suite(.timeLimit(.minutes(1))) struct EventStreamAPITests {
-    func subscribe(_ client: TestClient, _ path: String, headers: String = "") throws -> RawConnection {
-        let connection = try client.connect()
-        try connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\n")
-        let head = try connection.readHead()
-        #expect(head.status == 200)
-        #expect(head.headers["Content-Type"] == "text/event-stream; charset=utf-8")
-        return connection
-    }
-
-    /// What the stream sends next, up to and including `marker`'s first appearance.
-    func read(_ connection: RawConnection, until marker: String) -> String {
-        String(
-            decoding: connection.readStream(timeout: .seconds(10)) {
-                String(decoding: $0, as: UTF8.self).contains(marker)
-            }, as: UTF8.self)
-    }
+    let streams = EventStreams()
 
     func deleteFirstRow(_ client: TestClient) throws {
         #expect(try client.request(.DELETE, "/api/tables/t/sections/0/rows/0").status == 200)
     }
 
-    let opening = ": connected\nretry: 3000\n\n"
-
     /// A client knows the stream is open at once, not after the first event or
     /// the first keep-alive comment 15 s later.
     @Test func saysItIsConnectedAtOnce() throws {
         try withServer(.live) { client in
-            let stream = try subscribe(client, "/api/tables/t/events")
+            let stream = try streams.subscribe(client, "/api/tables/t/events")
             defer { stream.close() }
-            #expect(read(stream, until: "\n\n") == opening)
+            #expect(streams.read(stream, until: "\n\n") == streams.opening)
         }
     }
 
@@ -44,17 +28,17 @@ import Testing
         try withServer(.live) { client in
             try deleteFirstRow(client)
             try deleteFirstRow(client)
-            let stream = try subscribe(client, "/api/tables/t/events?since=1")
+            let stream = try streams.subscribe(client, "/api/tables/t/events?since=1")
             defer { stream.close() }
-            let replay = read(stream, until: "id: 2\n")
-            #expect(replay.hasPrefix(opening + "event: update\nid: 2\ndata: {\"version\":2,"))
+            let replay = streams.read(stream, until: "id: 2\n")
+            #expect(replay.hasPrefix(streams.opening + "event: update\nid: 2\ndata: {\"version\":2,"))
             #expect(!replay.contains("id: 1\n"))
 
             let inserted = try client.request(
                 .POST, "/api/tables/t/sections/0/rows?animation=top", headers: jsonHeaders,
                 body: body(#"{"at": 1, "row": {"id": "new", "text": "<b>New</b>"}}"#))
             #expect(inserted.status == 200)
-            let live = read(stream, until: "id: 3\n")
+            let live = streams.read(stream, until: "id: 3\n")
             let data = try #require(live.split(separator: "\n").last { $0.hasPrefix("data: ") }).dropFirst(6)
             let event = try JSONParser().parse(Array(data.utf8))
             #expect(event["batch"]?["animation"]?.string == "top")
@@ -68,21 +52,23 @@ import Testing
     @Test func lastEventIDReplaysAndATooOldOneResets() throws {
         try withServer(.live, configure: { $0.history = 2 }) { client in
             for _ in 0..<4 { try deleteFirstRow(client) }
-            let resumed = try subscribe(client, "/api/tables/t/events", headers: "Last-Event-ID: 2\r\n")
-            #expect(read(resumed, until: "id: 4\n").contains("id: 3\n"))
+            let resumed = try streams.subscribe(client, "/api/tables/t/events", headers: "Last-Event-ID: 2\r\n")
+            #expect(streams.read(resumed, until: "id: 4\n").contains("id: 3\n"))
             resumed.close()
 
-            let stale = try subscribe(client, "/api/tables/t/events", headers: "Last-Event-ID: 1\r\n")
-            #expect(read(stale, until: "event: reset\ndata: {\"version\":4}\n\n").hasPrefix(opening + "event: reset\n"))
+            let stale = try streams.subscribe(client, "/api/tables/t/events", headers: "Last-Event-ID: 1\r\n")
+            #expect(
+                streams.read(stale, until: "event: reset\ndata: {\"version\":4}\n\n").hasPrefix(
+                    streams.opening + "event: reset\n"))
             stale.close()
         }
     }
 
     @Test func deletingTheTableSendsDeletedAndEndsTheStream() throws {
         try withServer(.live) { client in
-            let stream = try subscribe(client, "/api/tables/t/events")
+            let stream = try streams.subscribe(client, "/api/tables/t/events")
             #expect(try client.request(.DELETE, "/api/tables/t").status == 204)
-            #expect(read(stream, until: "event: deleted\n").contains("event: deleted\n"))
+            #expect(streams.read(stream, until: "event: deleted\n").contains("event: deleted\n"))
             _ = stream.readStream(timeout: .seconds(5)) { _ in false }
             #expect(stream.sawLastChunk)
         }

@@ -1,6 +1,7 @@
 import JSON
 import MicroHTTP
 import MicroHTTPTesting
+import TableServerTesting
 import Testing
 @testable import TableServer
 

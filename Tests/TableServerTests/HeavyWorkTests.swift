@@ -5,6 +5,7 @@ import MicroHTTP
 import MicroHTTPTesting
 import Synchronization
 import TableModel
+import TableServerTesting
 import Testing
 
 @testable import TableServer

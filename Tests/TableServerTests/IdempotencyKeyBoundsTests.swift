@@ -3,6 +3,7 @@ import MicroHTTP
 import MicroHTTPTesting
 import TableJournal
 import TableModel
+import TableServerTesting
 import Testing
 @testable import TableServer
 

@@ -5,6 +5,7 @@ import Synchronization
 import TableJournal
 import TableModel
 import TableRendering
+import TableServerTesting
 import Testing
 @testable import TableServer
 

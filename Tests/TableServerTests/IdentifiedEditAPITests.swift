@@ -1,6 +1,7 @@
 import JSON
 import MicroHTTP
 import MicroHTTPTesting
+import TableServerTesting
 import Testing
 
 /// Edits by id over HTTP: the batch and each single operation, answered and

@@ -5,6 +5,7 @@ import MicroHTTPTesting
 import TableJournal
 import TableModel
 import TableServer
+import TableServerTesting
 import Testing
 
 /// `serve --journal`: every kind of change survives a restart, versions continue,

@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import MicroHTTPTesting
 import Synchronization
+import TableServerTesting
 import Testing
 
 /// The server keeps plain GET answers of the JSON reads ready to send again

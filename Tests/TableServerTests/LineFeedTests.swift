@@ -1,6 +1,7 @@
 import MicroHTTP
 import MicroHTTPTesting
 import TableModel
+import TableServerTesting
 import Testing
 
 /// Every JSON answer ends with a line feed, so `curl …/healthz; curl …/metrics`

@@ -4,6 +4,7 @@ import MicroHTTP
 import MicroHTTPTesting
 import Synchronization
 import TableModel
+import TableServerTesting
 import Testing
 
 /// The server over real sockets: limits, concurrency, slow clients, and many

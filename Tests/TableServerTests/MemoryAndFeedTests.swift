@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import MicroHTTP
 import MicroHTTPTesting
+import TableServerTesting
 import Testing
 @testable import TableServer
 

@@ -1,6 +1,7 @@
 import JSON
 import MicroHTTP
 import MicroHTTPTesting
+import TableServerTesting
 import Testing
 
 /// `PATCH` of a row and of a section by id (docs/API.md, "Patching a row or a

@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import MicroHTTPTesting
 import TableModel
+import TableServerTesting
 import Testing
 
 /// The OpenAPI document agrees with the model and with docs/FORMAT.md: its

@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import MicroHTTP
 import MicroHTTPTesting
+import TableServerTesting
 import Testing
 
 /// HTML pages, static files, health, metrics and the OpenAPI document.

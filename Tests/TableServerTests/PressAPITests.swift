@@ -4,6 +4,7 @@ import MicroHTTPTesting
 import TableJournal
 import TableModel
 import TableServer
+import TableServerTesting
 import Testing
 
 /// `POST …/rows/{r}/press` and `POST …/items/{rowID}/press` (docs/API.md,
@@ -141,10 +142,10 @@ extension EventStreamAPITests {
     /// Last-Event-ID like any other change.
     @Test func aPressIsAPressEventLiveAndReplayed() throws {
         try withServer(.live, tables: [PressAPITests.settings()]) { client in
-            let stream = try subscribe(client, "/api/tables/settings/events")
+            let stream = try streams.subscribe(client, "/api/tables/settings/events")
             defer { stream.close() }
             #expect(try client.request(.POST, "/api/tables/settings/items/update-now/press").status == 200)
-            let live = read(stream, until: #""rows":[]}}"# + "\n\n")
+            let live = streams.read(stream, until: #""rows":[]}}"# + "\n\n")
             #expect(
                 live.hasSuffix(
                     "event: press\nid: 1\n"
@@ -156,9 +157,9 @@ extension EventStreamAPITests {
                     .POST, "/api/tables/settings/items/wifi/switch", headers: jsonHeaders, body: body(#"{"on": false}"#)
                 ).status == 200)
             #expect(try client.request(.POST, "/api/tables/settings/sections/0/rows/2/press").status == 200)
-            let resumed = try subscribe(client, "/api/tables/settings/events", headers: "Last-Event-ID: 1\r\n")
+            let resumed = try streams.subscribe(client, "/api/tables/settings/events", headers: "Last-Event-ID: 1\r\n")
             defer { resumed.close() }
-            let replay = read(resumed, until: #"{"press":{"at":[0,2]},"animation":"none"}"#)
+            let replay = streams.read(resumed, until: #"{"press":{"at":[0,2]},"animation":"none"}"#)
             #expect(replay.contains("event: update\nid: 2\n"))
             #expect(!replay.contains("id: 1\n"))
             #expect(

@@ -3,6 +3,7 @@ import JSON
 import MicroHTTP
 import MicroHTTPTesting
 import TableModel
+import TableServerTesting
 import Testing
 
 /// `GET /tables/{t}/rows/{rowID}`, a row's detail page, and `table-id` with a

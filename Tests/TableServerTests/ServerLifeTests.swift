@@ -3,6 +3,7 @@ import MicroHTTP
 import MicroHTTPTesting
 import TableJournal
 import TableServer
+import TableServerTesting
 import Testing
 
 /// A server without a journal starts a new life at each start (docs/API.md,
@@ -107,7 +108,7 @@ import Testing
     }
 
     /// The event stream helpers of `EventStreamAPITests`.
-    let streams = EventStreamAPITests()
+    let streams = EventStreams()
 
     func subscribe(_ client: TestClient, _ path: String, headers: String) throws -> RawConnection {
         try streams.subscribe(client, path, headers: headers)

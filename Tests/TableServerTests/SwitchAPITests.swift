@@ -1,6 +1,7 @@
 import JSON
 import MicroHTTPTesting
 import TableModel
+import TableServerTesting
 import Testing
 
 /// `POST …/rows/{r}/switch` and `POST …/items/{rowID}/switch` (docs/API.md,

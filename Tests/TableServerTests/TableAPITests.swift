@@ -2,6 +2,7 @@ import JSON
 import MicroHTTP
 import MicroHTTPTesting
 import TableModel
+import TableServerTesting
 import Testing
 
 /// The read API and whole-table create, patch and delete, over both transports.

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import TableModel
 @testable import TableServer
+import TableServerTesting
 
 /// What an edit made: the table's version after it, the batch as applied
 /// (normalised), and `{"version", "batch"}` as `/changes` publishes it and the

@@ -2,6 +2,7 @@ import JSON
 import MicroHTTP
 import MicroHTTPTesting
 import TableModel
+import TableServerTesting
 import Testing
 
 /// A table of cities, with states and populations in `fields`, for views.

@@ -1,13 +1,14 @@
 import JSON
 import MicroHTTP
 import MicroHTTPTesting
+import TableServerTesting
 import Testing
 
 /// A view's event stream (`…/events?q=…`, docs/API.md, "Views") over a real
 /// socket: one update per change of the view, none for a change that leaves
 /// it as it was, `Last-Event-ID` continuing without a gap, `reset` with the view.
 @Suite struct ViewEventTests {
-    let stream = EventStreamAPITests()
+    let stream = EventStreams()
 
     func rename(_ client: TestClient, _ id: String, _ text: String) throws {
         let response = try client.request(

@@ -2,6 +2,7 @@ import JSON
 import MicroHTTP
 import MicroHTTPTesting
 import TableModel
+import TableServerTesting
 import Testing
 
 /// A view's event stream says what the read of the view says, and only what
@@ -9,7 +10,7 @@ import Testing
 /// nothing for rows that move in the table but keep their places in the view,
 /// or for a row reloaded as it was.
 @Suite(.timeLimit(.minutes(1))) struct ViewExactEventTests {
-    let stream = EventStreamAPITests()
+    let stream = EventStreams()
     let events = ViewEventTests()
 
     func post(_ client: TestClient, _ path: String, _ json: String) throws {

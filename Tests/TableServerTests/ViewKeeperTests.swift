@@ -1,6 +1,7 @@
 import Foundation
 import MicroHTTP
 import Synchronization
+import TableServerTesting
 import Testing
 @testable import TableModel
 @testable import TableRendering

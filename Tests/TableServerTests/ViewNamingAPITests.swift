@@ -2,6 +2,7 @@ import JSON
 import MicroHTTP
 import MicroHTTPTesting
 import TableModel
+import TableServerTesting
 import Testing
 
 /// A view that names a field no row has, or a change feed asked for a view,

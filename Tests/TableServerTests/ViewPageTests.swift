@@ -1,6 +1,7 @@
 import MicroHTTP
 import MicroHTTPTesting
 import TableModel
+import TableServerTesting
 import Testing
 
 /// A table's page showing a view (docs/API.md, "Views"): the search bar as a

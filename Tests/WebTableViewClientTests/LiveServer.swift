@@ -1,13 +1,9 @@
 import Foundation
-import Logging
 import TableJournal
 import TableModel
 import TableServer
+import TableServerTesting
 import WebTableViewClient
-
-/// The package's top folder, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
 
 /// Section `a` `a0…a6`, section `b` `b0 b1`, and section `c` with a switch and a button.
 func fixtureTable(id: String = "t") -> Table {
@@ -30,16 +26,10 @@ func fixtureTable(id: String = "t") -> Table {
 func startServer(
     port: Int = 0, tables: [Table] = [fixtureTable()], configure: (inout ServerOptions) -> Void = { _ in }
 ) throws -> (server: WebTableViewServer, baseURL: URL) {
-    var options = ServerOptions()
-    options.port = port
-    options.templatesDirectory = packageRoot.appendingPathComponent("Templates").path
-    options.publicDirectory = packageRoot.appendingPathComponent("Public").path
-    // Versions named bare, as with a journal; a test of a restart's new life says so.
-    options.newLifeAtEachStart = false
-    configure(&options)
-    var logger = Logger(label: "test")
-    logger.logLevel = .critical
-    let server = try WebTableViewServer(options: options, tables: tables, logger: logger)
+    let server = try makeServer(tables: tables) { options in
+        options.port = port
+        configure(&options)
+    }
     let bound = try server.start()
     return (server, URL(string: "http://127.0.0.1:\(bound)")!)
 }

@@ -21,9 +21,9 @@ struct ShareRequest {
         }
         switch object["expiresIn"] {
         case nil: life = Self.defaultLife
-        case .integer(let seconds)? where (1...ShareLinks.longestLife).contains(seconds): life = seconds
+        case .integer(let seconds)? where (1...ShareGrant.longestLife).contains(seconds): life = seconds
         default:
-            throw Self.bad("\"expiresIn\" is a whole number of seconds from 1 to \(ShareLinks.longestLife) (30 days)")
+            throw Self.bad("\"expiresIn\" is a whole number of seconds from 1 to \(ShareGrant.longestLife) (30 days)")
         }
         self.right = right
     }

@@ -9,17 +9,17 @@ import TableModel
 /// answer is marked as that requester's for caches (``PrivateAnswer``).
 ///
 /// A request's requester: the edit token (admin of every table), a bearer
-/// JWT the ``TokenVerifier`` accepts, or without `Authorization` a share
-/// link's cookie ``ShareLinks`` accepts, else anonymous. A
+/// JWT the verifier accepts (``TokenVerifying``), or without `Authorization`
+/// a share link's cookie the signer accepts (``ShareLinkSigning``), else anonymous. A
 /// token verified before is looked up at once, and refused at once after it
 /// expires; a new one is verified off the worker thread and the request
 /// answered later (`DeferredResponse`).
 struct AccessControl: Sendable {
     let policy: AccessPolicy
-    let verifier: TokenVerifier?
+    let verifier: (any TokenVerifying)?
     let editToken: EditToken?
     /// Verifies share links' cookies; nil when the server mints none.
-    let shareLinks: ShareLinks?
+    let shareLinks: (any ShareLinkSigning)?
     /// The tables, to find whether a row is in a requester's bound view.
     let store: TableStore
     /// The rules of tables' own `access`, read once per value (`TableOwnAccess.swift`).

@@ -2,7 +2,9 @@ import Foundation
 import MicroHTTP
 import MicroHTTPTesting
 import TableAccess
+import AccessTokens
 import TableServer
+import TableServerTesting
 
 /// A server of the tests' policy that mints share links (docs/ACCESS.md,
 /// "Share links"), over tables `t` and `other`, and what its tests send.

@@ -1,4 +1,5 @@
 import Synchronization
+import TableAccess
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,7 +1,8 @@
+import ChildProcess
 import Foundation
 import MicroHTTPTesting
 import TableServer
-import ChildProcess
+import TableServerTesting
 import Testing
 
 /// The `webtableview` executable as an operator runs it: its first line, the

@@ -3,6 +3,7 @@ import JSON
 import MicroHTTP
 import TableAccess
 import TableServer
+import TableServerTesting
 import Testing
 
 /// Every operation of the OpenAPI document × every kind of requester, so

@@ -1,7 +1,9 @@
+import AccessTokens
 import MicroHTTP
 import MicroHTTPTesting
 import TableAccess
 import TableServer
+import TableServerTesting
 import Testing
 
 /// Minting and opening share links (docs/ACCESS.md, "Share links"): only an

@@ -7,11 +7,11 @@ import TableModel
 import TableServer
 
 /// The package's top folder, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
 /// A table small enough to reason about: section 0 `A0…A6`, section 1 `B0 B1`.
-func fixtureTable(id: String = "t") -> Table {
+public func fixtureTable(id: String = "t") -> Table {
     Table(
         id: id, title: "Fixture", style: .plain,
         sections: [
@@ -22,7 +22,7 @@ func fixtureTable(id: String = "t") -> Table {
 
 /// A server over the fixture table with the real templates and public files.
 /// `logger`: where it logs; nothing below critical by default.
-func makeServer(
+public func makeServer(
     tables: [Table] = [fixtureTable()],
     logger given: Logger? = nil,
     configure: (inout ServerOptions) -> Void = { _ in }
@@ -40,7 +40,7 @@ func makeServer(
 }
 
 /// Runs `body` against a fresh server, in-process or over a real socket.
-func withServer(
+public func withServer(
     _ transport: TestTransport,
     tables: [Table] = [fixtureTable()],
     configure: (inout ServerOptions) -> Void = { _ in },
@@ -59,45 +59,46 @@ func withServer(
 
 extension TestResponse {
     /// The body parsed as JSON.
-    var json: JSONValue {
+    public var json: JSONValue {
         get throws { try JSONParser().parse(body) }
     }
 }
 
 extension JSONValue {
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { return object[key] }
         return nil
     }
 
-    subscript(index: Int) -> JSONValue? {
+    public subscript(index: Int) -> JSONValue? {
         if case .array(let array) = self, array.indices.contains(index) { return array[index] }
         return nil
     }
 
-    var int: Int? {
+    public var int: Int? {
         if case .integer(let value) = self { return value }
         return nil
     }
 
-    var string: String? {
+    public var string: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
-    var array: [JSONValue]? {
+    public var array: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 }
 
 /// JSON text as a request body.
-func body(_ text: String) -> [UInt8] { Array(text.utf8) }
+public func body(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json"]
+/// The `Content-Type` of a JSON request body.
+public let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json"]
 
 /// A figure of `/metrics` (a counter or gauge without labels), nil where it is missing.
-func metric(_ client: TestClient, _ name: String) throws -> Int? {
+public func metric(_ client: TestClient, _ name: String) throws -> Int? {
     let text = try client.request(.GET, "/metrics").text
     let line = text.split(separator: "\n").first { $0.hasPrefix("\(name) ") }
     return line.flatMap { Int($0.dropFirst(name.count + 1)) }

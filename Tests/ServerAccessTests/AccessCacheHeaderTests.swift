@@ -1,6 +1,7 @@
 import MicroHTTP
 import TableAccess
 import TableServer
+import TableServerTesting
 import Testing
 
 /// Under a policy, an answer that depends on who asked is marked so that no

@@ -1,9 +1,11 @@
+import AccessTokens
 import Foundation
 import JSON
 import MicroHTTP
 import MicroHTTPTesting
 import TableAccess
 import TableServer
+import TableServerTesting
 import Testing
 
 /// The policy file, the tokens' cache, and what a policy changes beside the

@@ -1,4 +1,5 @@
 import JWTKit
+import TableAccess
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -17,7 +18,7 @@ import Foundation
 /// taken for an HMAC secret) never reach a signature check. A verified token
 /// is kept until it expires (``VerifiedTokens``): verifying it again is a
 /// dictionary lookup. Tokens are never logged, nor written in a refusal.
-public final class TokenVerifier: Sendable {
+public final class TokenVerifier: TokenVerifying {
     private let keys: JWTKeyCollection
     /// The algorithm each key is for: the secret's under nil, a JWK's under its `kid`.
     private let algorithms: [String?: String]
@@ -68,14 +69,14 @@ public final class TokenVerifier: Sendable {
 
     /// The claims of `token` when it was verified before and is still valid
     /// at `now`: no signature is checked again.
-    public func verifiedClaims(of token: String, at now: Date = Date()) -> BearerClaims? {
+    public func verifiedClaims(of token: String, at now: Date) -> BearerClaims? {
         verified.claims(of: token, at: now)
     }
 
     /// Why `token` is refused without a signature check, if it is: it was
     /// verified before and has expired since (so a client that keeps sending
     /// it costs a lookup), or its header names no key of this server.
-    public func quickRefusal(of token: String, at now: Date = Date()) -> TokenRefusal? {
+    public func quickRefusal(of token: String, at now: Date) -> TokenRefusal? {
         if verified.hasExpired(token, at: now) { return Self.expired }
         return headerRefusal(of: token)
     }
@@ -102,12 +103,12 @@ public final class TokenVerifier: Sendable {
         if let claims = verified.claims(of: token, at: Date()) {
             return .success(claims)
         }
-        if let refusal = quickRefusal(of: token) {
+        if let refusal = quickRefusal(of: token, at: Date()) {
             return .failure(refusal)
         }
         let claims: BearerClaims
         do {
-            claims = try await keys.verify(token, as: BearerClaims.self)
+            claims = try await keys.verify(token, as: BearerPayload.self).claims
         } catch {
             return .failure(TokenRefusal("the token's signature or claims are not valid"))
         }
@@ -129,10 +130,4 @@ public final class TokenVerifier: Sendable {
         default: return TokenRefusal("the token's audience (aud) is not this server")
         }
     }
-}
-
-/// Why a bearer token was refused, in words that never quote it.
-public struct TokenRefusal: Error, Sendable, Equatable {
-    public let reason: String
-    public init(_ reason: String) { self.reason = reason }
 }

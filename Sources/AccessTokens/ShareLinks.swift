@@ -1,4 +1,5 @@
 import Crypto
+import TableAccess
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -16,9 +17,7 @@ import Foundation
 /// bearer JWT nor the other way round, and every replica given the same
 /// secret verifies every other's links. A key is checked in constant time
 /// and holds only what it grants: verifying one needs no lookup.
-public struct ShareLinks: Sendable {
-    /// The longest a link may live: 30 days.
-    public static let longestLife = 30 * 24 * 3600
+public struct ShareLinks: ShareLinkSigning {
     private let key: SymmetricKey
 
     /// The signer of the server whose HS256 secret is `secret`.
@@ -37,7 +36,7 @@ public struct ShareLinks: Sendable {
 
     /// What `key` grants at `now`, or why it is refused: it is not a key this
     /// server's secret signed (forged, changed, cut), or it has expired.
-    public func grant(ofKey key: String, at now: Date = Date()) -> Result<ShareGrant, ShareRefusal> {
+    public func grant(ofKey key: String, at now: Date) -> Result<ShareGrant, ShareRefusal> {
         let parts = key.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, let signature = Base64URL.decoded(parts[3]),
             HMAC<SHA256>.isValidAuthenticationCode(
@@ -48,20 +47,5 @@ public struct ShareLinks: Sendable {
         else { return .failure(.notValid) }
         guard Double(expiresAt) > now.timeIntervalSince1970 else { return .failure(.expired) }
         return .success(ShareGrant(table: table, right: right, expiresAt: expiresAt))
-    }
-}
-
-/// Why a share link's key is refused, in words that never quote it.
-public enum ShareRefusal: Error, Sendable, Equatable {
-    /// Not signed by this server's secret: forged, changed or cut.
-    case notValid
-    /// Past its `expiresAt`.
-    case expired
-
-    public var reason: String {
-        switch self {
-        case .notValid: "this share link is not valid: it was changed, cut, or not made by this server"
-        case .expired: "this share link has expired: ask whoever shared it for a new one"
-        }
     }
 }

@@ -1,11 +1,5 @@
 import JSON
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The `alg` and `kid` of a compact JWS's header, read before any signature
 /// check so that ``TokenVerifier`` takes only the algorithm each key is for.
 struct TokenHeader: Equatable {
@@ -16,7 +10,7 @@ struct TokenHeader: Equatable {
     /// object with a string `alg` (and, if any, a string `kid`).
     init?(_ token: String) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[2].isEmpty, let bytes = Self.base64URLDecoded(parts[0]),
+        guard parts.count == 3, !parts[2].isEmpty, let bytes = Base64URL.decoded(parts[0]),
             case .object(let header)? = try? JSONParser().parse(bytes),
             case .string(let algorithm)? = header["alg"]
         else { return nil }
@@ -26,12 +20,5 @@ struct TokenHeader: Equatable {
         default: return nil
         }
         self.algorithm = algorithm
-    }
-
-    /// RFC 4648 §5 text without padding, decoded.
-    static func base64URLDecoded(_ text: Substring) -> [UInt8]? {
-        var base64 = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map(Array.init)
     }
 }

@@ -1,5 +1,6 @@
 import MicroHTTP
 import MicroHTTPTesting
+import TableServerTesting
 import Testing
 
 /// A share link's cookie at work (docs/ACCESS.md, "Share links"): its one

@@ -5,7 +5,9 @@ import MicroHTTP
 import MicroHTTPTesting
 import TableAccess
 import TableModel
+import AccessTokens
 import TableServer
+import TableServerTesting
 
 /// The claims the tests sign: any of the registered ones, `sub`, `roles` and a custom `team`.
 struct MintedClaims: JWTPayload {

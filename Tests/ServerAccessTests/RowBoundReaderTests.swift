@@ -1,9 +1,11 @@
+import AccessTokens
 import JSON
 import MicroHTTP
 import MicroHTTPTesting
 import TableAccess
 import TableModel
 import TableServer
+import TableServerTesting
 import Testing
 
 /// Rows per reader (docs/ACCESS.md, "Rows per reader"): a requester whose
@@ -252,7 +254,7 @@ import Testing
     /// The stream of a bound reader is, event for event, the stream of the
     /// view it is bound to, while an editor changes rows in and out of it.
     @Test func aBoundReadersStreamIsTheStreamOfItsView() async throws {
-        let stream = EventStreamAPITests()
+        let stream = EventStreams()
         try await withTasks(.live) { client, keys in
             let ana = try await keys.token(sub: "ana", roles: ["member"])
             let editor = bearer(try await keys.token(sub: "ed", roles: ["editor"]))

@@ -3,6 +3,7 @@ import MicroHTTP
 import MicroHTTPTesting
 import TableAccess
 import TableServer
+import TableServerTesting
 import Testing
 
 /// Kept answers under a policy (docs/ACCESS.md, "Cost"): a read of a whole

@@ -1,3 +1,4 @@
+import AccessTokens
 import Foundation
 import JSON
 import MicroHTTP
@@ -6,6 +7,7 @@ import TableAccess
 import TableJournal
 import TableModel
 import TableServer
+import TableServerTesting
 import Testing
 
 /// Audit (docs/ACCESS.md, "Audit"): each change records who made it, the

@@ -1,7 +1,9 @@
+import AccessTokens
 import MicroHTTP
 import MicroHTTPTesting
 import TableAccess
 import TableServer
+import TableServerTesting
 import Testing
 
 /// An event stream opened with a bearer token ends when the token expires,
@@ -12,7 +14,7 @@ import Testing
     /// until the stream says it expired; checks the stream opened as any
     /// does and ended with an `expired` event of reason `token-expired`.
     func expectExpiry(_ client: TestClient, credential: String) throws {
-        let events = EventStreamAPITests()
+        let events = EventStreams()
         let stream = try events.subscribe(client, "/api/tables/t/events", headers: "\(credential)\r\n")
         defer { stream.close() }
         let text = events.read(stream, until: "event: expired\n")

@@ -103,3 +103,25 @@ public func metric(_ client: TestClient, _ name: String) throws -> Int? {
     let line = text.split(separator: "\n").first { $0.hasPrefix("\(name) ") }
     return line.flatMap { Int($0.dropFirst(name.count + 1)) }
 }
+
+/// The answer of `router`, waited for without holding a thread when it is
+/// given later (a new token verified in a task, a read waiting for a version); an event stream is closed.
+public func answer(
+    _ router: Router, _ method: HTTPMethod, _ path: String, query: [String: String] = [:],
+    headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+) async -> HTTPResponse {
+    var response = router.respond(
+        to: HTTPRequest(method: method, path: path, query: query, headers: headers, body: body))
+    if let deferral = response.deferral {
+        response = await withCheckedContinuation { continuation in
+            deferral.onCompletion { continuation.resume(returning: $0) }
+        }
+    }
+    if case .stream(let stream) = response.body { stream.close() }
+    return response
+}
+
+/// The bytes of a response's body held in memory (problem documents, lists).
+public func bytes(of response: HTTPResponse) -> [UInt8] {
+    if case .bytes(let bytes) = response.body { bytes } else { [] }
+}

@@ -83,28 +83,6 @@ func base64URL(_ bytes: some Sequence<UInt8>) -> String {
         .replacingOccurrences(of: "=", with: "")
 }
 
-/// The answer of `router`, waited for without holding a thread when it is
-/// given later (a new token is verified in a task); an event stream is closed.
-func answer(
-    _ router: Router, _ method: HTTPMethod, _ path: String, query: [String: String] = [:],
-    headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
-) async -> HTTPResponse {
-    var response = router.respond(
-        to: HTTPRequest(method: method, path: path, query: query, headers: headers, body: body))
-    if let deferral = response.deferral {
-        response = await withCheckedContinuation { continuation in
-            deferral.onCompletion { continuation.resume(returning: $0) }
-        }
-    }
-    if case .stream(let stream) = response.body { stream.close() }
-    return response
-}
-
-/// The bytes of a response's body held in memory (problem documents, lists).
-func bytes(of response: HTTPResponse) -> [UInt8] {
-    if case .bytes(let bytes) = response.body { bytes } else { [] }
-}
-
 /// A server under `policy` whose tokens `verifier` checks, the edit token
 /// that of the matrix; it mints share links with `shareLinks`.
 func makeServer(

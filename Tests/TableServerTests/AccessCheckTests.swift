@@ -1,7 +1,6 @@
-import Dispatch
 import Foundation
+import JSON
 import MicroHTTP
-import MicroHTTPTesting
 import Synchronization
 import TableAccess
 import TableServer
@@ -10,7 +9,7 @@ import Testing
 
 /// The server's access checks with the verifier it is given (docs/ACCESS.md):
 /// a policy's grants and refusals, and a token not seen before verified off
-/// the worker thread and answered later, from many connections at once. The
+/// the worker thread and answered later, for many clients at once. The
 /// signed tokens themselves (AccessTokens, jwt-kit) are tested with real JWTs
 /// in ServerAccessTests; this suite is the one the sanitizers run, whose
 /// builds leave jwt-kit out (Package.swift).
@@ -55,32 +54,23 @@ import Testing
         return #"{"exp":\#(exp)\#(fields.isEmpty ? "" : ",")\#(fields)}"#
     }
 
-    /// Runs `clients` against a server under the policy whose tokens
-    /// `verifier` checks, on a thread of its own: the clients block on their
-    /// sockets while the server verifies tokens in tasks, which must find
-    /// one of Swift's task threads free.
-    func withGuardedServer<Result: Sendable>(
-        _ verifier: KnownTokens, _ clients: @escaping @Sendable (TestClient) throws -> Result
-    ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Swift.Result {
-                        var answer: Result?
-                        try withServer(.live) { options in
-                            options.accessPolicy = try! AccessPolicy(json: Self.policy)
-                            options.tokenVerifier = verifier
-                        } _: { client in
-                            answer = try clients(client)
-                        }
-                        return answer!
-                    })
-            }.start()
+    /// A server under the policy whose tokens `verifier` checks, answering
+    /// in-process: a request whose token is verified in a task is waited for
+    /// without holding a thread (`answer`), so that the task finds one of
+    /// Swift's task threads free while the other suites keep theirs busy.
+    func guardedServer(_ verifier: KnownTokens) throws -> WebTableViewServer {
+        try makeServer { options in
+            options.accessPolicy = try! AccessPolicy(json: Self.policy)
+            options.tokenVerifier = verifier
         }
     }
 
     static func bearer(_ token: String) -> HTTPHeaders {
-        ["Authorization": "Bearer \(token)", "Content-Type": "application/json"]
+        ["Authorization": "Bearer \(token)", "Content-Type": "application/json", "Host": "127.0.0.1"]
+    }
+
+    static func version(_ response: HTTPResponse) throws -> Int? {
+        try JSONParser().parse(bytes(of: response))["version"]?.int
     }
 
     @Test func eachRequesterIsAnsweredAsThePolicySays() async throws {
@@ -88,57 +78,63 @@ import Testing
             "r": Self.claims(#""sub":"reader""#), "e": Self.claims(#""sub":"ed","roles":["editor"]"#),
             "x": Self.claims(#""sub":"stranger""#), "old": Self.claims(#""sub":"reader""#, expired: true),
         ])
-        let answers = try await withGuardedServer(verifier) { client in
-            let insert = body(#"{"at": 0, "row": {"id": "n", "text": "N"}}"#)
-            let rows = "/api/tables/t/sections/0/rows"
-            return [
-                try client.request(.GET, "/api/tables/t"),
-                try client.request(.GET, "/api/tables/t", headers: Self.bearer("r")),
-                try client.request(.GET, "/api/tables/t", headers: Self.bearer("x")),
-                try client.request(.GET, "/api/tables/t", headers: Self.bearer("old")),
-                try client.request(.POST, rows, headers: Self.bearer("r"), body: insert),
-                try client.request(.POST, rows, headers: Self.bearer("e"), body: insert),
-                try client.request(.GET, "/api/tables/t", headers: Self.bearer("e")),
-            ]
-        }
+        let router = try guardedServer(verifier).router
+        let insert = body(#"{"at": 0, "row": {"id": "n", "text": "N"}}"#)
+        let rows = "/api/tables/t/sections/0/rows"
+        let anonymous = await answer(router, .GET, "/api/tables/t", headers: ["Host": "127.0.0.1"])
+        let answers = [
+            anonymous,
+            await answer(router, .GET, "/api/tables/t", headers: Self.bearer("r")),
+            await answer(router, .GET, "/api/tables/t", headers: Self.bearer("x")),
+            await answer(router, .GET, "/api/tables/t", headers: Self.bearer("old")),
+            await answer(router, .POST, rows, headers: Self.bearer("r"), body: insert),
+            await answer(router, .POST, rows, headers: Self.bearer("e"), body: insert),
+            await answer(router, .GET, "/api/tables/t", headers: Self.bearer("e")),
+        ]
         #expect(answers.map(\.status) == [401, 200, 403, 401, 403, 200, 200])
-        #expect(try answers[0].json["type"]?.string == "unauthorized")
-        #expect(try answers[3].json["type"]?.string == "invalid-token")
-        #expect(try answers[6].json["version"]?.int == 1)
+        #expect(try JSONParser().parse(bytes(of: answers[0]))["type"]?.string == "unauthorized")
+        #expect(try JSONParser().parse(bytes(of: answers[3]))["type"]?.string == "invalid-token")
+        #expect(try Self.version(answers[6]) == 1)
         #expect(verifier.verifications.load(ordering: .relaxed) == 6)
     }
 
-    /// Requests from eight connections at once, each token verified in a
-    /// task and its request answered when the task ends: each is answered as
-    /// its requester's right says, and the edits allowed are each made once.
-    @Test func tokensVerifiedLaterAnswerManyConnectionsAtOnce() async throws {
+    /// Eight clients at once, each token verified in a task and its request
+    /// answered when the task ends, on whichever thread that is: each is
+    /// answered as its requester's right says, and the edits allowed are
+    /// each made once.
+    @Test func tokensVerifiedLaterAnswerManyClientsAtOnce() async throws {
         let verifier = try KnownTokens([
             "r": Self.claims(#""sub":"reader""#), "e": Self.claims(#""sub":"ed","roles":["editor"]"#),
             "x": Self.claims(#""sub":"stranger""#),
         ])
+        let router = try guardedServer(verifier).router
         let rounds = 25
-        let (wrong, version) = try await withGuardedServer(verifier) { client in
-            let wrong = Mutex<[String]>([])
-            DispatchQueue.concurrentPerform(iterations: 8) { worker in
-                for round in 0..<rounds {
-                    let token = ["r", "e", "x", "nobody"][(worker + round) % 4]
-                    let edit = worker % 2 == 0
-                    let row = body(#"{"at": 0, "row": {"id": "w\#(worker)-\#(round)", "text": "W"}}"#)
-                    let status =
-                        (try? edit
-                        ? client.request(.POST, "/api/tables/t/sections/0/rows", headers: Self.bearer(token), body: row)
-                        : client.request(.GET, "/api/tables/t", headers: Self.bearer(token)))?.status
-                    let wanted = ["r": edit ? 403 : 200, "e": 200, "x": 403, "nobody": 401][token]
-                    if status != wanted { wrong.withLock { $0.append("\(token) \(edit) \(status ?? 0)") } }
+        let wrong = await withTaskGroup(of: [String].self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var wrong: [String] = []
+                    for round in 0..<rounds {
+                        let token = ["r", "e", "x", "nobody"][(worker + round) % 4]
+                        let edit = worker % 2 == 0
+                        let row = body(#"{"at": 0, "row": {"id": "w\#(worker)-\#(round)", "text": "W"}}"#)
+                        let status =
+                            edit
+                            ? await answer(
+                                router, .POST, "/api/tables/t/sections/0/rows", headers: Self.bearer(token), body: row
+                            ).status
+                            : await answer(router, .GET, "/api/tables/t", headers: Self.bearer(token)).status
+                        let wanted = ["r": edit ? 403 : 200, "e": 200, "x": 403, "nobody": 401][token]
+                        if status != wanted { wrong.append("\(token) \(edit) \(status)") }
+                    }
+                    return wrong
                 }
             }
-            let version = try client.request(.GET, "/api/tables/t", headers: Self.bearer("e")).json["version"]?.int
-            return (wrong.withLock { $0 }, version)
+            return await group.reduce(into: []) { $0 += $1 }
         }
         #expect(wrong.isEmpty)
         // Workers 0, 2, 4 and 6 edit; their rounds with token "e" are the ones allowed.
         let made = [0, 2, 4, 6].map { worker in (0..<rounds).filter { ($0 + worker) % 4 == 1 }.count }.reduce(0, +)
-        #expect(version == made)
+        #expect(try Self.version(await answer(router, .GET, "/api/tables/t", headers: Self.bearer("e"))) == made)
         #expect(verifier.verifications.load(ordering: .relaxed) == 8 * rounds + 1)
     }
 }

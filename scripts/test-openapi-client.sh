@@ -19,13 +19,13 @@ trap 'rm -rf "$logs"' EXIT
 # The build: the generator's plugin runs when the document changed since the
 # last build; the generator itself runs again below on every run.
 start=$SECONDS
-if ! swift build -j 1 --package-path "$package" >"$logs/build.txt" 2>&1; then
+if ! swift build --package-path "$package" >"$logs/build.txt" 2>&1; then
   cat "$logs/build.txt"
   echo "openapi-client: the generated client does not build" >&2
   exit 1
 fi
 echo "openapi-client: built in $((SECONDS - start)) s"
-bin=$(swift build -j 1 --package-path "$package" --show-bin-path)
+bin=$(swift build --package-path "$package" --show-bin-path)
 
 # Generation, every run, so that a warning is seen whether or not the build
 # above had to generate.

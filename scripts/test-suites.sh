@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The suites `make test` runs after the Swift tests, in two lanes side by side,
-# then the load test alone. Two cores are kept busy: one lane is mostly Swift
-# builds (a generated client, AddressSanitizer, ThreadSanitizer, the fuzzers),
-# the other mostly servers and clients waiting on sockets, PostgreSQL and
-# Chromium (the Swift client's tests among them), then
-# the release build and the container image made around it (README.md, "How
-# make test runs"). The load test times its clients against the server's
-# timeouts, so it runs when nothing else does.
+# then the load test alone. Two cores are kept busy: one lane is Swift builds
+# (the release server first, then a generated client, AddressSanitizer,
+# ThreadSanitizer, the fuzzers), the other mostly servers and clients waiting on
+# sockets, PostgreSQL, podman and Chromium (the Swift client's tests among
+# them, and the container image made around the release binary, which the
+# other lane built by then; README.md, "How make test runs"). Nothing but
+# builds is left for the end, when one lane has finished: a suite that waits
+# (the container's) would leave a core idle there. The load test times its
+# clients against the server's timeouts, so it runs when nothing else does.
 #
 # Each suite's output goes to its own log, LOGS/NAME.log; a suite that passes
 # prints one line with its time and its last line, one that fails prints its
@@ -72,7 +74,8 @@ suite() {
 }
 
 builds() {
-  run openapi-client suite test-openapi-client &&
+  run release suite release-server &&
+    run openapi-client suite test-openapi-client &&
     run sanitizers suite test-sanitizers &&
     run fuzz suite test-fuzz
 }
@@ -87,9 +90,8 @@ servers() {
     run crash suite test-crash &&
     run client suite test-client &&
     run replicas suite test-replicas &&
-    run browser suite test-browser &&
-    run release suite release-server &&
-    run container suite container-test
+    run container suite container-test &&
+    run browser suite test-browser
 }
 
 lane builds builds &

@@ -48,7 +48,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // Bearer JWTs (TableAccess): Vapor's JWT library, kept up, on swift-crypto (BoringSSL).
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
-        // HMAC-SHA256 of share links (TableAccess/ShareLinks.swift): jwt-kit's own crypto, named for its HMAC.
+        // HMAC-SHA256 of share links (AccessTokens/ShareLinks.swift): jwt-kit's own crypto, named for its HMAC.
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
     ],
     targets: [

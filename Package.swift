@@ -188,7 +188,6 @@ let package = Package(
             dependencies: [
                 "WebTableViewClient", "TableServer", "TableServerTesting", "TableModel", "TableJournal", "JSON",
                 "ChildProcess",
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -202,9 +201,8 @@ let package = Package(
         .testTarget(
             name: "TableServerTests",
             dependencies: [
-                "TableServer", "TableServerTesting", "TableModel", "TableRendering", "TableJournal", "JSON",
-                "MicroHTTP",
-                "MicroHTTPTesting", "TableAccess", .product(name: "Logging", package: "swift-log"),
+                "TableServer", "TableServerTesting", "TableAccess", "TableModel", "TableRendering", "TableJournal",
+                "JSON", "MicroHTTP", "MicroHTTPTesting",
             ],
             swiftSettings: strict
         ),
@@ -213,8 +211,7 @@ let package = Package(
             name: "ServerAccessTests",
             dependencies: [
                 "TableServer", "TableServerTesting", "TableAccess", "AccessTokens", "TableModel", "TableJournal",
-                "JSON",
-                "MicroHTTP", "MicroHTTPTesting", .product(name: "JWTKit", package: "jwt-kit"),
+                "JSON", "MicroHTTP", "MicroHTTPTesting", .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: strict
         ),

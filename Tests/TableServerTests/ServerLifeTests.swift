@@ -79,16 +79,19 @@ import Testing
             let secondCursor = String(second.dropFirst().dropLast())
             for headers in ["Last-Event-ID: \(firstCursor)\r\n", ""] {
                 let path = "/api/tables/t/events" + (headers.isEmpty ? "?since=\(firstCursor)" : "")
-                let stream = try subscribe(client, path, headers: headers)
+                let stream = try streams.subscribe(client, path, headers: headers)
                 defer { stream.close() }
-                #expect(read(stream, until: "{\"version\":1}\n\n").contains("event: reset\ndata: {\"version\":1}\n\n"))
+                #expect(
+                    streams.read(stream, until: "{\"version\":1}\n\n").contains(
+                        "event: reset\ndata: {\"version\":1}\n\n"))
             }
             // The same life's cursor replays from there; its events' ids carry the life.
             let life = secondCursor.prefix { $0 != "." }
             #expect(try client.request(.DELETE, "/api/tables/t/sections/0/rows/0").status == 200)
-            let stream = try subscribe(client, "/api/tables/t/events", headers: "Last-Event-ID: \(secondCursor)\r\n")
+            let stream = try streams.subscribe(
+                client, "/api/tables/t/events", headers: "Last-Event-ID: \(secondCursor)\r\n")
             defer { stream.close() }
-            #expect(read(stream, until: "id: \(life).2\n").contains("event: update\nid: \(life).2\n"))
+            #expect(streams.read(stream, until: "id: \(life).2\n").contains("event: update\nid: \(life).2\n"))
             let changes = try client.request(.GET, "/api/tables/t/changes?since=\(firstCursor)")
             #expect(changes.status == 410)
         }
@@ -107,14 +110,5 @@ import Testing
         #expect(tag == "\"1\"")
     }
 
-    /// The event stream helpers of `EventStreamAPITests`.
     let streams = EventStreams()
-
-    func subscribe(_ client: TestClient, _ path: String, headers: String) throws -> RawConnection {
-        try streams.subscribe(client, path, headers: headers)
-    }
-
-    func read(_ connection: RawConnection, until marker: String) -> String {
-        streams.read(connection, until: marker)
-    }
 }
